@@ -1,0 +1,17 @@
+/** Jest runs TypeScript as native ES modules (Nest 12 ships ESM only). */
+const tsJest = [
+  'ts-jest',
+  { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false },
+];
+const shared = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': tsJest },
+  testEnvironment: 'node',
+};
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};

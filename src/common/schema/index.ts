@@ -1,0 +1,2 @@
+export { createSchemaValidator, schemaProblems, type SchemaValidator } from './schema-validator.js';
+export { formatKeyPath, formatSchemaError } from './schema-error-format.js';

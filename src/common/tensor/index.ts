@@ -1,0 +1,2 @@
+export * from './datatype.js';
+export * from './tensor.js';
