@@ -7,7 +7,7 @@ const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': tsJest },
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/onnx-test-environment.ts',
 };
 export default {
   projects: [

@@ -1,2 +1,5 @@
 export * from './datatype.js';
 export * from './tensor.js';
+export * from './float16.js';
+export * from './json-tensor-codec.js';
+export * from './raw-tensor-codec.js';

@@ -1,0 +1,9 @@
+import type { Handler } from '../../src/plugins/sdk/index.js';
+import { classifierHandler } from './classifier-handler.js';
+import { passthroughHandler } from './passthrough-handler.js';
+
+export { classifierHandler, type Classification } from './classifier-handler.js';
+export { passthroughHandler } from './passthrough-handler.js';
+
+/** The handlers every Sluice server has. */
+export const builtinHandlers: readonly Handler[] = [passthroughHandler, classifierHandler];

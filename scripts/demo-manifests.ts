@@ -1,0 +1,22 @@
+/** `model-store/iris/model.yaml`. */
+export const IRIS_MANIFEST = `name: iris
+version: "1.0"
+description: Iris species from four flower measurements (softmax regression).
+runtime: onnx
+model: model.onnx
+handler: classifier
+labels: labels.txt
+batching: { maxBatchSize: 1, maxBatchDelayMs: 0 }
+workers: { min: 1, max: 1 }
+`;
+
+/** `model-store/mlp/model.yaml`. */
+export const MLP_MANIFEST = `name: mlp
+version: "1.0"
+description: Benchmark model, a 64-256-256-10 ReLU MLP with seeded random weights (logits out).
+runtime: onnx
+model: model.onnx
+handler: passthrough
+batching: { maxBatchSize: 64, maxBatchDelayMs: 0 }
+workers: { min: 1, max: 2 }
+`;

@@ -1,0 +1,67 @@
+import type { ErrorCategory, ErrorCode } from '../common/errors/index.js';
+
+/** gRPC status codes (numeric values from the gRPC specification). */
+export const GRPC_STATUS = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+
+const HTTP_STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
+  INVALID_ARGUMENT: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  RESOURCE_EXHAUSTED: 429,
+  DEADLINE_EXCEEDED: 504,
+  UNAVAILABLE: 503,
+  UNIMPLEMENTED: 501,
+  INTERNAL: 500,
+};
+
+/** Codes whose HTTP status is more specific than their category's. */
+const HTTP_STATUS_BY_CODE: Partial<Readonly<Record<ErrorCode, number>>> = {
+  SLUICE_REQUEST_TOO_LARGE: 413,
+  SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE: 415,
+  SLUICE_METHOD_NOT_ALLOWED: 405,
+  SLUICE_MODEL_LOAD_FAILED: 500,
+  SLUICE_HANDLER_FAILED: 500,
+};
+
+const GRPC_STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
+  INVALID_ARGUMENT: GRPC_STATUS.INVALID_ARGUMENT,
+  UNAUTHENTICATED: GRPC_STATUS.UNAUTHENTICATED,
+  PERMISSION_DENIED: GRPC_STATUS.PERMISSION_DENIED,
+  NOT_FOUND: GRPC_STATUS.NOT_FOUND,
+  ALREADY_EXISTS: GRPC_STATUS.ALREADY_EXISTS,
+  RESOURCE_EXHAUSTED: GRPC_STATUS.RESOURCE_EXHAUSTED,
+  DEADLINE_EXCEEDED: GRPC_STATUS.DEADLINE_EXCEEDED,
+  UNAVAILABLE: GRPC_STATUS.UNAVAILABLE,
+  UNIMPLEMENTED: GRPC_STATUS.UNIMPLEMENTED,
+  INTERNAL: GRPC_STATUS.INTERNAL,
+};
+
+/** The HTTP status for an error: its code's override, else its category's. */
+export function httpStatusOf(code: ErrorCode, category: ErrorCategory): number {
+  return HTTP_STATUS_BY_CODE[code] ?? HTTP_STATUS_BY_CATEGORY[category];
+}
+
+/** The gRPC status code for an error category. */
+export function grpcStatusOf(category: ErrorCategory): number {
+  return GRPC_STATUS_BY_CATEGORY[category];
+}

@@ -1,0 +1,29 @@
+import { ERROR_CODES, type SluiceError } from '../../../common/errors/index.js';
+
+/** Which error body a route family answers with. */
+export type ErrorStyle = 'torchserve' | 'oip';
+
+/** TorchServe's error body, plus Sluice's stable code. */
+export interface TorchServeErrorBody {
+  readonly code: number;
+  readonly type: string;
+  readonly message: string;
+  readonly errorCode: string;
+}
+
+/** The Open Inference Protocol / KServe error body, plus Sluice's stable code. */
+export interface OipErrorBody {
+  readonly error: string;
+  readonly errorCode: string;
+}
+
+/** The error style of a URL: `/v1/…` and `/v2/…` speak KServe/OIP, everything else TorchServe. */
+export function errorStyleOf(url: string): ErrorStyle {
+  return /^\/v[12](\/|$|\?)/.test(url) ? 'oip' : 'torchserve';
+}
+
+/** The body for `error` in `style` with the given HTTP status. */
+export function errorBody(error: SluiceError, status: number, style: ErrorStyle): TorchServeErrorBody | OipErrorBody {
+  if (style === 'oip') return { error: error.message, errorCode: error.code };
+  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code };
+}

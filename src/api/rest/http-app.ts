@@ -1,0 +1,62 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from '../../common/logger.js';
+import { ErrorResponseFilter } from './common/error-response.filter.js';
+import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
+
+/** A registered route as Fastify saw it. */
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+}
+
+/** A listening HTTP port. */
+export interface HttpApp {
+  readonly app: NestFastifyApplication;
+  /** Every route the app registered, for the API description test. */
+  readonly routes: readonly RegisteredRoute[];
+  /** `http://host:port` as bound (the real port when 0 was asked for). */
+  readonly url: string;
+}
+
+/** Where and how one port listens. */
+export interface HttpAppOptions {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  readonly maxRequestSizeBytes: number;
+  readonly logger: Logger;
+}
+
+/**
+ * Creates and starts one Nest application on Fastify. Every body is read as raw bytes (controllers
+ * decide how to parse it, so malformed JSON gets Sluice's error, not Fastify's), bodies over the limit
+ * are refused with 413, and all errors go through {@link ErrorResponseFilter}.
+ */
+export async function startHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<HttpApp> {
+  const logger = options.logger.child({ port: options.name });
+  const adapter = new FastifyAdapter({ bodyLimit: options.maxRequestSizeBytes, return503OnClosing: true });
+  const fastify = adapter.getInstance();
+  const routes: RegisteredRoute[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    bodyParser: false,
+    logger: new NestLoggerAdapter(logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
+  await app.listen(options.port, options.host);
+  const address = fastify.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+  logger.info('listening', { url });
+  return { app, routes, url };
+}

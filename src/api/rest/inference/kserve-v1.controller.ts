@@ -1,0 +1,42 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SluiceError } from '../../../common/errors/index.js';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { clientAbortSignal } from '../common/client-abort.js';
+import { handlerRequestOf } from './handler-request.js';
+
+/** KServe v1 protocol: `{instances}` in, `{predictions}` out, through the model's handler. */
+@Controller('v1/models')
+export class KServeV1Controller {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /** `{name, ready}` for the model's default version. */
+  @Get(':model')
+  status(@Param('model') model: string): { name: string; ready: boolean } {
+    const version = this.core.registry.resolve(model);
+    return { name: version.name, ready: version.isReady() };
+  }
+
+  /** `POST /v1/models/{m}:predict`; the verb rides in the same path segment as the name. */
+  @Post(':modelAndVerb')
+  @HttpCode(200)
+  async predict(
+    @Param('modelAndVerb') modelAndVerb: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ predictions: unknown }> {
+    const separator = modelAndVerb.lastIndexOf(':');
+    const model = modelAndVerb.slice(0, separator);
+    const verb = modelAndVerb.slice(separator + 1);
+    if (separator <= 0 || verb !== 'predict') {
+      throw new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route POST /v1/models/${modelAndVerb}; use POST /v1/models/<model>:predict`);
+    }
+    const handlerRequest = handlerRequestOf(request);
+    const body = handlerRequest.body;
+    if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {
+      throw new SluiceError('SLUICE_REQUEST_INVALID', 'a KServe v1 request is {"instances": [...]} (or {"inputs": ...})');
+    }
+    const answer = await this.core.inference.predict({ model, request: handlerRequest, signal: clientAbortSignal(reply) });
+    return { predictions: answer.result };
+  }
+}

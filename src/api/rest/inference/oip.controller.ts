@@ -1,0 +1,147 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SluiceError } from '../../../common/errors/index.js';
+import type { TensorSpec } from '../../../common/tensor/index.js';
+import type { ModelVersion } from '../../../serving/model-version.js';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { clientAbortSignal } from '../common/client-abort.js';
+import { bodyBytes, isJsonMediaType, mediaTypeOf, parseJson } from '../common/request-body.js';
+import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip/oip-request-decoder.js';
+import { encodeOipResponse } from './oip/oip-response-encoder.js';
+
+/** Header that announces the JSON header's length in the binary tensor extension. */
+const HEADER_LENGTH = 'inference-header-content-length';
+
+/** OIP model metadata. */
+interface ModelMetadata {
+  readonly name: string;
+  readonly versions: readonly string[];
+  readonly platform: string;
+  readonly inputs: readonly TensorSpec[];
+  readonly outputs: readonly TensorSpec[];
+}
+
+function decodeBody(request: FastifyRequest): DecodedOipRequest {
+  const body = bodyBytes(request);
+  const headerLength = request.headers[HEADER_LENGTH];
+  if (typeof headerLength === 'string') {
+    const { header, binary } = splitBinaryBody(body, headerLength);
+    return decodeOipRequest(parseJson(header), binary);
+  }
+  const mediaType = mediaTypeOf(request);
+  if (mediaType !== '' && !isJsonMediaType(mediaType)) {
+    throw new SluiceError(
+      'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+      `an OIP infer request is JSON (Content-Type: application/json), or a JSON header plus binary tensors with the Inference-Header-Content-Length header; got ${mediaType}`,
+    );
+  }
+  return decodeOipRequest(parseJson(body.toString('utf8')));
+}
+
+/** Open Inference Protocol (KServe v2) REST routes. */
+@Controller('v2')
+export class OipController {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /** Server metadata. */
+  @Get()
+  serverMetadata(): { name: string; version: string; extensions: string[] } {
+    return { name: 'sluice', version: this.core.serverVersion, extensions: ['binary_tensor_data'] };
+  }
+
+  /** Liveness: 200 while the process serves HTTP. */
+  @Get('health/live')
+  live(): { live: boolean } {
+    return { live: true };
+  }
+
+  /** Readiness: 200 when every registered model version is ready, else 503. */
+  @Get('health/ready')
+  ready(@Res({ passthrough: true }) reply: FastifyReply): { ready: boolean } {
+    const ready = this.core.isReady();
+    void reply.status(ready ? 200 : 503);
+    return { ready };
+  }
+
+  /** Metadata of the default version. */
+  @Get('models/:model')
+  modelMetadata(@Param('model') model: string): ModelMetadata {
+    return this.metadata(this.core.registry.resolve(model));
+  }
+
+  /** Metadata of a version. */
+  @Get('models/:model/versions/:version')
+  versionMetadata(@Param('model') model: string, @Param('version') version: string): ModelMetadata {
+    return this.metadata(this.core.registry.resolve(model, version));
+  }
+
+  /** Readiness of the default version. */
+  @Get('models/:model/ready')
+  modelReady(@Param('model') model: string, @Res({ passthrough: true }) reply: FastifyReply): { name: string; ready: boolean } {
+    return this.readiness(this.core.registry.resolve(model), reply);
+  }
+
+  /** Readiness of a version. */
+  @Get('models/:model/versions/:version/ready')
+  versionReady(
+    @Param('model') model: string,
+    @Param('version') version: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): { name: string; ready: boolean } {
+    return this.readiness(this.core.registry.resolve(model, version), reply);
+  }
+
+  /** Inference with the default version. */
+  @Post('models/:model/infer')
+  @HttpCode(200)
+  async infer(@Param('model') model: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.run(model, undefined, request, reply);
+  }
+
+  /** Inference with a given version. */
+  @Post('models/:model/versions/:version/infer')
+  @HttpCode(200)
+  async inferVersion(
+    @Param('model') model: string,
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    return this.run(model, version, request, reply);
+  }
+
+  private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const decoded = decodeBody(request);
+    const answer = await this.core.inference.inferTensors({
+      model,
+      ...(version !== undefined ? { version } : {}),
+      inputs: decoded.inputs,
+      ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
+      signal: clientAbortSignal(reply),
+    });
+    const encoded = encodeOipResponse(
+      { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
+      answer.result,
+      decoded.isBinaryOutput,
+    );
+    if (encoded.kind === 'json') return encoded.body;
+    void reply.header('content-type', 'application/octet-stream').header(HEADER_LENGTH, String(encoded.headerLength));
+    return encoded.body;
+  }
+
+  private metadata(version: ModelVersion): ModelMetadata {
+    return {
+      name: version.name,
+      versions: this.core.registry.versionsOf(version.name).map((v) => v.version),
+      platform: 'onnxruntime_onnx',
+      inputs: version.description.inputs,
+      outputs: version.description.outputs,
+    };
+  }
+
+  private readiness(version: ModelVersion, reply: FastifyReply): { name: string; ready: boolean } {
+    const ready = version.isReady();
+    void reply.status(ready ? 200 : 503);
+    return { name: version.name, ready };
+  }
+}

@@ -1,0 +1,17 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ServingCore } from '../../../serving/serving-core.js';
+
+/** TorchServe's health check. */
+@Controller()
+export class PingController {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /** 200 `Healthy` when every model has at least its minimum of workers, else 500 `Unhealthy`. */
+  @Get('ping')
+  ping(@Res({ passthrough: true }) reply: FastifyReply): { status: string } {
+    const healthy = this.core.isHealthy();
+    void reply.status(healthy ? 200 : 500);
+    return { status: healthy ? 'Healthy' : 'Unhealthy' };
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { clientAbortSignal } from '../common/client-abort.js';
+import { handlerRequestOf } from './handler-request.js';
+
+/** TorchServe's inference route: the model's handler interprets the body. */
+@Controller('predictions')
+export class PredictionsController {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /** Predicts with the model's default version. */
+  @Post(':model')
+  @HttpCode(200)
+  async predict(@Param('model') model: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.run(model, undefined, request, reply);
+  }
+
+  /** Predicts with a given version. */
+  @Post(':model/:version')
+  @HttpCode(200)
+  async predictVersion(
+    @Param('model') model: string,
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    return this.run(model, version, request, reply);
+  }
+
+  private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const answer = await this.core.inference.predict({
+      model,
+      ...(version !== undefined ? { version } : {}),
+      request: handlerRequestOf(request),
+      signal: clientAbortSignal(reply),
+    });
+    return answer.result;
+  }
+}

@@ -1,0 +1,25 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { ApiDescriptionController, OPENAPI_DOCUMENT } from '../openapi/api-description.controller.js';
+import { MANAGEMENT_ROUTES } from '../openapi/management-routes.js';
+import { buildOpenApiDocument } from '../openapi/route-doc.js';
+import { ModelsController } from './models.controller.js';
+
+/** The management port: TorchServe-compatible model registration, scaling and description. */
+@Module({})
+export class ManagementApiModule {
+  /** The module bound to a running serving core. */
+  static forCore(core: ServingCore): DynamicModule {
+    return {
+      module: ManagementApiModule,
+      controllers: [ModelsController, ApiDescriptionController],
+      providers: [
+        { provide: ServingCore, useValue: core },
+        {
+          provide: OPENAPI_DOCUMENT,
+          useValue: buildOpenApiDocument('Sluice management API', core.serverVersion, 'TorchServe-compatible model management.', MANAGEMENT_ROUTES),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { SluiceError } from '../../../common/errors/index.js';
+import type { Logger } from '../../../common/logger.js';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { describeVersion, type ModelVersionView } from './model-describe.js';
+import { QueryReader, type RawQuery } from './query-reader.js';
+
+const REGISTER_PARAMS = ['url', 'model_name', 'batch_size', 'max_batch_delay', 'initial_workers', 'synchronous', 'response_timeout'];
+const SCALE_PARAMS = ['min_worker', 'max_worker', 'synchronous', 'timeout'];
+const LIST_PARAMS = ['limit', 'next_page_token'];
+const MAX_WORKERS = 256;
+
+/** A `{status}` answer, as TorchServe gives for management changes. */
+interface StatusAnswer {
+  readonly status: string;
+}
+
+/** TorchServe-compatible model management. */
+@Controller('models')
+export class ModelsController {
+  private readonly logger: Logger;
+
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+    this.logger = core.logger.child({ api: 'management' });
+  }
+
+  /** Registers a model (all versions found at `url`). */
+  @Post()
+  async register(@Query() query: RawQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
+    const q = new QueryReader(query, REGISTER_PARAMS);
+    const url = q.requiredString('url');
+    const responseTimeout = q.integer('response_timeout', 1);
+    const request = {
+      url,
+      name: q.string('model_name'),
+      batchSize: q.integer('batch_size', 1, 4096),
+      maxBatchDelayMs: q.integer('max_batch_delay', 0),
+      minWorkers: q.integer('initial_workers', 0, MAX_WORKERS),
+      responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
+    };
+    if (q.boolean('synchronous') === false) {
+      this.core.manager.register(request).catch((error: unknown) => {
+        this.logger.error('background registration failed', { url, error });
+      });
+      void reply.status(202);
+      return { status: `Registration of "${url}" accepted; the model loads in the background (GET /models shows it when ready)` };
+    }
+    const versions = await this.core.manager.register(request);
+    return {
+      status: versions
+        .map((v) => `Model "${v.name}" Version: ${v.version} registered with ${v.settings.minWorkers} initial workers`)
+        .join('; '),
+    };
+  }
+
+  /** Lists registered models, paged. */
+  @Get()
+  list(@Query() query: RawQuery): { models: { modelName: string; modelUrl: string }[]; nextPageToken?: string } {
+    const q = new QueryReader(query, LIST_PARAMS);
+    const limit = q.integer('limit', 1, 1000) ?? 100;
+    const start = q.integer('next_page_token', 0) ?? 0;
+    const names = this.core.registry.names();
+    const page = names.slice(start, start + limit).map((name) => {
+      const version = this.core.registry.resolve(name);
+      return { modelName: name, modelUrl: version.origin.url };
+    });
+    const next = start + limit < names.length ? { nextPageToken: String(start + limit) } : {};
+    return { models: page, ...next };
+  }
+
+  /** Describes the default version. */
+  @Get(':model')
+  describe(@Param('model') model: string): ModelVersionView[] {
+    return [describeVersion(this.core.registry.resolve(model), this.core.registry)];
+  }
+
+  /** Describes a version, or all of them with `all`. */
+  @Get(':model/:version')
+  describeVersion(@Param('model') model: string, @Param('version') version: string): ModelVersionView[] {
+    const versions = version === 'all' ? this.core.registry.versionsOf(model) : [this.core.registry.resolve(model, version)];
+    return versions.map((v) => describeVersion(v, this.core.registry));
+  }
+
+  /** Scales the default version. */
+  @Put(':model')
+  async scale(@Param('model') model: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+    return this.scaleVersion(model, undefined, query);
+  }
+
+  /** Scales a version. */
+  @Put(':model/:version')
+  async scaleGiven(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+    return this.scaleVersion(model, version, query);
+  }
+
+  /** Makes a version the default. */
+  @Put(':model/:version/set-default')
+  @HttpCode(200)
+  async setDefault(@Param('model') model: string, @Param('version') version: string): Promise<StatusAnswer> {
+    await this.core.manager.setDefault(model, version);
+    return { status: `Default version successfully updated for model "${model}" to "${version}"` };
+  }
+
+  /** Unregisters every version of a model. */
+  @Delete(':model')
+  async unregister(@Param('model') model: string): Promise<StatusAnswer> {
+    const removed = await this.core.manager.unregister(model);
+    return { status: `Model "${model}" unregistered (versions ${removed.join(', ')})` };
+  }
+
+  /** Unregisters one version. */
+  @Delete(':model/:version')
+  async unregisterVersion(@Param('model') model: string, @Param('version') version: string): Promise<StatusAnswer> {
+    await this.core.manager.unregister(model, version);
+    return { status: `Model "${model}" version ${version} unregistered` };
+  }
+
+  private async scaleVersion(model: string, version: string | undefined, query: RawQuery): Promise<StatusAnswer> {
+    const q = new QueryReader(query, SCALE_PARAMS);
+    const min = q.integer('min_worker', 0, MAX_WORKERS);
+    const max = q.integer('max_worker', 0, MAX_WORKERS);
+    q.boolean('synchronous');
+    q.integer('timeout', -1);
+    if (min === undefined && max === undefined) {
+      throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'give min_worker and/or max_worker to scale a model');
+    }
+    const scaled = await this.core.manager.scale(model, version, { min, max });
+    return {
+      status: `Model "${scaled.name}" version ${scaled.version} now has min_worker=${scaled.settings.minWorkers}, max_worker=${scaled.settings.maxWorkers}`,
+    };
+  }
+}

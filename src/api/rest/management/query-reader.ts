@@ -1,0 +1,56 @@
+import { SluiceError } from '../../../common/errors/index.js';
+
+/** Raw query parameters as Fastify parses them (repeated keys become lists). */
+export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+function bad(message: string): SluiceError {
+  return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
+}
+
+/**
+ * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
+ * silently), integers and booleans must be exactly that, and every error names the parameter.
+ */
+export class QueryReader {
+  constructor(
+    private readonly query: RawQuery,
+    allowed: readonly string[],
+  ) {
+    const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
+    if (unknown.length > 0) {
+      throw bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.join(', ')}`);
+    }
+  }
+
+  /** A string parameter. */
+  string(name: string): string | undefined {
+    const value = this.query[name];
+    if (Array.isArray(value)) throw bad(`query parameter \`${name}\` is given more than once`);
+    return value;
+  }
+
+  /** A required string parameter. */
+  requiredString(name: string): string {
+    const value = this.string(name);
+    if (value === undefined || value === '') throw bad(`query parameter \`${name}\` is required`);
+    return value;
+  }
+
+  /** An integer parameter within [min, max]. */
+  integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
+    }
+    return Number(value);
+  }
+
+  /** A boolean parameter (`true` / `false`). */
+  boolean(name: string): boolean | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false') throw bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
+    return value === 'true';
+  }
+}

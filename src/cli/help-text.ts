@@ -1,0 +1,25 @@
+/** `sluice --help`. */
+export const HELP_TEXT = `Sluice: serve ONNX models over TorchServe-, KServe- and OIP-compatible APIs.
+
+Usage:
+  sluice start [options]           start the server (in the background unless --foreground)
+  sluice stop                      stop a server started in the background
+  sluice archive <model-dir> [-o FILE]
+                                   pack a model directory into a .sluice archive
+  sluice --help | -h               this text
+  sluice --version                 the Sluice version
+
+Options of start:
+  --config FILE        configuration file (default: ./sluice.yaml when it exists)
+  --model-store DIR    model store directory (default: ./model-store)
+  --models LIST        models to load at start-up: all, or names separated by commas
+  --log-level LEVEL    debug | info | warn | error | silent
+  --no-snapshot        do not restore the last snapshot of registered models
+  --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM
+
+Options of archive:
+  -o, --output FILE    archive to write (default: ./<name>-<version>.sluice)
+
+Configuration precedence: defaults < config file < SLUICE_* environment variables < flags.
+See docs/configuration.md for every key.
+`;

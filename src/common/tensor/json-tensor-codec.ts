@@ -1,0 +1,186 @@
+import { SluiceError } from '../errors/index.js';
+import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type SupportedDatatype } from './datatype.js';
+import { float16BitsToNumber, float32ToFloat16Bits } from './float16.js';
+import { elementCount, type Tensor, type TensorData } from './tensor.js';
+
+/** A JSON scalar as it appears in tensor data. */
+export type JsonScalar = number | boolean | string;
+
+/** Deepest nesting accepted in JSON tensor data; real tensors rarely exceed rank 8. */
+const MAX_JSON_RANK = 32;
+
+const INTEGER_RANGES: Partial<Record<NumericDatatype, readonly [number, number]>> = {
+  INT8: [-128, 127],
+  INT16: [-32768, 32767],
+  INT32: [-2147483648, 2147483647],
+  UINT8: [0, 255],
+  UINT16: [0, 65535],
+  UINT32: [0, 4294967295],
+  INT64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  UINT64: [0, Number.MAX_SAFE_INTEGER],
+};
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 37) + '...' : value);
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+/**
+ * The shape of nested JSON arrays (`[[1,2],[3,4]]` → `[2,2]`, a scalar → `[]`), requiring every row of a
+ * level to have the same length so the data is a proper tensor.
+ */
+export function inferJsonShape(data: unknown, where: string): number[] {
+  const shape: number[] = [];
+  let level: unknown = data;
+  while (Array.isArray(level)) {
+    shape.push(level.length);
+    if (shape.length > MAX_JSON_RANK) {
+      throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: data is nested deeper than ${MAX_JSON_RANK} levels`);
+    }
+    if (level.length === 0) break;
+    level = level[0];
+  }
+  checkRectangular(data, shape, 0, where, []);
+  return shape;
+}
+
+function checkRectangular(value: unknown, shape: readonly number[], depth: number, where: string, index: number[]): void {
+  if (depth === shape.length) {
+    if (Array.isArray(value)) {
+      throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: ragged data, element [${index.join(',')}] is a list but its siblings are not`);
+    }
+    return;
+  }
+  if (!Array.isArray(value) || value.length !== shape[depth]) {
+    const got = Array.isArray(value) ? `${value.length} values` : describe(value);
+    throw new SluiceError(
+      'SLUICE_TENSOR_SHAPE_MISMATCH',
+      `${where}: ragged data, row [${index.join(',')}] has ${got} but ${shape[depth] ?? 0} were expected; every row must have the same length`,
+    );
+  }
+  for (let i = 0; i < value.length; i++) checkRectangular(value[i], shape, depth + 1, where, [...index, i]);
+}
+
+/** Flattens nested JSON arrays row-major (flat arrays pass through unchanged). */
+export function flattenJsonData(data: unknown, where: string): unknown[] {
+  if (!Array.isArray(data)) return [data];
+  if (!data.some(Array.isArray)) return data;
+  const out: unknown[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > MAX_JSON_RANK) {
+      throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: data is nested deeper than ${MAX_JSON_RANK} levels`);
+    }
+    if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
+    else out.push(value);
+  };
+  walk(data, 0);
+  return out;
+}
+
+function invalid(where: string, index: number, expected: string, value: unknown): SluiceError {
+  return new SluiceError(
+    'SLUICE_TENSOR_INVALID_VALUE',
+    `${where}: element ${index} is ${describe(value)}, expected ${expected}`,
+    { index, expected },
+  );
+}
+
+function fillNumeric(datatype: NumericDatatype, values: readonly unknown[], where: string): TensorData {
+  const info = NUMERIC_DATATYPE_INFO[datatype];
+  const out = new info.array(values.length);
+  if (datatype === 'BOOL') {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === true || v === 1) out[i] = 1;
+      else if (v === false || v === 0) out[i] = 0;
+      else throw invalid(where, i, 'true or false for BOOL', v);
+    }
+    return out;
+  }
+  const range = INTEGER_RANGES[datatype];
+  if (range === undefined) {
+    const half = datatype === 'FP16';
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(where, i, `a finite number for ${datatype}`, v);
+      out[i] = half ? float32ToFloat16Bits(v) : v;
+    }
+    return out;
+  }
+  const [min, max] = range;
+  const big = datatype === 'INT64' || datatype === 'UINT64';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw invalid(where, i, `an integer in [${min}, ${max}] for ${datatype}`, v);
+    }
+    out[i] = big ? BigInt(v) : v;
+  }
+  return out;
+}
+
+/**
+ * Builds a tensor from flat JSON values, checking that their count matches `shape` and that every value
+ * fits `datatype` (finite numbers, integers in range, booleans, strings for BYTES).
+ */
+export function tensorFromJsonValues(
+  name: string,
+  datatype: SupportedDatatype,
+  shape: readonly number[],
+  values: readonly unknown[],
+  where = `input \`${name}\``,
+): Tensor {
+  const expected = elementCount(shape);
+  if (values.length !== expected) {
+    throw new SluiceError(
+      'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+      `${where}: shape [${shape.join(',')}] needs ${expected} values, got ${values.length}`,
+      { expected, got: values.length },
+    );
+  }
+  if (datatype === 'BYTES') {
+    const encoder = new TextEncoder();
+    const data = values.map((v, i) => {
+      if (typeof v !== 'string') throw invalid(where, i, 'a string for BYTES', v);
+      return encoder.encode(v);
+    });
+    return { name, datatype, shape: [...shape], data };
+  }
+  return { name, datatype, shape: [...shape], data: fillNumeric(datatype, values, where) };
+}
+
+/** A tensor's elements as JSON scalars, row-major (64-bit integers become numbers; FP16 is expanded). */
+export function tensorToJsonValues(tensor: Tensor): JsonScalar[] {
+  const { data, datatype } = tensor;
+  if (datatype === 'BYTES') {
+    const decoder = new TextDecoder();
+    return (data as readonly Uint8Array[]).map((bytes) => decoder.decode(bytes));
+  }
+  const numbers = data as ArrayLike<number | bigint>;
+  const out = new Array<JsonScalar>(numbers.length);
+  for (let i = 0; i < numbers.length; i++) {
+    const v = numbers[i] as number | bigint;
+    if (datatype === 'BOOL') out[i] = v !== 0;
+    else if (datatype === 'FP16') out[i] = float16BitsToNumber(v as number);
+    else out[i] = typeof v === 'bigint' ? Number(v) : v;
+  }
+  return out;
+}
+
+/** Re-nests flat row-major values into lists following `shape` (a scalar shape gives the single value). */
+export function nestJsonValues(values: readonly JsonScalar[], shape: readonly number[]): unknown {
+  if (shape.length === 0) return values[0];
+  let offset = 0;
+  const build = (depth: number): unknown[] => {
+    const size = shape[depth] ?? 0;
+    if (depth === shape.length - 1) {
+      const row = values.slice(offset, offset + size);
+      offset += size;
+      return row;
+    }
+    return Array.from({ length: size }, () => build(depth + 1));
+  };
+  return build(0);
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { readEnvSettings } from './config-env-reader.js';
+import { readConfigFile } from './config-file-reader.js';
+import { mergeConfigLayers } from './config-layer-merger.js';
+import { validateConfigLayer } from './config-layer-validator.js';
+import { resolveConfigPaths } from './config-path-resolver.js';
+import { DEFAULT_CONFIG, type ConfigLayer, type SluiceConfig } from './sluice-config.js';
+
+/** The file looked for in the working directory when no config file is named. */
+export const DEFAULT_CONFIG_FILE_NAME = 'sluice.yaml';
+
+/** How error messages about the `overrides` of {@link loadConfig} name their source. */
+export const OVERRIDES_SOURCE = 'command-line flags';
+
+/** Where {@link loadConfig} reads from. */
+export interface LoadConfigOptions {
+  /** A config file named explicitly (`--config`), relative to `cwd`; it must exist. */
+  readonly configFile?: string;
+  /** Base of relative paths from the environment and flags, and where `sluice.yaml` is looked for. */
+  readonly cwd: string;
+  /** The environment; only its `SLUICE_*` variables are read. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Values from command-line flags; `undefined` values are ignored. */
+  readonly overrides?: ConfigLayer;
+}
+
+function displayName(file: string, cwd: string): string {
+  const fromCwd = relative(cwd, file);
+  return fromCwd === '' || fromCwd.startsWith('..') || isAbsolute(fromCwd) ? file : fromCwd;
+}
+
+function fileLayer(configFile: string | undefined, cwd: string): ConfigLayer {
+  const file = resolve(cwd, configFile ?? DEFAULT_CONFIG_FILE_NAME);
+  if (configFile === undefined && !existsSync(file)) return {};
+  const name = displayName(file, cwd);
+  return resolveConfigPaths(validateConfigLayer(readConfigFile(file, name), name), dirname(file));
+}
+
+function envLayers(env: LoadConfigOptions['env'], cwd: string): ConfigLayer[] {
+  return readEnvSettings(env).map((setting) => resolveConfigPaths(validateConfigLayer(setting.layer, setting.name), cwd));
+}
+
+/**
+ * Builds the server configuration from, lowest precedence first: {@link DEFAULT_CONFIG}, the config
+ * file (`configFile`, else `<cwd>/sluice.yaml` when present), `SLUICE_*` environment variables, and
+ * `overrides`. Every source is validated on its own, so a bad value is reported with where it came
+ * from: a message starting with the file name, the variable name or {@link OVERRIDES_SOURCE}.
+ * Relative paths resolve against the config file's directory, or `cwd` for the other sources; the
+ * result's paths are absolute. Throws `SluiceError` `SLUICE_CONFIG_INVALID`.
+ */
+export function loadConfig(options: LoadConfigOptions): SluiceConfig {
+  const cwd = resolve(options.cwd);
+  const layers: ConfigLayer[] = [
+    resolveConfigPaths(DEFAULT_CONFIG, cwd),
+    fileLayer(options.configFile, cwd),
+    ...envLayers(options.env, cwd),
+    resolveConfigPaths(validateConfigLayer(options.overrides ?? {}, OVERRIDES_SOURCE), cwd),
+  ];
+  return mergeConfigLayers(DEFAULT_CONFIG, layers);
+}

@@ -1,0 +1,70 @@
+import { SluiceError } from '../common/errors/index.js';
+import type { ConfigKeyInfo, ConfigSchemaNode } from './config-schema-keys.js';
+
+const INTEGER = /^-?\d+$/;
+const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const TRUE_WORDS = new Set(['true', '1']);
+const FALSE_WORDS = new Set(['false', '0']);
+
+function invalid(source: string, key: string, expected: string, raw: string): SluiceError {
+  const message = `${source}: \`${key}\` must be ${expected} (got ${JSON.stringify(raw)})`;
+  return new SluiceError('SLUICE_CONFIG_INVALID', message, { source, key });
+}
+
+function parseScalar(type: string | undefined, raw: string, key: string, source: string): unknown {
+  switch (type) {
+    case 'integer':
+      if (!INTEGER.test(raw)) throw invalid(source, key, 'integer', raw);
+      return Number(raw);
+    case 'number':
+      if (!NUMBER.test(raw)) throw invalid(source, key, 'number', raw);
+      return Number(raw);
+    case 'boolean': {
+      const word = raw.toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      throw invalid(source, key, 'true, false, 1 or 0', raw);
+    }
+    default:
+      return raw;
+  }
+}
+
+function parseList(list: ConfigSchemaNode, raw: string, key: string, source: string): unknown {
+  if (raw.trimStart().startsWith('[')) {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SluiceError('SLUICE_CONFIG_INVALID', `${source}: \`${key}\` is not a valid JSON list (${reason})`, {
+        source,
+        key,
+      });
+    }
+  }
+  // Comma-separated: the form that is convenient in a shell; JSON covers items containing commas.
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item, index) => parseScalar(list.items?.type, item, `${key}[${index}]`, source));
+}
+
+/**
+ * Turns the text of an environment variable (or any string source) into the value the schema
+ * expects for `info`: integers and numbers strictly, booleans from `true`/`false`/`1`/`0`, lists
+ * from JSON when the text starts with `[` and from comma-separated items otherwise; a text that is
+ * one of a key's allowed string constants (`models: all`) stays a string. The result still needs
+ * schema validation; this only throws when the text cannot be read as the expected type, with a
+ * message that starts with `source`.
+ */
+export function parseConfigValue(info: ConfigKeyInfo, raw: string, source: string): unknown {
+  const { schema } = info;
+  const branches = [schema, ...(schema.oneOf ?? []), ...(schema.anyOf ?? []), schema.then, schema.else].filter(
+    (branch) => branch !== undefined,
+  );
+  if (branches.some((branch) => branch.enum?.includes(raw) === true)) return raw;
+  const list = branches.find((branch) => branch.type === 'array');
+  if (list !== undefined) return parseList(list, raw, info.key, source);
+  return parseScalar(branches.find((branch) => branch.type !== undefined)?.type, raw, info.key, source);
+}

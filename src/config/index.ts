@@ -1,0 +1,27 @@
+export {
+  CONFIG_PATH_KEYS,
+  DEFAULT_CONFIG,
+  type ArchiveLimitsConfig,
+  type ConfigLayer,
+  type DownloadConfig,
+  type ListenerConfig,
+  type ModelSelection,
+  type RuntimeConfig,
+  type SluiceConfig,
+  type SnapshotConfig,
+} from './sluice-config.js';
+export {
+  DEFAULT_CONFIG_FILE_NAME,
+  OVERRIDES_SOURCE,
+  loadConfig,
+  type LoadConfigOptions,
+} from './config-loader.js';
+export {
+  CONFIG_ENV_PREFIX,
+  NON_CONFIG_ENV_VARIABLES,
+  configEnvVariableName,
+  listConfigEnvVariables,
+  type ConfigEnvVariable,
+} from './config-env-reader.js';
+export { listConfigKeys, type ConfigKeyInfo, type ConfigSchemaNode } from './config-schema-keys.js';
+export { parseConfigValue } from './config-value-parser.js';

@@ -1,0 +1,112 @@
+import type { LogLevel } from '../common/logger.js';
+import type { RuntimeSessionOptions } from '../runtime/model-runtime.js';
+
+/** A TCP listener: the address to bind and the port (0 = any free port). */
+export interface ListenerConfig {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Which models of the model store are loaded at start-up: every one, or the named ones. */
+export type ModelSelection = 'all' | readonly string[];
+
+/** Whether and where the snapshot of registered models is kept. */
+export interface SnapshotConfig {
+  readonly enabled: boolean;
+  /** Absolute once loaded. */
+  readonly file: string;
+}
+
+/** Limits applied while unpacking a model archive. */
+export interface ArchiveLimitsConfig {
+  readonly maxEntryBytes: number;
+  readonly maxTotalBytes: number;
+  readonly maxEntries: number;
+}
+
+/** Limits applied while downloading a model archive from a URL. */
+export interface DownloadConfig {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+/** Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). */
+export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId'>>>;
+
+/**
+ * The complete server configuration, as `schemas/config.schema.json` describes it. Produced by
+ * `loadConfig`, which fills every key and makes every path absolute.
+ */
+export interface SluiceConfig {
+  readonly inference: ListenerConfig;
+  readonly management: ListenerConfig;
+  readonly metrics: ListenerConfig;
+  /** Absolute once loaded. */
+  readonly modelStore: string;
+  readonly models: ModelSelection;
+  readonly defaultWorkers: number;
+  readonly jobQueueSize: number;
+  readonly maxRequestSizeBytes: number;
+  readonly responseTimeoutMs: number;
+  /** Regular expression sources; each one is known to compile. */
+  readonly allowedUrls: readonly string[];
+  readonly logLevel: LogLevel;
+  readonly snapshot: SnapshotConfig;
+  readonly shutdownTimeoutMs: number;
+  readonly archive: ArchiveLimitsConfig;
+  readonly download: DownloadConfig;
+  readonly runtime: RuntimeConfig;
+}
+
+type LayerValue<T> = T extends readonly unknown[] ? T : T extends object ? Partial<T> : T;
+
+/**
+ * Part of a configuration: what one source (file, environment, command-line flags) sets. Sections
+ * merge key by key; lists and scalars replace.
+ */
+export type ConfigLayer = { readonly [K in keyof SluiceConfig]?: LayerValue<SluiceConfig[K]> };
+
+/**
+ * Keys whose values are filesystem paths, resolved against the directory of the source that sets
+ * them. Dotted, as in error messages.
+ */
+export const CONFIG_PATH_KEYS = ['modelStore', 'snapshot.file'] as const;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const GIB = 1024 * 1024 * 1024;
+
+/**
+ * Every default, with paths still relative (to the working directory). Must equal the `default`s
+ * of the schema and the repository's `sluice.yaml`; tests hold the three together.
+ */
+export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
+  inference: { host: '127.0.0.1', port: 8080 },
+  management: { host: '127.0.0.1', port: 8081 },
+  metrics: { host: '127.0.0.1', port: 8082 },
+  modelStore: './model-store',
+  models: 'all',
+  defaultWorkers: 1,
+  jobQueueSize: 100,
+  maxRequestSizeBytes: 6553500,
+  responseTimeoutMs: 120000,
+  allowedUrls: [],
+  logLevel: 'info',
+  snapshot: { enabled: true, file: './.sluice/snapshot.json' },
+  shutdownTimeoutMs: 30000,
+  archive: { maxEntryBytes: 2 * GIB, maxTotalBytes: 4 * GIB, maxEntries: 10000 },
+  download: { maxBytes: 2 * GIB, timeoutMs: 300000 },
+  runtime: {
+    intraOpNumThreads: 0,
+    interOpNumThreads: 0,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    executionProviders: ['cpu'],
+  },
+});

@@ -1,0 +1,104 @@
+import { lstat, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { SluiceError } from '../../common/errors/index.js';
+import { syncDirectory } from '../fs/atomic-write.js';
+import { nodeErrorCode } from '../fs/error-facts.js';
+import { loadManifestAs } from '../manifest/manifest-loader.js';
+import { MANIFEST_FILE_NAME } from '../manifest/model-manifest.js';
+import { archiveError, REPACK_ADVICE } from './archive-errors.js';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-format.js';
+import { unpackArchive } from './archive-unpacker.js';
+import { parseArchiveManifest, verifyArchiveFiles } from './archive-verifier.js';
+
+/** Directory inside the model store that holds unpacked archives; hidden from store scans. */
+export const EXTRACTED_DIR_NAME = '.extracted';
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (error) {
+    if (nodeErrorCode(error) === 'ENOENT' || nodeErrorCode(error) === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
+/** Creates `<store>/.extracted` if needed and makes sure it is a real directory, not a link out of the store. */
+async function prepareExtractedRoot(storeDir: string): Promise<string> {
+  if (!(await isDirectory(storeDir))) {
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `${storeDir}: the model store is not a directory; create it or point modelStore at an existing directory`, {
+      source: storeDir,
+    });
+  }
+  const root = join(storeDir, EXTRACTED_DIR_NAME);
+  try {
+    await mkdir(root, { mode: 0o755 });
+  } catch (error) {
+    if (nodeErrorCode(error) !== 'EEXIST') throw error;
+  }
+  const info = await lstat(root);
+  if (!info.isDirectory()) {
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `${root}: is not a plain directory (a symbolic link or a file); remove it and Sluice recreates it`, {
+      source: root,
+    });
+  }
+  return root;
+}
+
+async function checkArchiveFile(archive: string): Promise<void> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(archive)).isFile();
+  } catch (error) {
+    if (nodeErrorCode(error) !== 'ENOENT' && nodeErrorCode(error) !== 'ENOTDIR') throw error;
+    isFile = false;
+  }
+  if (!isFile) throw archiveError('SLUICE_MANIFEST_NOT_FOUND', archive, 'no such archive file; check the path');
+}
+
+/**
+ * Unpacks a `.sluice` archive into `<store>/.extracted/<name>-<version>-<sha256 of the archive, 12
+ * hex>/` and returns that directory. Everything is checked before the directory appears: entry
+ * paths and types (regular files and directories only), the `limits` (defaults:
+ * {@link DEFAULT_ARCHIVE_LIMITS}), every file's size and SHA-256 against `SLUICE-ARCHIVE.json`, and
+ * the archive's `model.yaml`. Work happens in a temporary directory inside `<store>/.extracted/`
+ * that is renamed into place at the end or removed on any failure, so nothing is left behind and
+ * nothing is written outside the store. An archive that was already unpacked is not unpacked
+ * twice over: the existing directory (same content, same digest) is returned.
+ */
+export async function extractModelArchive(archiveFile: string, storeDir: string, limits: Partial<ArchiveLimits> = {}): Promise<string> {
+  const archive = resolve(archiveFile);
+  const fullLimits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
+  await checkArchiveFile(archive);
+  const extractedRoot = await prepareExtractedRoot(resolve(storeDir));
+  const workDir = await mkdtemp(join(extractedRoot, '.tmp-'));
+  try {
+    const unpacked = await unpackArchive(archive, workDir, fullLimits);
+    const archiveManifest = parseArchiveManifest(archive, unpacked.archiveManifest);
+    verifyArchiveFiles(archive, archiveManifest, unpacked.files);
+    if (!unpacked.files.has(MANIFEST_FILE_NAME)) {
+      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `has no ${MANIFEST_FILE_NAME} at its root; ${REPACK_ADVICE}`);
+    }
+    const manifest = await loadManifestAs(workDir, `${archive} (${MANIFEST_FILE_NAME})`);
+    if (manifest.name !== archiveManifest.name || manifest.version !== archiveManifest.version) {
+      throw archiveError(
+        'SLUICE_ARCHIVE_INVALID',
+        archive,
+        `SLUICE-ARCHIVE.json names ${archiveManifest.name} ${archiveManifest.version} but ${MANIFEST_FILE_NAME} names ${manifest.name} ${manifest.version}; ${REPACK_ADVICE}`,
+      );
+    }
+    const finalDir = join(extractedRoot, `${manifest.name}-${manifest.version}-${unpacked.archiveSha256.slice(0, 12)}`);
+    try {
+      await rename(workDir, finalDir);
+    } catch (error) {
+      const code = nodeErrorCode(error);
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      // Same archive digest, same content: the earlier extraction is kept.
+      await rm(workDir, { recursive: true, force: true });
+    }
+    await syncDirectory(extractedRoot);
+    return finalDir;
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    throw error;
+  }
+}

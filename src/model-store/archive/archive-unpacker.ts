@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { extract as tarExtract, type ExtractEvents } from 'tar-stream';
+import { isSluiceError, type SluiceError } from '../../common/errors/index.js';
+import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
+import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
+import { normalizeArchivePath } from './archive-entry-path.js';
+import { archiveError, REPACK_ADVICE } from './archive-errors.js';
+import { ARCHIVE_MANIFEST_NAME, type ArchiveLimits } from './archive-format.js';
+
+/** One tar entry: its header and a stream of its bytes. */
+type Entry = ExtractEvents['entry'][1];
+
+/** A tar header as it may really arrive: the typings promise a known type and a link name, archives from anywhere do not. */
+interface UntrustedHeader {
+  readonly name: string;
+  readonly type: string | null;
+  readonly linkname: string | null;
+  readonly size: number;
+}
+
+/** Size and digest of one unpacked file. */
+export interface UnpackedFile {
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** What {@link unpackArchive} found, for the verifier. */
+export interface UnpackResult {
+  /** Every regular file written, by normalised path, in archive order. */
+  readonly files: ReadonlyMap<string, UnpackedFile>;
+  /** The bytes of `SLUICE-ARCHIVE.json`, kept in memory instead of on disk; undefined when absent. */
+  readonly archiveManifest: Buffer | undefined;
+  /** SHA-256 of the archive file as stored (compressed), lowercase hex. */
+  readonly archiveSha256: string;
+}
+
+/** No sensible `SLUICE-ARCHIVE.json` is larger (10 000 entries take about 2 MiB). */
+const MAX_ARCHIVE_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+/** Tar headers and padding allowed per entry on top of the file bytes, for the inflation cap. */
+const TAR_OVERHEAD_PER_ENTRY = 4096;
+
+// O_NOFOLLOW does not exist on Windows; there O_EXCL alone refuses existing names.
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | ((constants.O_NOFOLLOW as number | undefined) ?? 0);
+
+const LINK_TYPES: Readonly<Record<string, string>> = { link: 'a hard link', symlink: 'a symbolic link' };
+const SPECIAL_TYPES: Readonly<Record<string, string>> = {
+  'character-device': 'a character device',
+  'block-device': 'a block device',
+  fifo: 'a FIFO',
+};
+
+class Unpacker {
+  private entries = 0;
+  private declaredBytes = 0;
+  private readonly files = new Map<string, UnpackedFile>();
+  private archiveManifest: Buffer | undefined;
+
+  constructor(
+    private readonly archive: string,
+    private readonly workDir: string,
+    private readonly limits: ArchiveLimits,
+  ) {}
+
+  result(archiveSha256: string): UnpackResult {
+    return { files: this.files, archiveManifest: this.archiveManifest, archiveSha256 };
+  }
+
+  private fail(code: 'SLUICE_ARCHIVE_INVALID' | 'SLUICE_ARCHIVE_UNSAFE_PATH' | 'SLUICE_ARCHIVE_ENTRY_TOO_LARGE', problem: string, entry?: string): SluiceError {
+    return archiveError(code, this.archive, problem, entry === undefined ? {} : { entry });
+  }
+
+  async accept(entry: Entry): Promise<void> {
+    const header: UntrustedHeader = entry.header;
+    this.entries += 1;
+    if (this.entries > this.limits.maxEntries) {
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `has more than ${this.limits.maxEntries} entries, the most an archive may have; remove files the model does not need`);
+    }
+    const named = normalizeArchivePath(header.name);
+    if (!named.ok) {
+      throw this.fail('SLUICE_ARCHIVE_UNSAFE_PATH', `entry ${JSON.stringify(header.name)} ${RELATIVE_PATH_PROBLEM_TEXT[named.problem]}; archives may only hold paths inside the archive`, header.name);
+    }
+    const path = named.path;
+    const type = header.type ?? 'unknown';
+    const link = LINK_TYPES[type];
+    if (link !== undefined) {
+      throw this.fail('SLUICE_ARCHIVE_UNSAFE_PATH', `entry ${JSON.stringify(header.name)} is ${link} (to ${JSON.stringify(header.linkname ?? '')}); archives must contain regular files only`, header.name);
+    }
+    const special = SPECIAL_TYPES[type];
+    if (special !== undefined) {
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(header.name)} is ${special}; archives must contain regular files only`, header.name);
+    }
+    if (type === 'directory') {
+      entry.resume();
+      if (path !== '') await this.makeDirectory(join(this.workDir, path), header.name);
+      return;
+    }
+    if (type !== 'file' && type !== 'contiguous-file') {
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(header.name)} has the unsupported type ${type}; archives must contain regular files only`, header.name);
+    }
+    if (path === '') throw this.fail('SLUICE_ARCHIVE_INVALID', `holds a file entry without a name; ${REPACK_ADVICE}`);
+    if (this.files.has(path) || (path === ARCHIVE_MANIFEST_NAME && this.archiveManifest !== undefined)) {
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `holds ${JSON.stringify(path)} twice; ${REPACK_ADVICE}`, path);
+    }
+    const size = header.size;
+    this.checkDeclaredSize(path, size);
+    if (path === ARCHIVE_MANIFEST_NAME) this.archiveManifest = await this.readManifest(entry);
+    else this.files.set(path, await this.writeFile(entry, path, size));
+  }
+
+  private checkDeclaredSize(path: string, size: number): void {
+    if (size > this.limits.maxEntryBytes) {
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `entry ${JSON.stringify(path)} declares ${size} bytes, more than the limit of ${this.limits.maxEntryBytes} bytes per file; raise archive.maxEntryBytes if the model really needs it`, path);
+    }
+    this.declaredBytes += size;
+    if (this.declaredBytes > this.limits.maxTotalBytes) {
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `files add up to more than the limit of ${this.limits.maxTotalBytes} bytes; raise archive.maxTotalBytes if the model really needs it`, path);
+    }
+  }
+
+  private streamedTooLarge(path: string, declared: number): SluiceError {
+    return this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `entry ${JSON.stringify(path)} holds more bytes than the ${declared} its header declares; ${REPACK_ADVICE}`, path);
+  }
+
+  private async readManifest(entry: Entry): Promise<Buffer> {
+    const size = entry.header.size;
+    if (size > MAX_ARCHIVE_MANIFEST_BYTES) {
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `${ARCHIVE_MANIFEST_NAME} is ${size} bytes, more than the ${MAX_ARCHIVE_MANIFEST_BYTES} it may have; ${REPACK_ADVICE}`);
+    }
+    const chunks: Buffer[] = [];
+    let read = 0;
+    for await (const data of entry) {
+      const chunk = data as Buffer;
+      read += chunk.length;
+      if (read > size) throw this.streamedTooLarge(ARCHIVE_MANIFEST_NAME, size);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private async makeDirectory(path: string, name: string): Promise<void> {
+    try {
+      await mkdir(path, { recursive: true });
+    } catch (error) {
+      const code = nodeErrorCode(error);
+      if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(name)} clashes with a file of the same name; ${REPACK_ADVICE}`, name);
+    }
+  }
+
+  private async writeFile(entry: Entry, path: string, declared: number): Promise<UnpackedFile> {
+    const target = join(this.workDir, ...path.split('/'));
+    await this.makeDirectory(dirname(target), path);
+    let handle;
+    try {
+      handle = await open(target, CREATE_FLAGS, 0o644);
+    } catch (error) {
+      const code = nodeErrorCode(error);
+      if (code !== 'EEXIST' && code !== 'ELOOP' && code !== 'EISDIR') throw error;
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(path)} clashes with another entry of the same name; ${REPACK_ADVICE}`, path);
+    }
+    const hash = createHash('sha256');
+    let written = 0;
+    try {
+      for await (const data of entry) {
+        const chunk = data as Buffer;
+        written += chunk.length;
+        if (written > declared || written > this.limits.maxEntryBytes) throw this.streamedTooLarge(path, declared);
+        hash.update(chunk);
+        await handle.write(chunk);
+      }
+    } finally {
+      await handle.close();
+    }
+    return { size: written, sha256: hash.digest('hex') };
+  }
+}
+
+function countingTransform(onChunk: (chunk: Buffer) => SluiceError | undefined): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      const error = onChunk(chunk);
+      if (error) callback(error);
+      else callback(null, chunk);
+    },
+  });
+}
+
+function streamError(archive: string, error: unknown): SluiceError {
+  if (isSluiceError(error)) return error;
+  const code = nodeErrorCode(error);
+  const message = errorMessage(error);
+  if (code === 'Z_DATA_ERROR' && /header check/i.test(message)) {
+    return archiveError('SLUICE_ARCHIVE_INVALID', archive, 'is not gzip-compressed; a .sluice archive is a gzip-compressed tar file made by Sluice\'s archive packer');
+  }
+  if (code === 'Z_BUF_ERROR') {
+    return archiveError('SLUICE_ARCHIVE_INVALID', archive, 'is truncated (the compressed data ends early); copy or download the archive again');
+  }
+  if (code?.startsWith('Z_') === true) {
+    return archiveError('SLUICE_ARCHIVE_INVALID', archive, `has corrupt compressed data; copy or download the archive again`);
+  }
+  if (code === undefined) {
+    return archiveError('SLUICE_ARCHIVE_INVALID', archive, `is not a valid tar archive (${message}); ${REPACK_ADVICE}`);
+  }
+  return archiveError('SLUICE_ARCHIVE_INVALID', archive, `cannot be unpacked (${code}: ${message}); check the store's disk space and permissions`);
+}
+
+/**
+ * Streams a gzip'd tar archive into the empty directory `workDir`, refusing anything unsafe
+ * before it touches the disk: paths leaving the directory, links, devices, oversized or too many
+ * entries. Regular files are created with `O_EXCL | O_NOFOLLOW` and hashed as they are written.
+ * Throws a `SluiceError` naming the archive; the caller removes `workDir` on failure.
+ */
+export async function unpackArchive(archive: string, workDir: string, limits: ArchiveLimits): Promise<UnpackResult> {
+  const archiveHash = createHash('sha256');
+  const inflateCap = limits.maxTotalBytes + (limits.maxEntries + 2) * TAR_OVERHEAD_PER_ENTRY;
+  let inflated = 0;
+  const unpacker = new Unpacker(archive, workDir, limits);
+  const extractor = tarExtract();
+  const piping = pipeline(
+    createReadStream(archive),
+    countingTransform((chunk) => {
+      archiveHash.update(chunk);
+      return undefined;
+    }),
+    createGunzip(),
+    countingTransform((chunk) => {
+      inflated += chunk.length;
+      return inflated > inflateCap
+        ? archiveError('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', archive, `unpacks to more than ${inflateCap} bytes, more than its size limits allow; raise archive.maxTotalBytes if the model really needs it`)
+        : undefined;
+    }),
+    extractor,
+  );
+  piping.catch(() => undefined);
+  try {
+    for await (const entry of extractor) await unpacker.accept(entry);
+    await piping;
+  } catch (error) {
+    extractor.destroy();
+    await piping.catch(() => undefined);
+    throw streamError(archive, error);
+  }
+  return unpacker.result(archiveHash.digest('hex'));
+}

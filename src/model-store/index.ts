@@ -1,0 +1,36 @@
+export {
+  MANIFEST_FILE_NAME,
+  type BatchingSettings,
+  type DeviceName,
+  type ModelManifest,
+  type RawModelManifest,
+  type WorkerSettings,
+} from './manifest/model-manifest.js';
+export { loadManifest } from './manifest/manifest-loader.js';
+export { readLabels } from './manifest/labels-reader.js';
+
+export { ARCHIVE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
+export { scanModelStore } from './store/model-store-scanner.js';
+export { resolveStoreUrl } from './store/store-url-resolver.js';
+export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
+export {
+  downloadArchive,
+  MAX_DOWNLOAD_REDIRECTS,
+  type DownloadOptions,
+  type DownloadResult,
+  type HostLookup,
+} from './store/archive-downloader.js';
+
+export {
+  ARCHIVE_FORMAT,
+  ARCHIVE_MANIFEST_NAME,
+  DEFAULT_ARCHIVE_LIMITS,
+  type ArchiveFileRecord,
+  type ArchiveLimits,
+  type ArchiveManifest,
+} from './archive/archive-format.js';
+export { packModelArchive, type PackResult } from './archive/archive-packer.js';
+export { extractModelArchive, EXTRACTED_DIR_NAME } from './archive/archive-extractor.js';
+
+export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotModel } from './snapshot/snapshot.js';
+export { SnapshotStore } from './snapshot/snapshot-store.js';

@@ -1,0 +1,169 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { load, YAMLException } from 'js-yaml';
+import { SluiceError } from '../../common/errors/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
+import type { TensorSpec } from '../../common/tensor/index.js';
+import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
+import { nodeErrorCode } from '../fs/error-facts.js';
+import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
+import { MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
+
+/** A manifest larger than this is certainly not a hand-written `model.yaml`. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+let validator: SchemaValidator<RawModelManifest> | undefined;
+
+function manifestValidator(): SchemaValidator<RawModelManifest> {
+  validator ??= createSchemaValidator<RawModelManifest>('model.schema.json', 'SLUICE_MANIFEST_INVALID');
+  return validator;
+}
+
+function invalid(source: string, problems: readonly string[]): SluiceError {
+  return new SluiceError('SLUICE_MANIFEST_INVALID', `${source}: ${problems.join('; ')}`, { source, problems });
+}
+
+function parseYaml(text: string, source: string, filename: string): unknown {
+  try {
+    // Aliases are refused: a manifest can arrive inside an uploaded archive, and nested aliases
+    // expand exponentially when the document is walked.
+    return load(text, { filename, maxAliases: 0 });
+  } catch (error) {
+    if (!(error instanceof YAMLException)) throw error;
+    const where = error.mark ? ` (line ${error.mark.line + 1}, column ${error.mark.column + 1})` : '';
+    throw invalid(source, [`is not valid YAML: ${error.reason}${where}; fix the syntax (anchors and aliases are not supported)`]);
+  }
+}
+
+const FILE_PROBLEM_TEXT: Readonly<Record<ContainedFileProblem, string>> = {
+  ...RELATIVE_PATH_PROBLEM_TEXT,
+  missing: 'does not exist; put the file in the model directory or fix the path',
+  'not-a-file': 'is not a regular file; point it at a file',
+  escapes: 'leads outside the model directory through a symbolic link; copy the file into the model directory',
+};
+
+async function locateManifestFile(
+  baseDir: string,
+  key: 'model' | 'labels',
+  value: string,
+  problems: string[],
+): Promise<string | undefined> {
+  const found = await locateContainedFile(baseDir, value);
+  if (found.ok) return found.path;
+  problems.push(`\`${key}\` (${JSON.stringify(value)}) ${FILE_PROBLEM_TEXT[found.problem]}`);
+  return undefined;
+}
+
+function checkUniqueNames(key: 'inputs' | 'outputs', specs: readonly TensorSpec[] | undefined, problems: string[]): void {
+  const seen = new Set<string>();
+  for (const spec of specs ?? []) {
+    if (seen.has(spec.name)) problems.push(`\`${key}\` names tensor ${JSON.stringify(spec.name)} twice; give each tensor once`);
+    seen.add(spec.name);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+async function readManifestText(baseDir: string, manifestPath: string, source: string): Promise<string> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(baseDir)).isDirectory();
+  } catch (error) {
+    const code = nodeErrorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new SluiceError(
+      'SLUICE_MANIFEST_NOT_FOUND',
+      `${baseDir}: no such model directory; give the directory that holds ${MANIFEST_FILE_NAME}`,
+      { source: baseDir },
+    );
+  }
+  const located = await locateContainedFile(baseDir, MANIFEST_FILE_NAME);
+  if (!located.ok && located.problem === 'missing') {
+    throw new SluiceError(
+      'SLUICE_MANIFEST_NOT_FOUND',
+      `${source}: not found; every model directory needs a ${MANIFEST_FILE_NAME} with at least name, version and model`,
+      { source },
+    );
+  }
+  if (!located.ok) throw invalid(source, [FILE_PROBLEM_TEXT[located.problem]]);
+  if ((await stat(manifestPath)).size > MAX_MANIFEST_BYTES) {
+    throw invalid(source, [`is larger than ${MAX_MANIFEST_BYTES} bytes; a manifest only describes the model, keep data in separate files`]);
+  }
+  return readFile(manifestPath, 'utf8');
+}
+
+/**
+ * Reads, validates and completes `<dir>/model.yaml`, naming the manifest `source` in every error.
+ * The archive extractor uses this to name the archive instead of its temporary directory.
+ */
+export async function loadManifestAs(dir: string, source: string): Promise<ModelManifest> {
+  const baseDir = resolve(dir);
+  const manifestPath = join(baseDir, MANIFEST_FILE_NAME);
+  const text = await readManifestText(baseDir, manifestPath, source);
+  const document = parseYaml(text, source, manifestPath);
+  if (typeof document === 'object' && document !== null && typeof (document as { version?: unknown }).version === 'number') {
+    throw invalid(source, ['`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1']);
+  }
+  const raw = manifestValidator().validate(document, source);
+
+  const problems: string[] = [];
+  const maxBatchSize = raw.batching?.maxBatchSize ?? 1;
+  const preferredBatchSizes = raw.batching?.preferredBatchSizes ?? [];
+  for (const size of preferredBatchSizes) {
+    if (size > maxBatchSize) {
+      problems.push(`\`batching.preferredBatchSizes\` holds ${size}, more than \`batching.maxBatchSize\` (${maxBatchSize}); lower it or raise maxBatchSize`);
+    }
+  }
+  const minWorkers = raw.workers?.min ?? 1;
+  const maxWorkers = raw.workers?.max ?? Math.max(minWorkers, 1);
+  if (maxWorkers < minWorkers) {
+    problems.push(`\`workers.max\` (${maxWorkers}) is less than \`workers.min\` (${minWorkers}); make max at least min`);
+  }
+  checkUniqueNames('inputs', raw.inputs, problems);
+  checkUniqueNames('outputs', raw.outputs, problems);
+  const modelPath = await locateManifestFile(baseDir, 'model', raw.model, problems);
+  const labelsPath = raw.labels === undefined ? undefined : await locateManifestFile(baseDir, 'labels', raw.labels, problems);
+  if (problems.length > 0 || modelPath === undefined) throw invalid(source, problems);
+
+  const manifest: ModelManifest = {
+    name: raw.name,
+    version: raw.version,
+    ...(raw.description !== undefined && { description: raw.description }),
+    runtime: raw.runtime ?? 'onnx',
+    model: raw.model,
+    modelPath,
+    handler: raw.handler ?? 'passthrough',
+    ...(raw.envelope !== undefined && { envelope: raw.envelope }),
+    ...(raw.labels !== undefined && { labels: raw.labels, labelsPath }),
+    ...(raw.inputs !== undefined && { inputs: raw.inputs }),
+    ...(raw.outputs !== undefined && { outputs: raw.outputs }),
+    batching: { maxBatchSize, maxBatchDelayMs: raw.batching?.maxBatchDelayMs ?? 0, preferredBatchSizes },
+    workers: { min: minWorkers, max: maxWorkers },
+    device: raw.device ?? 'cpu',
+    ...(raw.responseTimeoutMs !== undefined && { responseTimeoutMs: raw.responseTimeoutMs }),
+    ...(raw.jobQueueSize !== undefined && { jobQueueSize: raw.jobQueueSize }),
+    runtimeOptions: raw.runtimeOptions ?? {},
+    baseDir,
+    manifestPath,
+  };
+  return deepFreeze(manifest);
+}
+
+/**
+ * Loads the model directory `dir`: reads `<dir>/model.yaml`, validates it against
+ * `schemas/model.schema.json`, applies defaults and checks that `model` and `labels` name regular
+ * files inside `dir`. Throws `SLUICE_MANIFEST_NOT_FOUND` when there is no manifest and
+ * `SLUICE_MANIFEST_INVALID` (naming the file and every problem) otherwise.
+ */
+export async function loadManifest(dir: string): Promise<ModelManifest> {
+  return loadManifestAs(dir, join(resolve(dir), MANIFEST_FILE_NAME));
+}

@@ -1,0 +1,79 @@
+import type { TensorSpec } from '../../common/tensor/index.js';
+import type { RuntimeSessionOptions } from '../../runtime/model-runtime.js';
+
+/** Where a model runs: the CPU, the first GPU, or GPU number `n`. */
+export type DeviceName = 'cpu' | 'gpu' | `gpu:${number}`;
+
+/** How requests are grouped into batches for one model; every field is filled in. */
+export interface BatchingSettings {
+  readonly maxBatchSize: number;
+  /** May be fractional (sub-millisecond delays). */
+  readonly maxBatchDelayMs: number;
+  /** Each at most {@link maxBatchSize}; empty when the manifest gives none. */
+  readonly preferredBatchSizes: readonly number[];
+}
+
+/** How many workers serve one model; `max >= min` always holds. */
+export interface WorkerSettings {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** `model.yaml` exactly as `schemas/model.schema.json` accepts it, before defaults. */
+export interface RawModelManifest {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly runtime?: 'onnx';
+  readonly model: string;
+  readonly handler?: string;
+  readonly envelope?: string;
+  readonly labels?: string;
+  readonly inputs?: readonly TensorSpec[];
+  readonly outputs?: readonly TensorSpec[];
+  readonly batching?: Partial<BatchingSettings>;
+  readonly workers?: Partial<WorkerSettings>;
+  readonly device?: DeviceName;
+  readonly responseTimeoutMs?: number;
+  readonly jobQueueSize?: number;
+  readonly runtimeOptions?: Omit<RuntimeSessionOptions, 'deviceId'>;
+}
+
+/**
+ * A validated model manifest with every default applied and every file located. Produced by
+ * `loadManifest`; deeply frozen.
+ */
+export interface ModelManifest {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly runtime: 'onnx';
+  /** The `model` key as written (relative to {@link baseDir}). */
+  readonly model: string;
+  /** Absolute path of the model file; known to be a regular file inside {@link baseDir}. */
+  readonly modelPath: string;
+  readonly handler: string;
+  readonly envelope?: string;
+  /** The `labels` key as written, when given. */
+  readonly labels?: string;
+  /** Absolute path of the labels file, when given; known to be a regular file inside {@link baseDir}. */
+  readonly labelsPath?: string;
+  readonly inputs?: readonly TensorSpec[];
+  readonly outputs?: readonly TensorSpec[];
+  readonly batching: BatchingSettings;
+  readonly workers: WorkerSettings;
+  readonly device: DeviceName;
+  /** Unset means the server-wide setting applies. */
+  readonly responseTimeoutMs?: number;
+  /** Unset means the server-wide setting applies. */
+  readonly jobQueueSize?: number;
+  /** Only the keys the manifest sets; the server-wide runtime settings fill the rest. */
+  readonly runtimeOptions: Omit<RuntimeSessionOptions, 'deviceId'>;
+  /** Absolute path of the directory that holds `model.yaml`. */
+  readonly baseDir: string;
+  /** Absolute path of `model.yaml`. */
+  readonly manifestPath: string;
+}
+
+/** The manifest's file name inside a model directory. */
+export const MANIFEST_FILE_NAME = 'model.yaml';

@@ -1,0 +1,25 @@
+/** The snapshot layout version written by this Sluice and the only one it reads. */
+export const SNAPSHOT_FORMAT = 1;
+
+/** One registered model version as a snapshot records it. */
+export interface SnapshotModel {
+  readonly name: string;
+  readonly version: string;
+  /** What it was registered from: a model-store name or an allowed http(s) URL. */
+  readonly url: string;
+  readonly isDefault: boolean;
+  readonly minWorkers: number;
+  readonly maxWorkers: number;
+  readonly batchSize: number;
+  readonly maxBatchDelayMs: number;
+  readonly responseTimeoutMs?: number;
+  readonly jobQueueSize?: number;
+}
+
+/** The registered models of a running server, as `schemas/snapshot.schema.json` describes them. */
+export interface Snapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  /** ISO-8601 UTC time the snapshot was taken. */
+  readonly createdAt: string;
+  readonly models: readonly SnapshotModel[];
+}

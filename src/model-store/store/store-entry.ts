@@ -1,0 +1,17 @@
+/** Where a model version in the store comes from: an unpacked directory or a `.sluice` archive. */
+export type StoreEntrySource = 'directory' | 'archive';
+
+/** One model version found in the model store. */
+export interface StoreEntry {
+  readonly source: StoreEntrySource;
+  /** Absolute path of the model directory (holding `model.yaml`) or of the archive file. */
+  readonly path: string;
+  /**
+   * The name directly inside the store this version was found under (a directory name or an
+   * archive file name such as `iris.sluice`): what a user passes as `url` to the management API.
+   */
+  readonly storeName: string;
+}
+
+/** File name extension of Sluice model archives. */
+export const ARCHIVE_EXTENSION = '.sluice';

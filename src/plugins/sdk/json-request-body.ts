@@ -1,0 +1,139 @@
+import { SluiceError } from '../../common/errors/index.js';
+import {
+  flattenJsonData,
+  inferJsonShape,
+  isDatatype,
+  tensorFromJsonValues,
+  type Tensor,
+  type TensorSpec,
+} from '../../common/tensor/index.js';
+import type { ModelDescription } from './model-description.js';
+
+/** How the client laid out its body: one instance, a batch it shaped itself, or KServe `instances`. */
+export type BodyForm = 'single' | 'batch' | 'instances';
+
+/** A JSON request body turned into model inputs. */
+export interface DecodedJsonBody {
+  readonly inputs: Tensor[];
+  readonly form: BodyForm;
+}
+
+const ACCEPTED_FORMS =
+  'send a JSON array, {"data": …}, {"inputs": {"<name>": …}}, {"inputs": [OIP tensors]} or {"instances": […]}';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function specDatatype(spec: TensorSpec, model: ModelDescription): Exclude<TensorSpec['datatype'], 'BF16'> {
+  if (spec.datatype === 'BF16') {
+    throw new SluiceError(
+      'SLUICE_TENSOR_UNSUPPORTED_DATATYPE',
+      `input \`${spec.name}\` of model \`${model.name}\` is BF16, which Sluice cannot carry; export the model with FP16 or FP32 inputs`,
+    );
+  }
+  return spec.datatype;
+}
+
+/** Builds one input from nested JSON, adding a batch dimension of 1 when the client sent a single instance. */
+function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription): { tensor: Tensor; single: boolean } {
+  const where = `input \`${spec.name}\``;
+  let shape = inferJsonShape(value, where);
+  const single = shape.length === spec.shape.length - 1 && spec.shape[0] === -1;
+  if (single) shape = [1, ...shape];
+  const tensor = tensorFromJsonValues(spec.name, specDatatype(spec, model), shape, flattenJsonData(value, where), where);
+  return { tensor, single };
+}
+
+function onlyInput(model: ModelDescription): TensorSpec {
+  const [spec, ...rest] = model.inputs;
+  if (spec === undefined || rest.length > 0) {
+    const names = model.inputs.map((s) => s.name).join(', ');
+    throw new SluiceError(
+      'SLUICE_REQUEST_INVALID',
+      `model \`${model.name}\` has ${model.inputs.length} inputs (${names}); send {"inputs": {"<name>": …}} with one entry per input`,
+    );
+  }
+  return spec;
+}
+
+function specNamed(model: ModelDescription, name: string): TensorSpec {
+  const spec = model.inputs.find((s) => s.name === name);
+  if (spec === undefined) {
+    throw new SluiceError(
+      'SLUICE_TENSOR_UNKNOWN_INPUT',
+      `model \`${model.name}\` has no input \`${name}\`; its inputs are: ${model.inputs.map((s) => s.name).join(', ')}`,
+      { input: name },
+    );
+  }
+  return spec;
+}
+
+function decodeOipTensor(value: unknown, index: number): Tensor {
+  if (!isRecord(value) || typeof value['name'] !== 'string' || !Array.isArray(value['shape'])) {
+    throw new SluiceError('SLUICE_REQUEST_INVALID', `inputs[${index}] must be an object with name, datatype, shape and data`);
+  }
+  const { name, datatype, shape } = value as { name: string; datatype: unknown; shape: unknown[] };
+  if (!isDatatype(datatype) || datatype === 'BF16') {
+    throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `input \`${name}\`: datatype ${JSON.stringify(datatype)} is not supported`);
+  }
+  if (!shape.every((d): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0)) {
+    throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${name}\`: shape must be a list of non-negative integers`);
+  }
+  const where = `input \`${name}\``;
+  return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], where), where);
+}
+
+function decodeInstances(instances: unknown[], model: ModelDescription): DecodedJsonBody {
+  if (instances.length === 0) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" is empty; send at least one instance');
+  if (model.inputs.length === 1 && !instances.every(isRecord)) {
+    const spec = onlyInput(model);
+    const { tensor } = tensorForSpec(spec, instances, model);
+    return { inputs: [tensor], form: 'instances' };
+  }
+  const inputs = model.inputs.map((spec) => {
+    const column = instances.map((instance, i) => {
+      if (!isRecord(instance) || !(spec.name in instance)) {
+        throw new SluiceError('SLUICE_TENSOR_MISSING_INPUT', `instances[${i}] lacks input \`${spec.name}\``, { input: spec.name });
+      }
+      return instance[spec.name];
+    });
+    return tensorForSpec(spec, column, model).tensor;
+  });
+  return { inputs, form: 'instances' };
+}
+
+/**
+ * Decodes the JSON bodies Sluice accepts on `/predictions` and KServe v1 into input tensors, using the
+ * model's input specs for names and datatypes and taking shapes from the data:
+ * - a bare array or `{"data": …}` for a single-input model;
+ * - `{"inputs": {"<name>": …}}` for several inputs;
+ * - `{"inputs": [{name, datatype, shape, data}]}` (OIP tensors);
+ * - `{"instances": […]}` (KServe v1: a list of rows, or of `{"<name>": …}` objects).
+ * A value one dimension short of a model whose first dimension is variable is one instance: a batch
+ * dimension of 1 is added, and {@link BodyForm} `single` tells postprocessing to take it off again.
+ */
+export function decodeJsonRequestBody(body: unknown, model: ModelDescription): DecodedJsonBody {
+  if (Array.isArray(body)) {
+    const { tensor, single } = tensorForSpec(onlyInput(model), body, model);
+    return { inputs: [tensor], form: single ? 'single' : 'batch' };
+  }
+  if (!isRecord(body)) throw new SluiceError('SLUICE_REQUEST_INVALID', `the body is not a tensor request; ${ACCEPTED_FORMS}`);
+  if ('instances' in body) {
+    const instances = body['instances'];
+    if (!Array.isArray(instances)) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" must be a list');
+    return decodeInstances(instances, model);
+  }
+  if ('data' in body) {
+    const { tensor, single } = tensorForSpec(onlyInput(model), body['data'], model);
+    return { inputs: [tensor], form: single ? 'single' : 'batch' };
+  }
+  const inputs = body['inputs'];
+  if (Array.isArray(inputs)) return { inputs: inputs.map(decodeOipTensor), form: 'batch' };
+  if (isRecord(inputs)) {
+    const decoded = Object.entries(inputs).map(([name, value]) => tensorForSpec(specNamed(model, name), value, model));
+    const single = decoded.length > 0 && decoded.every((d) => d.single);
+    return { inputs: decoded.map((d) => d.tensor), form: single ? 'single' : 'batch' };
+  }
+  throw new SluiceError('SLUICE_REQUEST_INVALID', `the body has none of the keys data, inputs or instances; ${ACCEPTED_FORMS}`);
+}

@@ -1,0 +1,11 @@
+import type { TensorSpec } from '../../common/tensor/index.js';
+
+/** What a plugin may know about a model version: read-only facts, never the runtime session. */
+export interface ModelDescription {
+  readonly name: string;
+  readonly version: string;
+  readonly inputs: readonly TensorSpec[];
+  readonly outputs: readonly TensorSpec[];
+  /** Class labels from the manifest's `labels` file, in class-index order. */
+  readonly labels?: readonly string[];
+}

@@ -1,0 +1,83 @@
+import { SluiceError } from '../common/errors/index.js';
+import { elementCount, type Tensor, type TensorSpec } from '../common/tensor/index.js';
+
+function formatShape(shape: readonly number[]): string {
+  return `[${shape.join(',')}]`;
+}
+
+function shapeMatches(expected: readonly number[], got: readonly number[]): boolean {
+  return expected.length === got.length && expected.every((dim, i) => dim === -1 || dim === got[i]);
+}
+
+function dataLength(tensor: Tensor): number {
+  return tensor.data.length;
+}
+
+/**
+ * Checks request tensors against a model's declared inputs before the runtime sees them: every input
+ * present exactly once, no unknown names, matching datatype, matching shape (`-1` = any size), and data
+ * length equal to the shape's element count. Throws a {@link SluiceError} that shows expected vs. got.
+ */
+export function validateInputs(model: string, specs: readonly TensorSpec[], tensors: readonly Tensor[]): void {
+  const byName = new Map(specs.map((spec) => [spec.name, spec]));
+  const seen = new Set<string>();
+  for (const tensor of tensors) {
+    const spec = byName.get(tensor.name);
+    if (spec === undefined) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_UNKNOWN_INPUT',
+        `model \`${model}\` has no input \`${tensor.name}\`; its inputs are: ${specs.map((s) => s.name).join(', ')}`,
+        { input: tensor.name, expected: specs.map((s) => s.name) },
+      );
+    }
+    if (seen.has(tensor.name)) {
+      throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${tensor.name}\` is given more than once; send each input once`);
+    }
+    seen.add(tensor.name);
+    if (tensor.datatype !== spec.datatype) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_DATATYPE_MISMATCH',
+        `input \`${tensor.name}\` of model \`${model}\` must be ${spec.datatype}, got ${tensor.datatype}`,
+        { input: tensor.name, expected: spec.datatype, got: tensor.datatype },
+      );
+    }
+    if (!shapeMatches(spec.shape, tensor.shape)) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_SHAPE_MISMATCH',
+        `input \`${tensor.name}\` of model \`${model}\` must have shape ${formatShape(spec.shape)} (-1 = any size), got ${formatShape(tensor.shape)}`,
+        { input: tensor.name, expected: spec.shape, got: tensor.shape },
+      );
+    }
+    const expected = elementCount(tensor.shape);
+    if (dataLength(tensor) !== expected) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        `input \`${tensor.name}\`: shape ${formatShape(tensor.shape)} needs ${expected} values, got ${dataLength(tensor)}`,
+        { input: tensor.name, expected, got: dataLength(tensor) },
+      );
+    }
+  }
+  for (const spec of specs) {
+    if (!seen.has(spec.name)) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_MISSING_INPUT',
+        `model \`${model}\` needs input \`${spec.name}\` (${spec.datatype} ${formatShape(spec.shape)}), which the request does not give`,
+        { input: spec.name },
+      );
+    }
+  }
+}
+
+/** Checks that every requested output exists; returns the names in request order. */
+export function validateOutputNames(model: string, specs: readonly TensorSpec[], names: readonly string[]): readonly string[] {
+  for (const name of names) {
+    if (!specs.some((spec) => spec.name === name)) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_UNKNOWN_OUTPUT',
+        `model \`${model}\` has no output \`${name}\`; its outputs are: ${specs.map((s) => s.name).join(', ')}`,
+        { output: name, expected: specs.map((s) => s.name) },
+      );
+    }
+  }
+  return names;
+}

@@ -1,0 +1,25 @@
+import { SluiceError, type ErrorDetails } from '../../common/errors/index.js';
+
+/** `SLUICE_MODEL_LOAD_FAILED` for `modelPath`, with the reason given by ONNX Runtime or the file system. */
+export function modelLoadFailed(
+  modelPath: string,
+  reason: string,
+  details: ErrorDetails = {},
+  cause?: unknown,
+): SluiceError {
+  return new SluiceError(
+    'SLUICE_MODEL_LOAD_FAILED',
+    `cannot load ONNX model ${modelPath}: ${reason}`,
+    { modelPath, reason, ...details },
+    { cause },
+  );
+}
+
+/**
+ * The message of anything thrown, trimmed, for error details and logs. Errors raised by the native
+ * binding may come from another realm, so this looks for a `message` rather than using `instanceof`.
+ */
+export function reasonOf(error: unknown): string {
+  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined;
+  return (typeof message === 'string' ? message : String(error)).trim();
+}

@@ -1,0 +1,86 @@
+import { type InferenceSession, type Tensor as OrtTensor } from 'onnxruntime-node';
+import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import { type Tensor, type TensorSpec } from '../../common/tensor/index.js';
+import { type ExecutionProviderName, type LoadedModel } from '../model-runtime.js';
+import { type ExecutionProviderSelection } from './execution-provider.js';
+import { reasonOf } from './model-load-error.js';
+import { ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
+
+/**
+ * An ONNX model loaded into an ORT inference session.
+ *
+ * onnxruntime-node runs a session synchronously on the calling thread, so concurrent `run` calls are
+ * safe but take turns and block the event loop while each one computes.
+ */
+export class OnnxLoadedModel implements LoadedModel {
+  readonly executionProvider: ExecutionProviderName;
+  private session: InferenceSession | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    /** The model file the session was created from. */
+    readonly modelPath: string,
+    session: InferenceSession,
+    readonly inputs: readonly TensorSpec[],
+    readonly outputs: readonly TensorSpec[],
+    /** The active provider and why preferred ones were passed over, for the caller to log. */
+    readonly providerSelection: ExecutionProviderSelection,
+  ) {
+    this.session = session;
+    this.executionProvider = providerSelection.active;
+  }
+
+  /**
+   * Runs the model. ORT failures throw `SLUICE_INFERENCE_FAILED` with ORT's reason; BYTES elements
+   * ORT cannot take throw `SLUICE_TENSOR_INVALID_VALUE`; a released model throws
+   * `SLUICE_MODEL_UNLOADING`.
+   */
+  async run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> {
+    const session = this.session;
+    if (session === undefined) {
+      throw new SluiceError(
+        'SLUICE_MODEL_UNLOADING',
+        `the session for ${this.modelPath} has been released; it cannot run any more`,
+        { modelPath: this.modelPath },
+      );
+    }
+    const names = outputNames ?? this.outputs.map((output) => output.name);
+    const pending = this.execute(session, inputs, names);
+    this.inFlight.add(pending);
+    try {
+      return await pending;
+    } finally {
+      this.inFlight.delete(pending);
+    }
+  }
+
+  /** Refuses new runs, waits for the ones in flight, then frees the session. Idempotent. */
+  async release(): Promise<void> {
+    const session = this.session;
+    if (session === undefined) return;
+    this.session = undefined;
+    await Promise.allSettled(this.inFlight);
+    await session.release();
+  }
+
+  private async execute(
+    session: InferenceSession,
+    inputs: readonly Tensor[],
+    names: readonly string[],
+  ): Promise<Tensor[]> {
+    try {
+      const feeds = Object.fromEntries(inputs.map((tensor) => [tensor.name, sluiceTensorToOrt(tensor)]));
+      const results = await session.run(feeds, names);
+      return names.map((name) => ortTensorToSluice(name, results[name] as OrtTensor));
+    } catch (error) {
+      if (isSluiceError(error)) throw error;
+      const reason = reasonOf(error);
+      throw new SluiceError(
+        'SLUICE_INFERENCE_FAILED',
+        `ONNX Runtime failed to run ${this.modelPath}: ${reason}`,
+        { modelPath: this.modelPath, reason },
+        { cause: error },
+      );
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { type InferenceSession } from 'onnxruntime-node';
+import { type ExecutionProviderName, type RuntimeSessionOptions } from '../model-runtime.js';
+
+/**
+ * What an omitted {@link RuntimeSessionOptions} field means for ONNX models:
+ * - `intraOpNumThreads: 0` and `interOpNumThreads: 0`: ONNX Runtime picks (one thread per physical core);
+ * - `executionMode: 'sequential'`: operators run one after another, so inter-op threads are unused;
+ * - `graphOptimizationLevel: 'all'`: every graph optimisation ONNX Runtime offers;
+ * - `executionProviders: ['cpu']`;
+ * - `deviceId: 0`: the first GPU, for providers that take a device.
+ */
+export const DEFAULT_SESSION_OPTIONS = {
+  intraOpNumThreads: 0,
+  interOpNumThreads: 0,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  executionProviders: ['cpu'],
+  deviceId: 0,
+} as const satisfies Required<RuntimeSessionOptions>;
+
+/**
+ * ONNX Runtime's session log level: errors only. Its warnings (nodes left to the CPU provider,
+ * unused initializers) are routine for served models and would flood the server log.
+ */
+const ORT_LOG_SEVERITY_ERROR = 3;
+
+/**
+ * ORT session options for creating a session with exactly one execution provider, `provider`; the
+ * provider preference list itself is handled by the fallback in `execution-provider.ts`.
+ */
+export function toOrtSessionOptions(
+  options: RuntimeSessionOptions,
+  provider: ExecutionProviderName,
+): InferenceSession.SessionOptions {
+  return {
+    intraOpNumThreads: options.intraOpNumThreads ?? DEFAULT_SESSION_OPTIONS.intraOpNumThreads,
+    interOpNumThreads: options.interOpNumThreads ?? DEFAULT_SESSION_OPTIONS.interOpNumThreads,
+    executionMode: options.executionMode ?? DEFAULT_SESSION_OPTIONS.executionMode,
+    graphOptimizationLevel: options.graphOptimizationLevel ?? DEFAULT_SESSION_OPTIONS.graphOptimizationLevel,
+    executionProviders: [toOrtProvider(provider, options.deviceId ?? DEFAULT_SESSION_OPTIONS.deviceId)],
+    logSeverityLevel: ORT_LOG_SEVERITY_ERROR,
+  };
+}
+
+function toOrtProvider(provider: ExecutionProviderName, deviceId: number): InferenceSession.ExecutionProviderConfig {
+  switch (provider) {
+    case 'cpu':
+      return 'cpu';
+    case 'cuda':
+      return { name: 'cuda', deviceId };
+    case 'webgpu':
+      // onnxruntime-node picks the WebGPU adapter itself; it takes no device id.
+      return 'webgpu';
+  }
+}

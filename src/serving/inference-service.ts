@@ -1,0 +1,126 @@
+import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import type { Tensor } from '../common/tensor/index.js';
+import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import type { HandlerRequest } from '../plugins/sdk/handler.js';
+import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
+import type { ModelRegistry } from './model-registry.js';
+import type { ModelVersion } from './model-version.js';
+
+/** A request in tensors (Open Inference Protocol, KServe v2). */
+export interface TensorInferenceRequest {
+  readonly model: string;
+  readonly version?: string;
+  readonly inputs: readonly Tensor[];
+  /** Outputs to return; all when omitted. */
+  readonly outputs?: readonly string[];
+  /** Aborted when the client disconnects. */
+  readonly signal?: AbortSignal;
+}
+
+/** A request whose body the model's handler interprets (`/predictions`, KServe v1). */
+export interface HandlerInferenceRequest {
+  readonly model: string;
+  readonly version?: string;
+  readonly request: HandlerRequest;
+  readonly signal?: AbortSignal;
+}
+
+/** The answer and the version that produced it. */
+export interface InferenceAnswer<T> {
+  readonly version: ModelVersion;
+  readonly result: T;
+}
+
+function handlerFailure(version: ModelVersion, stage: string, error: unknown): SluiceError {
+  if (isSluiceError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SluiceError(
+    'SLUICE_HANDLER_FAILED',
+    `handler \`${version.manifest.handler}\` of model \`${version.name}\` failed in ${stage}: ${reason}`,
+    { handler: version.manifest.handler, stage },
+    { cause: error },
+  );
+}
+
+/**
+ * Runs inference requests: resolves the model version, validates tensors against its specs before
+ * anything is queued, hands the job to the version's scheduler and records metrics.
+ */
+export class InferenceService {
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly metrics: ServingMetrics,
+  ) {}
+
+  /** Tensors in, tensors out. */
+  async inferTensors(request: TensorInferenceRequest): Promise<InferenceAnswer<readonly Tensor[]>> {
+    const version = this.readyVersion(request.model, request.version);
+    const started = performance.now();
+    validateInputs(version.name, version.description.inputs, request.inputs);
+    const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
+    const outputs = await this.schedule(version, request.inputs, outputNames, request.signal, started);
+    return { version, result: outputs };
+  }
+
+  /** The model's handler turns the request into tensors and the outputs into a JSON-ready answer. */
+  async predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
+    const version = this.readyVersion(request.model, request.version);
+    const started = performance.now();
+    const context = version.handlerContext(request.signal);
+    let prepared;
+    try {
+      [prepared] = await version.handler.preprocess([request.request], context);
+    } catch (error) {
+      throw handlerFailure(version, 'preprocess', error);
+    }
+    if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
+    validateInputs(version.name, version.description.inputs, prepared.inputs);
+    const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
+    const outputs = await this.schedule(version, prepared.inputs, outputNames, request.signal, started);
+    try {
+      const [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], context);
+      return { version, result: answer };
+    } catch (error) {
+      throw handlerFailure(version, 'postprocess', error);
+    }
+  }
+
+  private readyVersion(model: string, versionName?: string): ModelVersion {
+    const version = this.registry.resolve(model, versionName);
+    if (version.state !== 'ready') {
+      throw new SluiceError('SLUICE_MODEL_UNLOADING', `model \`${version.name}\` version \`${version.version}\` is being unloaded`);
+    }
+    return version;
+  }
+
+  private async schedule(
+    version: ModelVersion,
+    inputs: readonly Tensor[],
+    outputNames: readonly string[] | undefined,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<readonly Tensor[]> {
+    const observe = (ok: boolean, queueUs: number): void => {
+      this.metrics.inferenceCompleted({
+        model: version.name,
+        version: version.version,
+        ok,
+        latencyUs: (performance.now() - started) * 1000,
+        queueUs,
+      });
+    };
+    try {
+      const outcome = await version.scheduler.enqueue({
+        inputs,
+        ...(outputNames ? { outputNames } : {}),
+        deadline: started + version.settings.responseTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      observe(true, outcome.queueUs);
+      return outcome.outputs;
+    } catch (error) {
+      observe(false, 0);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import type { Logger } from '../common/logger.js';
+import type { SluiceConfig } from '../config/index.js';
+import { scanModelStore, type Snapshot, type SnapshotModel, type SnapshotStore } from '../model-store/index.js';
+import { loadModelVersion, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
+import type { ModelRegistry } from './model-registry.js';
+import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
+import type { ModelVersion } from './model-version.js';
+import { MutationQueue } from './mutation-queue.js';
+import { compareVersions } from './version-order.js';
+
+/** A registration request (the management API's parameters, typed). */
+export interface RegisterRequest extends SettingOverrides {
+  readonly url: string;
+}
+
+/** New worker bounds; an omitted bound keeps its value (and min never exceeds max). */
+export interface ScaleRequest {
+  readonly min?: number | undefined;
+  readonly max?: number | undefined;
+}
+
+/** What start-up loaded and what it could not. */
+export interface StartupReport {
+  readonly loaded: readonly string[];
+  readonly failed: readonly { readonly source: string; readonly reason: string }[];
+  readonly restoredFromSnapshot: boolean;
+}
+
+/** Everything the manager works with. */
+export interface ModelManagerDeps {
+  readonly registry: ModelRegistry;
+  readonly sources: ModelSourceResolver;
+  readonly loader: ModelLoaderDeps;
+  readonly config: SluiceConfig;
+  readonly snapshots: SnapshotStore | undefined;
+  readonly logger: Logger;
+}
+
+function reasonOf(error: unknown): string {
+  return isSluiceError(error) || error instanceof Error ? error.message : String(error);
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * Registers, scales, re-defaults and unregisters model versions. Changes run one at a time, and after
+ * each the registered set is written to the snapshot so that a restart restores it.
+ */
+export class ModelManager {
+  private readonly mutations = new MutationQueue();
+
+  constructor(private readonly deps: ModelManagerDeps) {}
+
+  /** Loads every version `url` stands for; all or nothing. */
+  register(request: RegisterRequest): Promise<ModelVersion[]> {
+    return this.mutations.run(async () => {
+      const sources = await this.deps.sources.resolve(request.url);
+      const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined }));
+      await this.writeSnapshot();
+      return loaded;
+    });
+  }
+
+  /** Changes worker bounds of a version (the default one when `version` is omitted). */
+  scale(name: string, version: string | undefined, request: ScaleRequest): Promise<ModelVersion> {
+    return this.mutations.run(async () => {
+      const target = this.deps.registry.resolve(name, version);
+      const current = target.settings;
+      let min = request.min ?? current.minWorkers;
+      let max = request.max ?? Math.max(current.maxWorkers, min);
+      if (request.min !== undefined && request.max !== undefined && request.max < request.min) {
+        throw new SluiceError(
+          'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+          `max_worker (${request.max}) must be at least min_worker (${request.min})`,
+        );
+      }
+      if (request.min === undefined && max < min) min = max;
+      if (max < min) max = min;
+      target.scaleWorkers(min, max);
+      this.deps.logger.info('model version scaled', { model: target.name, version: target.version, minWorkers: min, maxWorkers: max });
+      await this.writeSnapshot();
+      return target;
+    });
+  }
+
+  /** Makes `version` the default of `name`. */
+  setDefault(name: string, version: string): Promise<void> {
+    return this.mutations.run(async () => {
+      this.deps.registry.setDefault(name, version);
+      await this.writeSnapshot();
+    });
+  }
+
+  /** Unregisters one version, or every version when `version` is omitted; answers the removed versions. */
+  unregister(name: string, version?: string): Promise<string[]> {
+    return this.mutations.run(async () => {
+      const registry = this.deps.registry;
+      const targets = version === undefined ? registry.versionsOf(name) : [registry.resolve(name, version)];
+      if (version !== undefined) registry.remove(name, version);
+      else for (const target of [...targets].reverse()) this.removeAny(target);
+      await Promise.all(targets.map((t) => t.unload()));
+      this.deps.logger.info('model unregistered', { model: name, versions: targets.map((t) => t.version) });
+      await this.writeSnapshot();
+      return targets.map((t) => t.version);
+    });
+  }
+
+  /**
+   * Loads what start-up should serve: the last snapshot when there is one and `restore` is set, else the
+   * configured `models`. A version that fails to load is logged and skipped; the others still load.
+   */
+  startup(restore: boolean): Promise<StartupReport> {
+    return this.mutations.run(async () => {
+      const snapshot = restore ? await this.deps.snapshots?.read() : undefined;
+      const failed: { source: string; reason: string }[] = [];
+      const loaded: string[] = [];
+      const attempt = async (source: string, load: () => Promise<ModelVersion[]>): Promise<void> => {
+        try {
+          loaded.push(...(await load()).map((v) => `${v.name}@${v.version}`));
+        } catch (error) {
+          failed.push({ source, reason: reasonOf(error) });
+          this.deps.logger.error('model failed to load; the other models still start', { source, reason: reasonOf(error) });
+        }
+      };
+      if (snapshot) {
+        for (const entry of snapshot.models) await attempt(entry.url, () => this.restoreEntry(entry));
+        for (const entry of snapshot.models.filter((e) => e.isDefault)) {
+          if (this.deps.registry.has(entry.name, entry.version)) this.deps.registry.setDefault(entry.name, entry.version);
+        }
+      } else {
+        for (const url of await this.startupUrls()) {
+          await attempt(url, async () => this.loadAll(await this.deps.sources.resolve(url), {}));
+        }
+        this.defaultToHighestVersions();
+      }
+      await this.writeSnapshot();
+      return { loaded, failed, restoredFromSnapshot: snapshot !== undefined };
+    });
+  }
+
+  /** Unloads every version (shutdown). */
+  async unloadAll(): Promise<void> {
+    await Promise.all(this.deps.registry.all().map((v) => v.unload()));
+  }
+
+  private async startupUrls(): Promise<string[]> {
+    const { models, modelStore } = this.deps.config;
+    if (models !== 'all') return [...models];
+    const entries = await scanModelStore(modelStore);
+    return [...new Set(entries.map((e) => e.storeName))];
+  }
+
+  private async restoreEntry(entry: SnapshotModel): Promise<ModelVersion[]> {
+    const sources = await this.deps.sources.resolve(entry.url);
+    const source = sources.find((s) => s.manifest.version === entry.version && (s.manifest.name === entry.name || sources.length === 1));
+    if (source === undefined) {
+      throw new SluiceError('SLUICE_SNAPSHOT_INVALID', `the snapshot lists ${entry.name}@${entry.version} from ${entry.url}, which no longer holds that version`);
+    }
+    const overrides = withoutUndefined({
+      name: entry.name,
+      minWorkers: entry.minWorkers,
+      maxWorkers: entry.maxWorkers,
+      batchSize: entry.batchSize,
+      maxBatchDelayMs: entry.maxBatchDelayMs,
+      responseTimeoutMs: entry.responseTimeoutMs,
+      jobQueueSize: entry.jobQueueSize,
+    });
+    return this.loadAll([source], overrides);
+  }
+
+  private async loadAll(sources: readonly ModelSource[], overrides: SettingOverrides): Promise<ModelVersion[]> {
+    for (const { manifest } of sources) {
+      const name = overrides.name ?? manifest.name;
+      if (this.deps.registry.has(name, manifest.version)) {
+        throw new SluiceError(
+          'SLUICE_MODEL_ALREADY_REGISTERED',
+          `model \`${name}\` version \`${manifest.version}\` is already registered; unregister it first or register another version`,
+        );
+      }
+    }
+    const loaded: ModelVersion[] = [];
+    try {
+      for (const source of sources) loaded.push(await loadModelVersion(source.manifest, source.origin, overrides, this.deps.loader));
+    } catch (error) {
+      await Promise.all(loaded.map((v) => v.unload()));
+      throw error;
+    }
+    for (const version of loaded) this.deps.registry.add(version);
+    return loaded;
+  }
+
+  private defaultToHighestVersions(): void {
+    const registry = this.deps.registry;
+    for (const name of registry.names()) {
+      const versions = registry.versionsOf(name).map((v) => v.version).sort(compareVersions);
+      const highest = versions.at(-1);
+      if (highest !== undefined) registry.setDefault(name, highest);
+    }
+  }
+
+  private removeAny(version: ModelVersion): void {
+    const registry = this.deps.registry;
+    if (registry.versionsOf(version.name).length > 1 && registry.defaultVersionOf(version.name) === version.version) {
+      const other = registry.versionsOf(version.name).find((v) => v.version !== version.version);
+      if (other) registry.setDefault(version.name, other.version);
+    }
+    registry.remove(version.name, version.version);
+  }
+
+  private async writeSnapshot(): Promise<void> {
+    const store = this.deps.snapshots;
+    if (store === undefined) return;
+    const registry = this.deps.registry;
+    const snapshot: Snapshot = {
+      format: 1,
+      createdAt: new Date().toISOString(),
+      models: registry.all().map((v) => ({
+        name: v.name,
+        version: v.version,
+        url: v.origin.url,
+        isDefault: registry.defaultVersionOf(v.name) === v.version,
+        minWorkers: v.settings.minWorkers,
+        maxWorkers: v.settings.maxWorkers,
+        batchSize: v.settings.batchSize,
+        maxBatchDelayMs: v.settings.maxBatchDelayMs,
+        responseTimeoutMs: v.settings.responseTimeoutMs,
+        jobQueueSize: v.settings.jobQueueSize,
+      })),
+    };
+    await store.write(snapshot);
+  }
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SluiceConfig } from '../config/index.js';
+import {
+  downloadArchive,
+  extractModelArchive,
+  loadManifest,
+  resolveStoreUrl,
+  type ModelManifest,
+  type StoreEntry,
+} from '../model-store/index.js';
+import type { ModelOrigin } from './model-version.js';
+
+/** A manifest ready to load and where it came from. */
+export interface ModelSource {
+  readonly manifest: ModelManifest;
+  readonly origin: ModelOrigin;
+}
+
+/** Where downloads wait (inside the store) until they are unpacked. */
+const DOWNLOAD_DIR = '.downloads';
+
+/**
+ * Turns the `url` of a registration into manifests: model-store names (directories, nested version
+ * directories, `.sluice` archives, which are unpacked inside the store) or, when allowed by
+ * `allowedUrls`, http(s) URLs of archives.
+ */
+export class ModelSourceResolver {
+  constructor(private readonly config: SluiceConfig) {}
+
+  /** Every model version `url` stands for. */
+  async resolve(url: string): Promise<ModelSource[]> {
+    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url)];
+    const entries = await resolveStoreUrl(this.config.modelStore, url);
+    return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
+  }
+
+  /** The manifest of one store entry. */
+  async fromEntry(entry: StoreEntry, url: string): Promise<ModelSource> {
+    const dir = entry.source === 'archive' ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive) : entry.path;
+    return { manifest: await loadManifest(dir), origin: { url, dir } };
+  }
+
+  /** A source from an already unpacked directory (snapshot restore). */
+  async fromDirectory(dir: string, url: string): Promise<ModelSource> {
+    return { manifest: await loadManifest(dir), origin: { url, dir } };
+  }
+
+  private async fromRemote(url: string): Promise<ModelSource> {
+    const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
+    await mkdir(downloads, { recursive: true });
+    const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);
+    try {
+      await downloadArchive(url, file, {
+        maxBytes: this.config.download.maxBytes,
+        timeoutMs: this.config.download.timeoutMs,
+        allowedPatterns: this.config.allowedUrls,
+      });
+      const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive);
+      return { manifest: await loadManifest(dir), origin: { url, dir } };
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+}

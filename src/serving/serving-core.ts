@@ -1,0 +1,89 @@
+import type { Logger } from '../common/logger.js';
+import type { SluiceConfig } from '../config/index.js';
+import { CpuExecutor } from '../executors/cpu-executor.js';
+import { SnapshotStore } from '../model-store/index.js';
+import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
+import type { Handler } from '../plugins/sdk/handler.js';
+import type { ModelRuntime } from '../runtime/model-runtime.js';
+import { OnnxRuntime } from '../runtime/onnx/index.js';
+import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
+import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import { InferenceService } from './inference-service.js';
+import { ModelManager } from './model-manager.js';
+import { ModelRegistry } from './model-registry.js';
+import { ModelSourceResolver } from './model-source-resolver.js';
+
+/** What a serving core is built from; everything but config and logger has a default. */
+export interface ServingCoreOptions {
+  readonly config: SluiceConfig;
+  readonly logger: Logger;
+  readonly serverVersion: string;
+  readonly handlers: readonly { readonly handler: Handler; readonly origin: string }[];
+  readonly runtime?: ModelRuntime;
+  readonly metrics?: ServingMetrics;
+  /** When false the snapshot is neither read nor written. */
+  readonly snapshots?: boolean;
+}
+
+/**
+ * The transport-free heart of the server: models, inference, management and metrics. The REST (and
+ * later gRPC) layers are thin adapters over it; it knows nothing of HTTP.
+ */
+export class ServingCore {
+  readonly config: SluiceConfig;
+  readonly logger: Logger;
+  readonly serverVersion: string;
+  readonly registry = new ModelRegistry();
+  readonly metrics: ServingMetrics;
+  readonly inference: InferenceService;
+  readonly manager: ModelManager;
+  private stopped = false;
+
+  constructor(options: ServingCoreOptions) {
+    this.config = options.config;
+    this.logger = options.logger;
+    this.serverVersion = options.serverVersion;
+    this.metrics = options.metrics ?? new PrometheusServingMetrics();
+    const handlers = new HandlerRegistry();
+    for (const { handler, origin } of options.handlers) handlers.register(handler, origin);
+    handlers.freeze();
+    this.inference = new InferenceService(this.registry, this.metrics);
+    const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
+    this.manager = new ModelManager({
+      registry: this.registry,
+      sources: new ModelSourceResolver(options.config),
+      loader: {
+        runtime: options.runtime ?? new OnnxRuntime(),
+        handlers,
+        executor: new CpuExecutor(),
+        config: options.config,
+        logger: options.logger,
+      },
+      config: options.config,
+      snapshots: snapshotsEnabled ? new SnapshotStore(options.config.snapshot.file) : undefined,
+      logger: options.logger,
+    });
+  }
+
+  /** TorchServe's health rule: every version has at least its minimum of workers. */
+  isHealthy(): boolean {
+    return this.registry.all().every((v) => v.state !== 'ready' || v.scheduler.activeInstances() >= v.settings.minWorkers);
+  }
+
+  /** OIP readiness: not shutting down and every version ready to take requests. */
+  isReady(): boolean {
+    return !this.stopped && this.registry.all().every((v) => v.isReady());
+  }
+
+  /**
+   * Graceful stop: every version stops taking new work and finishes what it accepted, bounded by
+   * `timeoutMs`; then sessions are released. Answers true when everything drained in time.
+   */
+  async shutdown(timeoutMs: number): Promise<boolean> {
+    this.stopped = true;
+    const versions = this.registry.all();
+    const drained = await Promise.all(versions.map((v) => v.scheduler.drain(timeoutMs)));
+    await this.manager.unloadAll();
+    return drained.every(Boolean);
+  }
+}

@@ -1,0 +1,108 @@
+import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
+import type { Logger } from '../../src/common/logger.js';
+import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
+import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import { packageRoot } from '../../src/common/package-root.js';
+import { makeTempDir } from './temp-dir.js';
+
+/** A real server on ephemeral loopback ports with its own model store and snapshot in a temp dir. */
+export interface TestServer {
+  readonly server: SluiceServer;
+  readonly config: SluiceConfig;
+  readonly dir: string;
+  /** Base URLs of the three ports. */
+  readonly inference: string;
+  readonly management: string;
+  readonly metrics: string;
+  /** Stops the server and removes the temp dir. */
+  close(): Promise<void>;
+}
+
+/** Options for {@link startTestServer}. */
+export interface TestServerOptions {
+  /** Demo models copied into the temp store (default: iris and mlp). */
+  readonly demoModels?: readonly string[];
+  /** Extra config on top of the test defaults. */
+  readonly config?: ConfigLayer;
+  /** Prepares the store before start (write extra models, archives…). */
+  readonly prepare?: (storeDir: string, dir: string) => Promise<void>;
+  readonly restoreSnapshot?: boolean;
+  /** Reuse a directory (restart tests); a fresh temp dir otherwise. */
+  readonly dir?: string;
+  readonly logger?: Logger;
+}
+
+/** The log lines a test server wrote, for assertions. */
+export function memoryLogger(lines: string[]): Logger {
+  return new JsonLogger('debug', (line) => lines.push(line));
+}
+
+/** Starts a server like `sluice start --foreground` would, but on ports chosen by the OS. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const temp = options.dir === undefined ? await makeTempDir('sluice-e2e-') : undefined;
+  const dir = options.dir ?? temp?.dir ?? '';
+  const store = join(dir, 'model-store');
+  await mkdir(store, { recursive: true });
+  if (options.dir === undefined) {
+    for (const model of options.demoModels ?? ['iris', 'mlp']) {
+      await cp(join(packageRoot(), 'model-store', model), join(store, model), { recursive: true });
+    }
+  }
+  await options.prepare?.(store, dir);
+  const config = loadConfig({
+    cwd: dir,
+    env: {},
+    overrides: {
+      inference: { port: 0 },
+      management: { port: 0 },
+      metrics: { port: 0 },
+      modelStore: store,
+      snapshot: { enabled: true, file: join(dir, 'snapshot.json') },
+      logLevel: 'silent',
+      ...options.config,
+    },
+  });
+  const server = await startServer({
+    config,
+    logger: options.logger ?? new JsonLogger(config.logLevel),
+    restoreSnapshot: options.restoreSnapshot ?? true,
+  });
+  return {
+    server,
+    config,
+    dir,
+    inference: server.inference.url,
+    management: server.management.url,
+    metrics: server.metrics.url,
+    close: async () => {
+      await server.stop();
+      await temp?.cleanup();
+    },
+  };
+}
+
+/** A JSON answer: status, headers and parsed body. */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+/** Sends a request and parses the JSON answer. */
+export async function requestJson(url: string, init: RequestInit & { json?: unknown } = {}): Promise<JsonAnswer> {
+  const { json, ...rest } = init;
+  const res = await fetch(url, {
+    ...rest,
+    ...(json !== undefined ? { body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...rest.headers } } : {}),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body };
+}

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { buildDemoModels, defaultModelStore } from '../../../scripts/build-demo-models.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+describe('buildDemoModels', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let files: readonly string[];
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+    ({ files } = await buildDemoModels(dir));
+  });
+
+  afterAll(async () => {
+    await cleanup();
+  });
+
+  it('writes the iris and mlp models, labels and manifests', () => {
+    expect(files.map((file) => relative(dir, file)).sort()).toEqual([
+      'iris/labels.txt',
+      'iris/model.onnx',
+      'iris/model.yaml',
+      'mlp/model.onnx',
+      'mlp/model.yaml',
+    ]);
+  });
+
+  // The committed files must be exactly what the scripts produce, so nobody edits them by hand.
+  it.each(['iris/model.onnx', 'iris/labels.txt', 'iris/model.yaml', 'mlp/model.onnx', 'mlp/model.yaml'])(
+    'committed model-store/%s equals a fresh build byte for byte',
+    async (file) => {
+      const fresh = await readFile(join(dir, file));
+      const committed = await readFile(join(defaultModelStore(), file));
+      expect(committed.equals(fresh)).toBe(true);
+    },
+  );
+});
