@@ -8,6 +8,9 @@ import type { InferenceJob, InferenceOutcome } from './scheduler.js';
  */
 export type PayloadState = 'queued' | 'executing' | 'answered' | 'cancelled' | 'expired';
 
+/** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 /** A job plus its promise and state: the unit the scheduler moves around. */
 export class Payload {
   state: PayloadState = 'queued';
@@ -31,10 +34,15 @@ export class Payload {
 
   /** Arms the deadline timer and the client-abort listener; `onExpire` / `onCancel` run at most once. */
   watch(onExpire: (payload: Payload) => void, onCancel: (payload: Payload) => void): void {
-    const delay = Math.max(0, this.job.deadline - performance.now());
-    this.timer = setTimeout(() => {
-      onExpire(this);
-    }, delay);
+    const arm = (): void => {
+      const delay = Math.max(0, this.job.deadline - performance.now());
+      // Longer delays than a timer can hold fire at once, so a far deadline is reached in steps.
+      this.timer = setTimeout(() => {
+        if (delay > MAX_TIMER_DELAY_MS) arm();
+        else onExpire(this);
+      }, Math.min(delay, MAX_TIMER_DELAY_MS));
+    };
+    arm();
     const { signal } = this.job;
     if (signal) {
       this.onAbort = () => {

@@ -5,6 +5,7 @@ import { ManagementApiModule } from '../api/rest/management/management-api.modul
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
 import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
+import type { ModelRuntime } from '../runtime/model-runtime.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
 import { SLUICE_VERSION } from './version.js';
@@ -15,6 +16,8 @@ export interface StartServerOptions {
   readonly logger: Logger;
   /** Restore the last snapshot at start-up (default true); false is `--no-snapshot`. */
   readonly restoreSnapshot?: boolean;
+  /** The model runtime (default: ONNX Runtime); embedders and tests may wrap it. */
+  readonly runtime?: ModelRuntime;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -39,6 +42,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     logger,
     serverVersion: SLUICE_VERSION,
     handlers: builtinHandlers.map((handler) => ({ handler, origin: 'built-in handlers' })),
+    ...(options.runtime ? { runtime: options.runtime } : {}),
   });
   const startup = await core.manager.startup(options.restoreSnapshot ?? true);
   const apps: HttpApp[] = [];
@@ -55,9 +59,10 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {
         logger.info('shutting down: no new requests, draining in-flight ones', { timeoutMs: config.shutdownTimeoutMs });
-        const closing = apps.map((a) => a.app.close());
+        const closing = Promise.all(apps.map((a) => a.close()));
         const drained = await core.shutdown(config.shutdownTimeoutMs);
-        await Promise.all(closing);
+        if (!drained) for (const a of apps) a.closeAllConnections();
+        await closing;
         logger.info('stopped', { drained });
         return { drained };
       })();
@@ -65,7 +70,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     };
     return { core, inference, management, metrics, startup, stop };
   } catch (error) {
-    await Promise.all(apps.map((a) => a.app.close()));
+    await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);
     throw error;
   }

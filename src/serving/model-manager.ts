@@ -141,9 +141,9 @@ export class ModelManager {
     });
   }
 
-  /** Unloads every version (shutdown). */
-  async unloadAll(): Promise<void> {
-    await Promise.all(this.deps.registry.all().map((v) => v.unload()));
+  /** Unloads every version (shutdown); queued requests are answered with `reason`. */
+  async unloadAll(reason?: SluiceError): Promise<void> {
+    await Promise.all(this.deps.registry.all().map((v) => v.unload(reason)));
   }
 
   private async startupUrls(): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { FifoScheduler, type QueueInfo } from '../batching/fifo-scheduler.js';
 import type { InstanceInfo } from '../batching/model-instance.js';
+import type { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { Executor } from '../executors/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
@@ -46,6 +47,7 @@ export class ModelVersion {
   state: VersionState = 'ready';
   private currentSettings: VersionSettings;
   private readonly controller = new AbortController();
+  private unloading: Promise<void> | undefined;
 
   constructor(parts: ModelVersionParts) {
     this.manifest = parts.manifest;
@@ -98,12 +100,17 @@ export class ModelVersion {
     return this.scheduler.queueInfo();
   }
 
-  /** Stops taking work, answers queued requests with "model unloading", waits for running ones, frees the session. */
-  async unload(): Promise<void> {
-    if (this.state === 'unloading') return;
-    this.state = 'unloading';
-    this.controller.abort();
-    await this.scheduler.stop();
-    await this.loaded.release();
+  /**
+   * Stops taking work, answers queued requests with `reason` (default: the model is unloading), waits for
+   * running ones and frees the session. Idempotent.
+   */
+  unload(reason?: SluiceError): Promise<void> {
+    this.unloading ??= (async () => {
+      this.state = 'unloading';
+      this.controller.abort();
+      await this.scheduler.stop(reason);
+      await this.loaded.release();
+    })();
+    return this.unloading;
   }
 }

@@ -1,3 +1,4 @@
+import { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import { CpuExecutor } from '../executors/cpu-executor.js';
@@ -12,6 +13,9 @@ import { InferenceService } from './inference-service.js';
 import { ModelManager } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
+
+/** How long an undrained shutdown still waits for sessions to be released. */
+const UNLOAD_GRACE_MS = 1000;
 
 /** What a serving core is built from; everything but config and logger has a default. */
 export interface ServingCoreOptions {
@@ -82,8 +86,13 @@ export class ServingCore {
   async shutdown(timeoutMs: number): Promise<boolean> {
     this.stopped = true;
     const versions = this.registry.all();
-    const drained = await Promise.all(versions.map((v) => v.scheduler.drain(timeoutMs)));
-    await this.manager.unloadAll();
-    return drained.every(Boolean);
+    const drained = (await Promise.all(versions.map((v) => v.scheduler.drain(timeoutMs)))).every(Boolean);
+    const unloading = this.manager.unloadAll(
+      new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and did not get to this request; retry on another replica'),
+    );
+    // Past the drain bound a run that never ends must not keep the process alive.
+    if (drained) await unloading;
+    else await Promise.race([unloading, new Promise((resolve) => setTimeout(resolve, UNLOAD_GRACE_MS).unref())]);
+    return drained;
   }
 }

@@ -2,6 +2,7 @@ import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
 import type { Logger } from '../../src/common/logger.js';
+import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -32,11 +33,18 @@ export interface TestServerOptions {
   /** Reuse a directory (restart tests); a fresh temp dir otherwise. */
   readonly dir?: string;
   readonly logger?: Logger;
+  /** Replaces the ONNX runtime (e.g. a {@link GatedRuntime} to hold runs). */
+  readonly runtime?: ModelRuntime;
 }
 
 /** The log lines a test server wrote, for assertions. */
 export function memoryLogger(lines: string[]): Logger {
   return new JsonLogger('debug', (line) => lines.push(line));
+}
+
+/** Copies demo models from the repository's model store into `store` (default: iris and mlp). */
+export async function copyDemoModels(store: string, models: readonly string[] = ['iris', 'mlp']): Promise<void> {
+  for (const model of models) await cp(join(packageRoot(), 'model-store', model), join(store, model), { recursive: true });
 }
 
 /** Starts a server like `sluice start --foreground` would, but on ports chosen by the OS. */
@@ -45,11 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = options.dir ?? temp?.dir ?? '';
   const store = join(dir, 'model-store');
   await mkdir(store, { recursive: true });
-  if (options.dir === undefined) {
-    for (const model of options.demoModels ?? ['iris', 'mlp']) {
-      await cp(join(packageRoot(), 'model-store', model), join(store, model), { recursive: true });
-    }
-  }
+  if (options.dir === undefined) await copyDemoModels(store, options.demoModels);
   await options.prepare?.(store, dir);
   const config = loadConfig({
     cwd: dir,
@@ -68,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     logger: options.logger ?? new JsonLogger(config.logLevel),
     restoreSnapshot: options.restoreSnapshot ?? true,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
   });
   return {
     server,
@@ -93,10 +98,9 @@ export interface JsonAnswer {
 /** Sends a request and parses the JSON answer. */
 export async function requestJson(url: string, init: RequestInit & { json?: unknown } = {}): Promise<JsonAnswer> {
   const { json, ...rest } = init;
-  const res = await fetch(url, {
-    ...rest,
-    ...(json !== undefined ? { body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...rest.headers } } : {}),
-  });
+  const headers = new Headers(rest.headers);
+  if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  const res = await fetch(url, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
   const text = await res.text();
   let body: unknown = text;
   try {

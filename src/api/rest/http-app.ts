@@ -18,6 +18,13 @@ export interface HttpApp {
   readonly routes: readonly RegisteredRoute[];
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly url: string;
+  /**
+   * Stops accepting connections and resolves once open ones are done; answers in flight still go out,
+   * each with `Connection: close` so clients do not keep the connection for another request.
+   */
+  close(): Promise<void>;
+  /** Drops every connection at once (when a bounded drain ran out of time). */
+  closeAllConnections(): void;
 }
 
 /** Where and how one port listens. */
@@ -42,10 +49,17 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
+  let closing = false;
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, body);
   });
+  // Nest types its options as a class, but documents and reads them as a plain object.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     bodyParser: false,
     logger: new NestLoggerAdapter(logger),
@@ -58,5 +72,18 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   logger.info('listening', { url });
-  return { app, routes, url };
+  return {
+    app,
+    routes,
+    url,
+    close: async () => {
+      closing = true;
+      const closed = app.close();
+      fastify.server.closeIdleConnections();
+      await closed;
+    },
+    closeAllConnections: () => {
+      fastify.server.closeAllConnections();
+    },
+  };
 }

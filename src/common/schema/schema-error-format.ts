@@ -16,8 +16,9 @@ function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'a list' : 'an object';
 }
 
+/** The readable path of `key` below `instancePath`; the key is escaped as a JSON-pointer segment first. */
 function childPath(instancePath: string, key: string): string {
-  return formatKeyPath(`${instancePath}/${key}`);
+  return formatKeyPath(`${instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
 }
 
 /** Turns one ajv error (compiled with `verbose: true`) into a sentence naming the key and what is allowed. */

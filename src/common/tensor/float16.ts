@@ -4,6 +4,12 @@ const scratch = new DataView(new ArrayBuffer(4));
 export function float32ToFloat16Bits(value: number): number {
   scratch.setFloat32(0, value);
   const bits = scratch.getUint32(0);
+  // Rounding to float32 first may land exactly on a half-way point between two halves; which side of it
+  // the number really was on then decides the rounding (+1 above, -1 below, 0 a true tie).
+  const rounded = Math.abs(scratch.getFloat32(0));
+  const side = Math.abs(value) > rounded ? 1 : Math.abs(value) < rounded ? -1 : 0;
+  const roundsUp = (remainder: number, halfway: number, odd: boolean): boolean =>
+    remainder > halfway || (remainder === halfway && (side > 0 || (side === 0 && odd)));
   const sign = (bits >>> 16) & 0x8000;
   const exponent = (bits >>> 23) & 0xff;
   let mantissa = bits & 0x7fffff;
@@ -17,13 +23,13 @@ export function float32ToFloat16Bits(value: number): number {
     let half = mantissa >>> shift;
     const remainder = mantissa & ((1 << shift) - 1);
     const halfway = 1 << (shift - 1);
-    if (remainder > halfway || (remainder === halfway && (half & 1) === 1)) half += 1;
+    if (roundsUp(remainder, halfway, (half & 1) === 1)) half += 1;
     return sign | half;
   }
   let half = (halfExponent << 10) | (mantissa >>> 13);
   const remainder = mantissa & 0x1fff;
   // A carry out of the mantissa bumps the exponent, which is exactly the rounding we want.
-  if (remainder > 0x1000 || (remainder === 0x1000 && (half & 1) === 1)) half += 1;
+  if (roundsUp(remainder, 0x1000, (half & 1) === 1)) half += 1;
   return sign | half;
 }
 

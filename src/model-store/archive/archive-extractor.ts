@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SluiceError } from '../../common/errors/index.js';
 import { syncDirectory } from '../fs/atomic-write.js';
@@ -6,7 +6,7 @@ import { nodeErrorCode } from '../fs/error-facts.js';
 import { loadManifestAs } from '../manifest/manifest-loader.js';
 import { MANIFEST_FILE_NAME } from '../manifest/model-manifest.js';
 import { archiveError, REPACK_ADVICE } from './archive-errors.js';
-import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-format.js';
+import { ARCHIVE_MANIFEST_NAME, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-format.js';
 import { unpackArchive } from './archive-unpacker.js';
 import { parseArchiveManifest, verifyArchiveFiles } from './archive-verifier.js';
 
@@ -25,9 +25,8 @@ async function isDirectory(path: string): Promise<boolean> {
 /** Creates `<store>/.extracted` if needed and makes sure it is a real directory, not a link out of the store. */
 async function prepareExtractedRoot(storeDir: string): Promise<string> {
   if (!(await isDirectory(storeDir))) {
-    throw new SluiceError('SLUICE_CONFIG_INVALID', `${storeDir}: the model store is not a directory; create it or point modelStore at an existing directory`, {
-      source: storeDir,
-    });
+    const advice = 'create it or point modelStore at an existing directory';
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `${storeDir}: the model store is not a directory; ${advice}`, { source: storeDir });
   }
   const root = join(storeDir, EXTRACTED_DIR_NAME);
   try {
@@ -37,9 +36,8 @@ async function prepareExtractedRoot(storeDir: string): Promise<string> {
   }
   const info = await lstat(root);
   if (!info.isDirectory()) {
-    throw new SluiceError('SLUICE_CONFIG_INVALID', `${root}: is not a plain directory (a symbolic link or a file); remove it and Sluice recreates it`, {
-      source: root,
-    });
+    const problem = 'is not a plain directory (a symbolic link or a file)';
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `${root}: ${problem}; remove it and Sluice recreates it`, { source: root });
   }
   return root;
 }
@@ -65,7 +63,11 @@ async function checkArchiveFile(archive: string): Promise<void> {
  * nothing is written outside the store. An archive that was already unpacked is not unpacked
  * twice over: the existing directory (same content, same digest) is returned.
  */
-export async function extractModelArchive(archiveFile: string, storeDir: string, limits: Partial<ArchiveLimits> = {}): Promise<string> {
+export async function extractModelArchive(
+  archiveFile: string,
+  storeDir: string,
+  limits: Partial<ArchiveLimits> = {},
+): Promise<string> {
   const archive = resolve(archiveFile);
   const fullLimits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
   await checkArchiveFile(archive);
@@ -73,19 +75,23 @@ export async function extractModelArchive(archiveFile: string, storeDir: string,
   const workDir = await mkdtemp(join(extractedRoot, '.tmp-'));
   try {
     const unpacked = await unpackArchive(archive, workDir, fullLimits);
-    const archiveManifest = parseArchiveManifest(archive, unpacked.archiveManifest);
+    const manifestBytes = unpacked.archiveManifest;
+    if (manifestBytes === undefined) {
+      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `has no ${ARCHIVE_MANIFEST_NAME}, so it was not made by Sluice; ${REPACK_ADVICE}`);
+    }
+    const archiveManifest = parseArchiveManifest(archive, manifestBytes);
     verifyArchiveFiles(archive, archiveManifest, unpacked.files);
     if (!unpacked.files.has(MANIFEST_FILE_NAME)) {
       throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `has no ${MANIFEST_FILE_NAME} at its root; ${REPACK_ADVICE}`);
     }
     const manifest = await loadManifestAs(workDir, `${archive} (${MANIFEST_FILE_NAME})`);
     if (manifest.name !== archiveManifest.name || manifest.version !== archiveManifest.version) {
-      throw archiveError(
-        'SLUICE_ARCHIVE_INVALID',
-        archive,
-        `SLUICE-ARCHIVE.json names ${archiveManifest.name} ${archiveManifest.version} but ${MANIFEST_FILE_NAME} names ${manifest.name} ${manifest.version}; ${REPACK_ADVICE}`,
-      );
+      const claimed = `${archiveManifest.name} ${archiveManifest.version}`;
+      const problem = `${ARCHIVE_MANIFEST_NAME} names ${claimed} but ${MANIFEST_FILE_NAME} names ${manifest.name} ${manifest.version}`;
+      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${problem}; ${REPACK_ADVICE}`);
     }
+    // Written only now, after it was checked, so that the unpacked directory records its origin.
+    await writeFile(join(workDir, ARCHIVE_MANIFEST_NAME), manifestBytes, { flag: 'wx', mode: 0o644 });
     const finalDir = join(extractedRoot, `${manifest.name}-${manifest.version}-${unpacked.archiveSha256.slice(0, 12)}`);
     try {
       await rename(workDir, finalDir);

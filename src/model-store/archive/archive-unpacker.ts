@@ -16,7 +16,7 @@ import { ARCHIVE_MANIFEST_NAME, type ArchiveLimits } from './archive-format.js';
 /** One tar entry: its header and a stream of its bytes. */
 type Entry = ExtractEvents['entry'][1];
 
-/** A tar header as it may really arrive: the typings promise a known type and a link name, archives from anywhere do not. */
+/** A tar header as it may arrive: the typings promise a known type and a link name, but archives from anywhere need not. */
 interface UntrustedHeader {
   readonly name: string;
   readonly type: string | null;
@@ -47,7 +47,8 @@ const MAX_ARCHIVE_MANIFEST_BYTES = 16 * 1024 * 1024;
 const TAR_OVERHEAD_PER_ENTRY = 4096;
 
 // O_NOFOLLOW does not exist on Windows; there O_EXCL alone refuses existing names.
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | ((constants.O_NOFOLLOW as number | undefined) ?? 0);
+const NO_FOLLOW = (constants.O_NOFOLLOW as number | undefined) ?? 0;
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 
 const LINK_TYPES: Readonly<Record<string, string>> = { link: 'a hard link', symlink: 'a symbolic link' };
 const SPECIAL_TYPES: Readonly<Record<string, string>> = {
@@ -56,6 +57,11 @@ const SPECIAL_TYPES: Readonly<Record<string, string>> = {
   fifo: 'a FIFO',
 };
 
+type UnpackErrorCode = 'SLUICE_ARCHIVE_INVALID' | 'SLUICE_ARCHIVE_UNSAFE_PATH' | 'SLUICE_ARCHIVE_ENTRY_TOO_LARGE';
+
+const quote = (name: string): string => JSON.stringify(name);
+
+/** Checks and writes the entries of one archive, one at a time, in archive order. */
 class Unpacker {
   private entries = 0;
   private declaredBytes = 0;
@@ -72,66 +78,74 @@ class Unpacker {
     return { files: this.files, archiveManifest: this.archiveManifest, archiveSha256 };
   }
 
-  private fail(code: 'SLUICE_ARCHIVE_INVALID' | 'SLUICE_ARCHIVE_UNSAFE_PATH' | 'SLUICE_ARCHIVE_ENTRY_TOO_LARGE', problem: string, entry?: string): SluiceError {
+  private fail(code: UnpackErrorCode, problem: string, entry?: string): SluiceError {
     return archiveError(code, this.archive, problem, entry === undefined ? {} : { entry });
   }
 
   async accept(entry: Entry): Promise<void> {
     const header: UntrustedHeader = entry.header;
+    const name = header.name;
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) {
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `has more than ${this.limits.maxEntries} entries, the most an archive may have; remove files the model does not need`);
+      const problem = `has more than ${this.limits.maxEntries} entries, the most an archive may have`;
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `${problem}; remove files the model does not need`);
     }
-    const named = normalizeArchivePath(header.name);
+    const named = normalizeArchivePath(name);
     if (!named.ok) {
-      throw this.fail('SLUICE_ARCHIVE_UNSAFE_PATH', `entry ${JSON.stringify(header.name)} ${RELATIVE_PATH_PROBLEM_TEXT[named.problem]}; archives may only hold paths inside the archive`, header.name);
+      const problem = RELATIVE_PATH_PROBLEM_TEXT[named.problem];
+      throw this.fail('SLUICE_ARCHIVE_UNSAFE_PATH', `entry ${quote(name)} ${problem}; archives may only hold paths inside the archive`, name);
     }
-    const path = named.path;
     const type = header.type ?? 'unknown';
-    const link = LINK_TYPES[type];
-    if (link !== undefined) {
-      throw this.fail('SLUICE_ARCHIVE_UNSAFE_PATH', `entry ${JSON.stringify(header.name)} is ${link} (to ${JSON.stringify(header.linkname ?? '')}); archives must contain regular files only`, header.name);
-    }
-    const special = SPECIAL_TYPES[type];
-    if (special !== undefined) {
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(header.name)} is ${special}; archives must contain regular files only`, header.name);
+    const kind = LINK_TYPES[type] ?? SPECIAL_TYPES[type];
+    if (kind !== undefined) {
+      const code = type in LINK_TYPES ? 'SLUICE_ARCHIVE_UNSAFE_PATH' : 'SLUICE_ARCHIVE_INVALID';
+      const target = type in LINK_TYPES ? ` (to ${quote(header.linkname ?? '')})` : '';
+      throw this.fail(code, `entry ${quote(name)} is ${kind}${target}; archives must contain regular files only`, name);
     }
     if (type === 'directory') {
       entry.resume();
-      if (path !== '') await this.makeDirectory(join(this.workDir, path), header.name);
+      if (named.path !== '') await this.makeDirectory(join(this.workDir, named.path), name);
       return;
     }
     if (type !== 'file' && type !== 'contiguous-file') {
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(header.name)} has the unsupported type ${type}; archives must contain regular files only`, header.name);
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${quote(name)} has the unsupported type ${type}; archives must contain regular files only`, name);
     }
+    await this.acceptFile(entry, named.path, header.size);
+  }
+
+  private async acceptFile(entry: Entry, path: string, size: number): Promise<void> {
     if (path === '') throw this.fail('SLUICE_ARCHIVE_INVALID', `holds a file entry without a name; ${REPACK_ADVICE}`);
     if (this.files.has(path) || (path === ARCHIVE_MANIFEST_NAME && this.archiveManifest !== undefined)) {
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `holds ${JSON.stringify(path)} twice; ${REPACK_ADVICE}`, path);
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `holds ${quote(path)} twice; ${REPACK_ADVICE}`, path);
     }
-    const size = header.size;
     this.checkDeclaredSize(path, size);
-    if (path === ARCHIVE_MANIFEST_NAME) this.archiveManifest = await this.readManifest(entry);
+    if (path === ARCHIVE_MANIFEST_NAME) this.archiveManifest = await this.readManifest(entry, size);
     else this.files.set(path, await this.writeFile(entry, path, size));
   }
 
   private checkDeclaredSize(path: string, size: number): void {
-    if (size > this.limits.maxEntryBytes) {
-      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `entry ${JSON.stringify(path)} declares ${size} bytes, more than the limit of ${this.limits.maxEntryBytes} bytes per file; raise archive.maxEntryBytes if the model really needs it`, path);
+    const { maxEntryBytes, maxTotalBytes } = this.limits;
+    if (size > maxEntryBytes) {
+      const problem = `entry ${quote(path)} declares ${size} bytes, more than the limit of ${maxEntryBytes} bytes per file`;
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `${problem}; raise archive.maxEntryBytes if the model really needs it`, path);
     }
     this.declaredBytes += size;
-    if (this.declaredBytes > this.limits.maxTotalBytes) {
-      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `files add up to more than the limit of ${this.limits.maxTotalBytes} bytes; raise archive.maxTotalBytes if the model really needs it`, path);
+    if (this.declaredBytes > maxTotalBytes) {
+      const problem = `files add up to more than the limit of ${maxTotalBytes} bytes`;
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `${problem}; raise archive.maxTotalBytes if the model really needs it`, path);
     }
   }
 
+  // tar-stream never delivers more than the header declares; this guards the limit all the same.
   private streamedTooLarge(path: string, declared: number): SluiceError {
-    return this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `entry ${JSON.stringify(path)} holds more bytes than the ${declared} its header declares; ${REPACK_ADVICE}`, path);
+    const problem = `entry ${quote(path)} holds more bytes than the ${declared} its header declares`;
+    return this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `${problem}; ${REPACK_ADVICE}`, path);
   }
 
-  private async readManifest(entry: Entry): Promise<Buffer> {
-    const size = entry.header.size;
+  private async readManifest(entry: Entry, size: number): Promise<Buffer> {
     if (size > MAX_ARCHIVE_MANIFEST_BYTES) {
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `${ARCHIVE_MANIFEST_NAME} is ${size} bytes, more than the ${MAX_ARCHIVE_MANIFEST_BYTES} it may have; ${REPACK_ADVICE}`);
+      const problem = `${ARCHIVE_MANIFEST_NAME} is ${size} bytes, more than the ${MAX_ARCHIVE_MANIFEST_BYTES} it may have`;
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `${problem}; ${REPACK_ADVICE}`);
     }
     const chunks: Buffer[] = [];
     let read = 0;
@@ -150,7 +164,7 @@ class Unpacker {
     } catch (error) {
       const code = nodeErrorCode(error);
       if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(name)} clashes with a file of the same name; ${REPACK_ADVICE}`, name);
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${quote(name)} clashes with a file of the same name; ${REPACK_ADVICE}`, name);
     }
   }
 
@@ -163,7 +177,7 @@ class Unpacker {
     } catch (error) {
       const code = nodeErrorCode(error);
       if (code !== 'EEXIST' && code !== 'ELOOP' && code !== 'EISDIR') throw error;
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${JSON.stringify(path)} clashes with another entry of the same name; ${REPACK_ADVICE}`, path);
+      throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${quote(path)} clashes with another entry of the same name; ${REPACK_ADVICE}`, path);
     }
     const hash = createHash('sha256');
     let written = 0;
@@ -182,7 +196,7 @@ class Unpacker {
   }
 }
 
-function countingTransform(onChunk: (chunk: Buffer) => SluiceError | undefined): Transform {
+function passThrough(onChunk: (chunk: Buffer) => SluiceError | undefined): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       const error = onChunk(chunk);
@@ -192,23 +206,23 @@ function countingTransform(onChunk: (chunk: Buffer) => SluiceError | undefined):
   });
 }
 
+const AGAIN = 'copy or download the archive again';
+
+/** Turns what the read, gunzip and tar stages throw into a sentence about the archive. */
 function streamError(archive: string, error: unknown): SluiceError {
   if (isSluiceError(error)) return error;
   const code = nodeErrorCode(error);
   const message = errorMessage(error);
+  const invalid = (problem: string): SluiceError => archiveError('SLUICE_ARCHIVE_INVALID', archive, problem);
   if (code === 'Z_DATA_ERROR' && /header check/i.test(message)) {
-    return archiveError('SLUICE_ARCHIVE_INVALID', archive, 'is not gzip-compressed; a .sluice archive is a gzip-compressed tar file made by Sluice\'s archive packer');
+    return invalid("is not gzip-compressed; a .sluice archive is a gzip-compressed tar file made by Sluice's archive packer");
   }
-  if (code === 'Z_BUF_ERROR') {
-    return archiveError('SLUICE_ARCHIVE_INVALID', archive, 'is truncated (the compressed data ends early); copy or download the archive again');
-  }
-  if (code?.startsWith('Z_') === true) {
-    return archiveError('SLUICE_ARCHIVE_INVALID', archive, `has corrupt compressed data; copy or download the archive again`);
-  }
-  if (code === undefined) {
-    return archiveError('SLUICE_ARCHIVE_INVALID', archive, `is not a valid tar archive (${message}); ${REPACK_ADVICE}`);
-  }
-  return archiveError('SLUICE_ARCHIVE_INVALID', archive, `cannot be unpacked (${code}: ${message}); check the store's disk space and permissions`);
+  if (code === 'Z_BUF_ERROR') return invalid(`is truncated (the compressed data ends early); ${AGAIN}`);
+  if (code?.startsWith('Z_') === true) return invalid(`has corrupt compressed data; ${AGAIN}`);
+  if (message.startsWith('Unexpected end of data')) return invalid(`is truncated (the tar data ends early); ${AGAIN}`);
+  if (message.startsWith('Invalid tar header')) return invalid(`does not hold tar data inside its gzip compression; ${REPACK_ADVICE}`);
+  if (code === undefined) return invalid(`is not a valid tar archive (${message}); ${REPACK_ADVICE}`);
+  return invalid(`cannot be unpacked (${code}: ${message}); check the store's disk space and permissions`);
 }
 
 /**
@@ -225,16 +239,17 @@ export async function unpackArchive(archive: string, workDir: string, limits: Ar
   const extractor = tarExtract();
   const piping = pipeline(
     createReadStream(archive),
-    countingTransform((chunk) => {
+    passThrough((chunk) => {
       archiveHash.update(chunk);
       return undefined;
     }),
     createGunzip(),
-    countingTransform((chunk) => {
+    // Caps decompression itself, so that padding or junk between entries cannot inflate forever.
+    passThrough((chunk) => {
       inflated += chunk.length;
-      return inflated > inflateCap
-        ? archiveError('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', archive, `unpacks to more than ${inflateCap} bytes, more than its size limits allow; raise archive.maxTotalBytes if the model really needs it`)
-        : undefined;
+      if (inflated <= inflateCap) return undefined;
+      const problem = `unpacks to more than ${inflateCap} bytes, more than its size limits allow`;
+      return archiveError('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', archive, `${problem}; raise archive.maxTotalBytes if the model really needs it`);
     }),
     extractor,
   );

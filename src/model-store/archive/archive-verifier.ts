@@ -13,15 +13,13 @@ function archiveManifestValidator(): SchemaValidator<ArchiveManifest> {
 }
 
 /** Parses and schema-checks `SLUICE-ARCHIVE.json`; every error names the archive. */
-export function parseArchiveManifest(archive: string, bytes: Buffer | undefined): ArchiveManifest {
-  if (bytes === undefined) {
-    throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `has no ${ARCHIVE_MANIFEST_NAME}, so it was not made by Sluice; ${REPACK_ADVICE}`);
-  }
+export function parseArchiveManifest(archive: string, bytes: Buffer): ArchiveManifest {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${ARCHIVE_MANIFEST_NAME} is not valid JSON (${errorMessage(error)}); ${REPACK_ADVICE}`);
+    const problem = `${ARCHIVE_MANIFEST_NAME} is not valid JSON (${errorMessage(error)})`;
+    throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${problem}; ${REPACK_ADVICE}`);
   }
   return archiveManifestValidator().validate(value, `${archive}: ${ARCHIVE_MANIFEST_NAME}`);
 }
@@ -29,16 +27,33 @@ export function parseArchiveManifest(archive: string, bytes: Buffer | undefined)
 function listedFiles(archive: string, manifest: ArchiveManifest): Map<string, ArchiveFileRecord> {
   const listed = new Map<string, ArchiveFileRecord>();
   for (const record of manifest.files) {
+    const path = JSON.stringify(record.path);
     const normalised = normalizeArchivePath(record.path);
     if (!normalised.ok || normalised.path !== record.path || record.path === ARCHIVE_MANIFEST_NAME) {
-      throw archiveError('SLUICE_ARCHIVE_UNSAFE_PATH', archive, `${ARCHIVE_MANIFEST_NAME} lists the path ${JSON.stringify(record.path)}, which is not a plain relative path; ${REPACK_ADVICE}`);
+      const problem = `${ARCHIVE_MANIFEST_NAME} lists the path ${path}, which is not a plain relative path`;
+      throw archiveError('SLUICE_ARCHIVE_UNSAFE_PATH', archive, `${problem}; ${REPACK_ADVICE}`);
     }
     if (listed.has(record.path)) {
-      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${ARCHIVE_MANIFEST_NAME} lists ${JSON.stringify(record.path)} twice; ${REPACK_ADVICE}`);
+      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${ARCHIVE_MANIFEST_NAME} lists ${path} twice; ${REPACK_ADVICE}`);
     }
     listed.set(record.path, record);
   }
   return listed;
+}
+
+/** What is wrong with one unpacked file compared with its record, if anything. */
+function mismatch(path: string, file: UnpackedFile, record: ArchiveFileRecord | undefined): string | undefined {
+  const changed = `the archive is damaged or was changed after packing: ${REPACK_ADVICE}`;
+  if (record === undefined) {
+    return `holds ${path}, which ${ARCHIVE_MANIFEST_NAME} does not list; the archive was changed after packing: ${REPACK_ADVICE}`;
+  }
+  if (record.size !== file.size) {
+    return `holds ${path} with ${file.size} bytes, but ${ARCHIVE_MANIFEST_NAME} lists ${record.size}; ${changed}`;
+  }
+  if (record.sha256 !== file.sha256) {
+    return `holds ${path} with SHA-256 ${file.sha256}, but ${ARCHIVE_MANIFEST_NAME} lists ${record.sha256}; ${changed}`;
+  }
+  return undefined;
 }
 
 /**
@@ -46,23 +61,20 @@ function listedFiles(archive: string, manifest: ArchiveManifest): Map<string, Ar
  * sizes and SHA-256 digests. Any difference means the archive was damaged or changed after
  * packing.
  */
-export function verifyArchiveFiles(archive: string, manifest: ArchiveManifest, files: ReadonlyMap<string, UnpackedFile>): void {
+export function verifyArchiveFiles(
+  archive: string,
+  manifest: ArchiveManifest,
+  files: ReadonlyMap<string, UnpackedFile>,
+): void {
   const listed = listedFiles(archive, manifest);
   for (const [path, file] of files) {
-    const record = listed.get(path);
-    if (record === undefined) {
-      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `holds ${JSON.stringify(path)}, which ${ARCHIVE_MANIFEST_NAME} does not list; the archive was changed after packing: ${REPACK_ADVICE}`, { entry: path });
-    }
-    if (record.size !== file.size) {
-      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `holds ${JSON.stringify(path)} with ${file.size} bytes, but ${ARCHIVE_MANIFEST_NAME} lists ${record.size}; the archive is damaged or was changed after packing: ${REPACK_ADVICE}`, { entry: path });
-    }
-    if (record.sha256 !== file.sha256) {
-      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `holds ${JSON.stringify(path)} with SHA-256 ${file.sha256}, but ${ARCHIVE_MANIFEST_NAME} lists ${record.sha256}; the archive is damaged or was changed after packing: ${REPACK_ADVICE}`, { entry: path });
-    }
+    const problem = mismatch(JSON.stringify(path), file, listed.get(path));
+    if (problem !== undefined) throw archiveError('SLUICE_ARCHIVE_INVALID', archive, problem, { entry: path });
   }
   for (const path of listed.keys()) {
     if (!files.has(path)) {
-      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${ARCHIVE_MANIFEST_NAME} lists ${JSON.stringify(path)}, which the archive does not hold; ${REPACK_ADVICE}`, { entry: path });
+      const problem = `${ARCHIVE_MANIFEST_NAME} lists ${JSON.stringify(path)}, which the archive does not hold`;
+      throw archiveError('SLUICE_ARCHIVE_INVALID', archive, `${problem}; ${REPACK_ADVICE}`, { entry: path });
     }
   }
 }

@@ -26,6 +26,7 @@ export async function locateContainedFile(baseDir: string, relativePath: string)
   } catch (error) {
     const code = nodeErrorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, problem: 'missing' };
+    if (code === 'ELOOP') return { ok: false, problem: 'not-a-file' };
     throw error;
   }
   if (!isPathInside(await realpath(baseDir), real)) return { ok: false, problem: 'escapes' };

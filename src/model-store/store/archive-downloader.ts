@@ -74,7 +74,8 @@ function pinnedLookup(pinned: LookupAddress): LookupFunction {
 function get(url: URL, address: LookupAddress, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: 'GET', signal, agent: false, lookup: pinnedLookup(address), headers: { accept: '*/*' } }, resolve);
+    const options = { method: 'GET', signal, agent: false, lookup: pinnedLookup(address), headers: { accept: '*/*' } };
+    const request = send(url, options, resolve);
     request.on('error', reject);
     request.end();
   });

@@ -13,7 +13,8 @@ FORBIDDEN_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IP
 FORBIDDEN_ADDRESSES.addSubnet('::a9fe:0', 112, 'ipv6');
 FORBIDDEN_ADDRESSES.addSubnet('64:ff9b::a9fe:0', 112, 'ipv6');
 
-const ADVICE = 'only http(s) URLs that match the allowed URL patterns and do not point at link-local or cloud metadata addresses are accepted';
+const ADVICE =
+  'only http(s) URLs that match the allowed URL patterns and do not point at link-local or cloud metadata addresses are accepted';
 
 function notAllowed(url: string, reason: string): SluiceError {
   return new SluiceError('SLUICE_MANAGEMENT_URL_NOT_ALLOWED', `url ${JSON.stringify(url)} ${reason}; ${ADVICE}`, {
@@ -79,18 +80,25 @@ export function checkRemoteUrl(url: string, allowedPatterns: readonly (string | 
   } catch {
     throw notAllowed(url, 'is not a valid URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw notAllowed(url, `uses the scheme ${parsed.protocol} instead of http: or https:`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw notAllowed(url, `uses the scheme ${parsed.protocol} instead of http: or https:`);
+  }
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f\s\\]/.test(url)) throw notAllowed(url, 'contains a backslash, a space or a control character');
-  if (parsed.username !== '' || parsed.password !== '') throw notAllowed(url, 'carries credentials; credentials in URLs are never accepted');
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw notAllowed(url, 'carries credentials; credentials in URLs are never accepted');
+  }
   if (/(^|[/\\])\.\.([/\\?#]|$)/.test(decodeRepeatedly(url))) throw notAllowed(url, "contains a '..' path segment");
 
   const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
   if (METADATA_HOST_NAMES.has(host)) throw notAllowed(url, `names the cloud metadata host ${host}`);
   if (isForbiddenAddress(host)) throw notAllowed(url, `points at ${host}, a link-local or cloud metadata address`);
 
+  if (allowedPatterns.length === 0) {
+    throw notAllowed(url, 'cannot be used because no URL patterns are allowed (allowedUrls is empty)');
+  }
   if (!allowedPatterns.some((pattern) => fullMatch(pattern).test(parsed.href))) {
-    throw notAllowed(url, allowedPatterns.length === 0 ? 'cannot be used because no URL patterns are allowed (allowedUrls is empty)' : 'matches none of the allowed URL patterns');
+    throw notAllowed(url, 'matches none of the allowed URL patterns');
   }
   return parsed;
 }

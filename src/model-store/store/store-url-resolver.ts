@@ -46,10 +46,11 @@ export async function resolveStoreUrl(storeDir: string, url: string): Promise<re
   if (found.length > 0) return found;
 
   const names = [...new Set((await scanModelStore(root)).map((entry) => entry.storeName))];
-  const listed = names.length === 0 ? 'the store is empty' : `the store has: ${names.slice(0, LISTED_NAMES).join(', ')}${names.length > LISTED_NAMES ? ', …' : ''}`;
-  throw new SluiceError(
-    'SLUICE_MANIFEST_NOT_FOUND',
-    `url ${JSON.stringify(url)} names no model in the model store (${listed}); pass one of these names, or put the model directory or .sluice archive into the store first`,
-    { url, available: names },
-  );
+  const more = names.length > LISTED_NAMES ? ', …' : '';
+  const listed = names.length === 0 ? 'the store is empty' : `the store has: ${names.slice(0, LISTED_NAMES).join(', ')}${more}`;
+  const advice = 'pass one of these names, or put the model directory or .sluice archive into the store first';
+  throw new SluiceError('SLUICE_MANIFEST_NOT_FOUND', `url ${JSON.stringify(url)} names no model in the model store (${listed}); ${advice}`, {
+    url,
+    available: names,
+  });
 }

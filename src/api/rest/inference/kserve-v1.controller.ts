@@ -31,6 +31,7 @@ export class KServeV1Controller {
     if (separator <= 0 || verb !== 'predict') {
       throw new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route POST /v1/models/${modelAndVerb}; use POST /v1/models/<model>:predict`);
     }
+    this.core.registry.resolve(model); // an unknown model is a 404 whatever the body holds
     const handlerRequest = handlerRequestOf(request);
     const body = handlerRequest.body;
     if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {

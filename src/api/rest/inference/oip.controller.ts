@@ -111,6 +111,7 @@ export class OipController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const decoded = decodeBody(request);
     const answer = await this.core.inference.inferTensors({
       model,

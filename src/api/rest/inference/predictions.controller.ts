@@ -29,6 +29,7 @@ export class PredictionsController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const answer = await this.core.inference.predict({
       model,
       ...(version !== undefined ? { version } : {}),

@@ -27,6 +27,7 @@ export class ModelsController {
 
   /** Registers a model (all versions found at `url`). */
   @Post()
+  @HttpCode(200)
   async register(@Query() query: RawQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
     const q = new QueryReader(query, REGISTER_PARAMS);
     const url = q.requiredString('url');

@@ -62,25 +62,25 @@ describe('checkRemoteUrl', () => {
 
 describe('checkResolvedAddress', () => {
   it.each(['127.0.0.1', '10.0.0.1', '93.184.216.34', '::1', '2001:db8::1', 'fec0::1'])('allows %s', (ip) => {
-    expect(() => checkResolvedAddress(ip)).not.toThrow();
+    expect(() => { checkResolvedAddress(ip); }).not.toThrow();
   });
 
   it.each(['169.254.169.254', '169.254.0.1', 'fe80::1', 'febf:ffff::1', 'fd00:ec2::254', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', '100.100.100.200'])(
     'refuses %s',
     (ip) => {
-      expect(() => checkResolvedAddress(ip)).toThrow(
+      expect(() => { checkResolvedAddress(ip); }).toThrow(
         `url ${JSON.stringify(ip)} resolves to ${ip}, a link-local or cloud metadata address, which is never downloaded from; ${ADVICE}`,
       );
     },
   );
 
   it('names the URL it was resolving when given', () => {
-    expect(() => checkResolvedAddress('169.254.169.254', 'http://models.test/a.sluice')).toThrow(
+    expect(() => { checkResolvedAddress('169.254.169.254', 'http://models.test/a.sluice'); }).toThrow(
       `url "http://models.test/a.sluice" resolves to 169.254.169.254, a link-local or cloud metadata address, which is never downloaded from; ${ADVICE}`,
     );
   });
 
   it('refuses something that is not an IP address', () => {
-    expect(() => checkResolvedAddress('models.test')).toThrow(`url "models.test" resolved to "models.test", which is not an IP address; ${ADVICE}`);
+    expect(() => { checkResolvedAddress('models.test'); }).toThrow(`url "models.test" resolved to "models.test", which is not an IP address; ${ADVICE}`);
   });
 });

@@ -1,0 +1,191 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { archiveManifestEntry, buildTar } from '../unit/model-store/support/tar-builder.js';
+import { binaryRequestBody } from '../support/oip-binary.js';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+const SETOSA = [5.1, 3.5, 1.4, 0.2];
+const LIMIT = 64 * 1024;
+
+/**
+ * The bad-input corpus: each request gets a clear 4xx with the exact code and message, and the server
+ * stays healthy (the last test sends a good request after all of them).
+ */
+describe('bad input', () => {
+  let t: TestServer;
+  const post = (path: string, body: string, contentType = 'application/json'): ReturnType<typeof requestJson> =>
+    requestJson(`${t.inference}${path}`, { method: 'POST', body, headers: { 'content-type': contentType } });
+  const oip = (inputs: unknown): ReturnType<typeof requestJson> => requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json: { inputs } });
+  const register = (url: string): ReturnType<typeof requestJson> =>
+    requestJson(`${t.management}/models?url=${encodeURIComponent(url)}`, { method: 'POST' });
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      config: { maxRequestSizeBytes: LIMIT, allowedUrls: ['^https://models\\.example\\.com/.*$', '^http://169\\.254\\.169\\.254/.*$'] },
+      prepare: async (store) => {
+        const evil = gzipSync(
+          await buildTar([archiveManifestEntry({ '../escaped.txt': 'owned' }), { header: { name: '../escaped.txt' }, content: 'owned' }]),
+        );
+        await writeFile(join(store, 'evil.sluice'), evil);
+        await mkdir(join(dirname(store), 'outside'), { recursive: true });
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('malformed JSON → 400 SLUICE_REQUEST_MALFORMED_JSON', async () => {
+    expect(await post('/predictions/iris', '[5.1, 3.5,')).toMatchObject({
+      status: 400,
+      body: { code: 400, type: 'BadRequestException', errorCode: 'SLUICE_REQUEST_MALFORMED_JSON', message: expect.stringMatching(/^the request body is not valid JSON: /) as unknown },
+    });
+  });
+
+  it('a content type the model cannot read → 415', async () => {
+    expect(await post('/predictions/iris', '<x/>', 'application/xml')).toMatchObject({
+      status: 415,
+      body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', message: 'model `iris` takes JSON tensors, got application/xml; send Content-Type: application/json' },
+    });
+  });
+
+  it('a non-JSON content type on OIP infer → 415', async () => {
+    expect(await post('/v2/models/iris/infer', 'a,b', 'text/csv')).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  it('unknown model → 404', async () => {
+    expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
+      status: 404,
+      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: iris, mlp' },
+    });
+  });
+
+  it('unknown version → 404', async () => {
+    expect(await post('/predictions/iris/3', JSON.stringify(SETOSA))).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND' } });
+  });
+
+  it('unknown input name → 400 listing the inputs', async () => {
+    expect(await oip([{ name: 'petals', shape: [1, 4], datatype: 'FP32', data: SETOSA }])).toMatchObject({
+      status: 400,
+      body: { error: 'model `iris` has no input `petals`; its inputs are: input', errorCode: 'SLUICE_TENSOR_UNKNOWN_INPUT' },
+    });
+  });
+
+  it('wrong datatype → 400 with expected and got', async () => {
+    expect(await oip([{ name: 'input', shape: [1, 4], datatype: 'INT32', data: [5, 3, 1, 0] }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input` of model `iris` must be FP32, got INT32', errorCode: 'SLUICE_TENSOR_DATATYPE_MISMATCH' },
+    });
+  });
+
+  it('wrong shape → 400 with expected and got', async () => {
+    expect(await oip([{ name: 'input', shape: [1, 5], datatype: 'FP32', data: [...SETOSA, 1] }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input` of model `iris` must have shape [-1,4] (-1 = any size), got [1,5]', errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH' },
+    });
+  });
+
+  it('data length not matching the shape → 400', async () => {
+    expect(await oip([{ name: 'input', shape: [2, 4], datatype: 'FP32', data: SETOSA }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input`: shape [2,4] needs 8 values, got 4', errorCode: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH' },
+    });
+  });
+
+  it('a string in numeric data → 400 naming the element', async () => {
+    expect(await oip([{ name: 'input', shape: [1, 4], datatype: 'FP32', data: [5.1, 'wide', 1.4, 0.2] }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input`: element 1 is "wide", expected a finite number for FP32', errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('Infinity (a JSON number too large for a double) in numeric data → 400', async () => {
+    expect(await post('/predictions/iris', '[5.1, 1e999, 1.4, 0.2]')).toMatchObject({
+      status: 400,
+      body: { message: 'input `input`: element 1 is Infinity, expected a finite number for FP32', errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('NaN in numeric data → 400 (NaN is not JSON)', async () => {
+    expect(await post('/predictions/iris', '[NaN, 3.5, 1.4, 0.2]')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' } });
+  });
+
+  it('a body over the size limit → 413', async () => {
+    expect(await post('/predictions/mlp', JSON.stringify(Array.from({ length: LIMIT }, () => 1)))).toMatchObject({
+      status: 413,
+      body: {
+        code: 413,
+        errorCode: 'SLUICE_REQUEST_TOO_LARGE',
+        message: `the request body is larger than the limit of ${LIMIT} bytes; send less data per request or raise maxRequestSizeBytes`,
+      },
+    });
+  });
+
+  it('a binary header length larger than the body → 400', async () => {
+    const { body } = binaryRequestBody({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', parameters: { binary_data_size: 16 } }] }, [new Uint8Array(16)]);
+    const answer = await requestJson(`${t.inference}/v2/models/iris/infer`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(body.byteLength + 10) },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error: `Inference-Header-Content-Length is ${body.byteLength + 10} but the body has only ${body.byteLength} bytes; it must be the size of the JSON header`,
+        errorCode: 'SLUICE_REQUEST_BINARY_HEADER_INVALID',
+      },
+    });
+  });
+
+  it.each([
+    ['a parent-directory path', '../model-store/iris'],
+    ['an absolute path', '/etc/passwd'],
+    ['a file:// URL', 'file:///etc/passwd'],
+    ['an encoded traversal', '%2e%2e%2firis'],
+  ])('registering %s → 403, nothing loaded', async (_case, url) => {
+    expect(await register(url)).toMatchObject({ status: 403, body: { errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
+  });
+
+  it.each([
+    ['a URL outside the allow-list', 'https://elsewhere.example.org/model.sluice'],
+    ['a cloud metadata address, even when allow-listed', 'http://169.254.169.254/latest/meta-data/'],
+    ['a link-local IPv6 address', 'http://[fe80::1]/model.sluice'],
+    ['a metadata host name', 'http://metadata.google.internal/model.sluice'],
+  ])('registering %s → 403', async (_case, url) => {
+    expect(await register(url)).toMatchObject({ status: 403, body: { errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
+  });
+
+  it('an archive with path traversal → 400, nothing written outside the store', async () => {
+    expect(await register('evil.sluice')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ARCHIVE_UNSAFE_PATH' } });
+    expect(await readdir(join(t.dir, 'outside'))).toEqual([]);
+    expect((await readdir(t.dir)).sort()).toEqual(['model-store', 'outside', 'snapshot.json']);
+    expect(await readdir(join(t.dir, 'model-store', '.extracted')).catch(() => [])).toEqual([]);
+  });
+
+  it('max_worker < min_worker → 400', async () => {
+    expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1`, { method: 'PUT' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' },
+    });
+  });
+
+  it.each(['inference', 'management', 'metrics'] as const)('an unknown route on the %s port → 404 JSON', async (port) => {
+    expect(await requestJson(`${t[port]}/no/such/route`)).toMatchObject({
+      status: 404,
+      body: { code: 404, errorCode: 'SLUICE_ROUTE_NOT_FOUND', message: expect.stringMatching(/^no route GET \/no\/such\/route; /) as unknown },
+    });
+  });
+
+  it('still answers a good request correctly after the whole corpus', async () => {
+    expect(await requestJson(`${t.inference}/ping`)).toMatchObject({ status: 200, body: { status: 'Healthy' } });
+    expect(await post('/predictions/iris', JSON.stringify(SETOSA))).toMatchObject({ status: 200, body: { label: 'setosa' } });
+    expect((await requestJson(`${t.management}/models`)).body).toEqual({
+      models: [
+        { modelName: 'iris', modelUrl: 'iris' },
+        { modelName: 'mlp', modelUrl: 'mlp' },
+      ],
+    });
+  });
+});

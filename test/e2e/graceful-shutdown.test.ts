@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { GatedRuntime } from '../support/gated-runtime.js';
+import { requestJson, startTestServer } from '../support/test-server.js';
+
+const SETOSA = [5.1, 3.5, 1.4, 0.2];
+
+describe('graceful shutdown', () => {
+  it('finishes running and queued requests, refuses new ones, then stops', async () => {
+    const runtime = new GatedRuntime((path) => path.includes('/iris/'));
+    const t = await startTestServer({ runtime, demoModels: ['iris'] });
+    const predict = (): ReturnType<typeof requestJson> => requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA });
+    runtime.hold();
+    const running = predict();
+    await runtime.untilRunsStarted(1);
+    const queued = predict();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const stopping = t.server.stop();
+    await expect(predict()).rejects.toThrow(); // the listener is closed: new connections are refused
+    runtime.release();
+    expect((await running).status).toBe(200);
+    expect(await queued).toMatchObject({ status: 200, body: { label: 'setosa' } });
+    expect(await stopping).toEqual({ drained: true });
+    await t.close();
+  });
+
+  it('gives up after shutdownTimeoutMs: waiting requests get 503, and stop still returns', async () => {
+    const runtime = new GatedRuntime((path) => path.includes('/iris/'));
+    const t = await startTestServer({ runtime, demoModels: ['iris'], config: { shutdownTimeoutMs: 100 } });
+    const predict = (): ReturnType<typeof requestJson> => requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA });
+    runtime.hold();
+    const running = predict().catch((error: unknown) => error);
+    await runtime.untilRunsStarted(1);
+    const queued = predict();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await t.server.stop()).toEqual({ drained: false });
+    expect(await queued).toMatchObject({ status: 503, body: { errorCode: 'SLUICE_SERVER_SHUTTING_DOWN' } });
+    expect(String(await running)).toBe('TypeError: fetch failed'); // its connection was closed at the bound
+    runtime.release();
+    await t.close();
+  });
+});

@@ -1,0 +1,174 @@
+import { createServer, type Server } from 'node:http';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packModelArchive } from '../../src/model-store/index.js';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+describe('management API', () => {
+  let t: TestServer;
+  let files: Server;
+  let filesUrl = '';
+  const manage = (path: string, method = 'GET'): ReturnType<typeof requestJson> => requestJson(`${t.management}${path}`, { method });
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      demoModels: ['iris', 'mlp'],
+      config: { allowedUrls: ['^http://127\\.0\\.0\\.1:\\d+/models/.*$'] },
+      prepare: async (store, dir) => {
+        for (const version of ['1.0', '2.0']) {
+          await cp(join(store, 'iris'), join(store, 'multi', version), { recursive: true });
+          const manifest = join(store, 'multi', version, 'model.yaml');
+          const text = (await readFile(manifest, 'utf8')).replace('name: iris', 'name: multi').replace('version: "1.0"', `version: "${version}"`);
+          await writeFile(manifest, text);
+        }
+        await packModelArchive(join(store, 'iris'), join(store, 'iris-archive.sluice'));
+        await packModelArchive(join(store, 'mlp'), join(dir, 'served-mlp.sluice'));
+      },
+    });
+    const archive = await readFile(join(t.dir, 'served-mlp.sluice'));
+    files = createServer((req, res) => {
+      if (req.url === '/models/mlp.sluice') res.end(archive);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const address = files.address();
+    filesUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => files.close(resolve));
+  });
+
+  it('lists the models loaded at start-up', async () => {
+    expect(await manage('/models')).toMatchObject({
+      status: 200,
+      body: {
+        models: [
+          { modelName: 'iris', modelUrl: 'iris' },
+          { modelName: 'mlp', modelUrl: 'mlp' },
+          { modelName: 'multi', modelUrl: 'multi' },
+        ],
+      },
+    });
+  });
+
+  it('pages the list with limit and next_page_token', async () => {
+    expect((await manage('/models?limit=1')).body).toEqual({ models: [{ modelName: 'iris', modelUrl: 'iris' }], nextPageToken: '1' });
+    expect((await manage('/models?limit=1&next_page_token=1')).body).toEqual({ models: [{ modelName: 'mlp', modelUrl: 'mlp' }], nextPageToken: '2' });
+    expect((await manage('/models?limit=5&next_page_token=2')).body).toEqual({ models: [{ modelName: 'multi', modelUrl: 'multi' }] });
+  });
+
+  it('describes a model: versions, workers and their state, batch settings, queue', async () => {
+    const { status, body } = await manage('/models/mlp');
+    expect(status).toBe(200);
+    expect(body).toMatchObject([
+      {
+        modelName: 'mlp',
+        modelVersion: '1.0',
+        isDefault: true,
+        status: 'READY',
+        minWorkers: 1,
+        maxWorkers: 2,
+        batchSize: 64,
+        maxBatchDelay: 0,
+        workers: [{ status: 'READY' }],
+        jobQueueStatus: { remainingCapacity: 100, pendingRequests: 0 },
+      },
+    ]);
+  });
+
+  it('registers a .sluice archive from the store under another name with settings', async () => {
+    const registered = await manage('/models?url=iris-archive.sluice&model_name=iris-copy&initial_workers=2&batch_size=4&max_batch_delay=5&response_timeout=30', 'POST');
+    expect(registered).toMatchObject({ status: 200, body: { status: 'Model "iris-copy" Version: 1.0 registered with 2 initial workers' } });
+    expect((await manage('/models/iris-copy')).body).toMatchObject([
+      { modelName: 'iris-copy', modelUrl: 'iris-archive.sluice', minWorkers: 2, batchSize: 4, maxBatchDelay: 5, responseTimeout: 30, workers: [{}, {}] },
+    ]);
+    const predicted = await requestJson(`${t.inference}/predictions/iris-copy`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] });
+    expect(predicted).toMatchObject({ status: 200, body: { label: 'setosa' } });
+  });
+
+  it('refuses to register the same version twice with 409', async () => {
+    expect(await manage('/models?url=iris', 'POST')).toMatchObject({
+      status: 409,
+      body: { errorCode: 'SLUICE_MODEL_ALREADY_REGISTERED', message: 'model `iris` version `1.0` is already registered; unregister it first or register another version' },
+    });
+  });
+
+  it('registers from an allowed URL', async () => {
+    const url = encodeURIComponent(`${filesUrl}/models/mlp.sluice`);
+    expect(await manage(`/models?url=${url}&model_name=mlp-remote`, 'POST')).toMatchObject({ status: 200 });
+    expect((await manage('/models/mlp-remote')).body).toMatchObject([{ modelName: 'mlp-remote', modelUrl: `${filesUrl}/models/mlp.sluice` }]);
+  });
+
+  it('answers synchronous=false with 202 and loads in the background', async () => {
+    expect(await manage('/models?url=iris&model_name=iris-later&synchronous=false', 'POST')).toMatchObject({ status: 202 });
+    let described = await manage('/models/iris-later');
+    for (let i = 0; i < 100 && described.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      described = await manage('/models/iris-later');
+    }
+    expect(described).toMatchObject({ status: 200, body: [{ modelName: 'iris-later', status: 'READY' }] });
+  });
+
+  it('scales workers up and down', async () => {
+    expect(await manage('/models/mlp?min_worker=3&max_worker=4', 'PUT')).toMatchObject({ status: 200 });
+    expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers: 3, maxWorkers: 4, workers: [{}, {}, {}] }]);
+    expect(await manage('/models/mlp/1.0?min_worker=1', 'PUT')).toMatchObject({ status: 200 });
+    expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers: 1, maxWorkers: 4, workers: [{}] }]);
+  });
+
+  it('refuses max_worker below min_worker with 400', async () => {
+    expect(await manage('/models/mlp?min_worker=3&max_worker=2', 'PUT')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'max_worker (2) must be at least min_worker (3)' },
+    });
+  });
+
+  it('keeps several versions side by side with the highest as default, and describes all', async () => {
+    expect((await manage('/models/multi')).body).toMatchObject([{ modelVersion: '2.0', isDefault: true }]);
+    expect((await manage('/models/multi/all')).body).toMatchObject([
+      { modelVersion: '1.0', isDefault: false },
+      { modelVersion: '2.0', isDefault: true },
+    ]);
+    expect((await manage('/models/multi/1.0')).body).toMatchObject([{ modelVersion: '1.0' }]);
+  });
+
+  it('sets the default version, which unversioned requests then use', async () => {
+    expect(await manage('/models/multi/1.0/set-default', 'PUT')).toMatchObject({
+      status: 200,
+      body: { status: 'Default version successfully updated for model "multi" to "1.0"' },
+    });
+    expect(await requestJson(`${t.inference}/v2/models/multi/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: [1, 1, 1, 1] }] } })).toMatchObject({
+      body: { model_version: '1.0' },
+    });
+    expect(await manage('/models/multi/7.0/set-default', 'PUT')).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND' } });
+  });
+
+  it('refuses to unregister the default version while other versions exist, and unregisters the others', async () => {
+    expect(await manage('/models/multi/1.0', 'DELETE')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_MODEL_DEFAULT_VERSION_IN_USE' } });
+    expect(await manage('/models/multi/2.0', 'DELETE')).toMatchObject({ status: 200, body: { status: 'Model "multi" version 2.0 unregistered' } });
+    expect((await manage('/models/multi/all')).body).toMatchObject([{ modelVersion: '1.0' }]);
+  });
+
+  it('unregisters a model, after which it answers 404', async () => {
+    expect(await manage('/models/iris-copy', 'DELETE')).toMatchObject({ status: 200, body: { status: 'Model "iris-copy" unregistered (versions 1.0)' } });
+    expect(await manage('/models/iris-copy')).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+    expect(await requestJson(`${t.inference}/predictions/iris-copy`, { method: 'POST', json: [1, 2, 3, 4] })).toMatchObject({ status: 404 });
+  });
+
+  it('unregisters one version', async () => {
+    expect(await manage('/models/iris-later/1.0', 'DELETE')).toMatchObject({ status: 200, body: { status: 'Model "iris-later" version 1.0 unregistered' } });
+  });
+
+  it('requires url to register', async () => {
+    expect(await manage('/models', 'POST')).toMatchObject({ status: 400, body: { message: 'query parameter `url` is required' } });
+  });
+
+  it('refuses unknown query parameters, naming the allowed ones', async () => {
+    expect(await manage('/models?url=iris&worker=2', 'POST')).toMatchObject({
+      status: 400,
+      body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout' },
+    });
+  });
+});

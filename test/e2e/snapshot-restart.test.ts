@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { makeTempDir } from '../support/temp-dir.js';
+import { copyDemoModels, requestJson, startTestServer } from '../support/test-server.js';
+
+describe('snapshots across restarts', () => {
+  let dir = '';
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir('sluice-restart-'));
+    const first = await startTestServer({ dir, prepare: (store) => copyDemoModels(store) });
+    await requestJson(`${first.management}/models?url=iris&model_name=iris-two&initial_workers=2&batch_size=3`, { method: 'POST' });
+    await requestJson(`${first.management}/models/mlp?min_worker=2&max_worker=3`, { method: 'PUT' });
+    await requestJson(`${first.management}/models/iris`, { method: 'DELETE' });
+    await first.server.stop();
+  });
+  afterAll(async () => {
+    await cleanup();
+  });
+
+  it('writes the registered models and their settings to the snapshot file', async () => {
+    const snapshot = JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8')) as { models: unknown[] };
+    expect(snapshot.models).toEqual([
+      expect.objectContaining({ name: 'iris-two', version: '1.0', url: 'iris', isDefault: true, minWorkers: 2, batchSize: 3 }),
+      expect.objectContaining({ name: 'mlp', version: '1.0', url: 'mlp', isDefault: true, minWorkers: 2, maxWorkers: 3 }),
+    ]);
+  });
+
+  it('restores exactly what was registered, with its settings, after a restart', async () => {
+    const second = await startTestServer({ dir });
+    try {
+      expect((await requestJson(`${second.management}/models`)).body).toEqual({
+        models: [
+          { modelName: 'iris-two', modelUrl: 'iris' },
+          { modelName: 'mlp', modelUrl: 'mlp' },
+        ],
+      });
+      expect((await requestJson(`${second.management}/models/mlp`)).body).toMatchObject([{ minWorkers: 2, maxWorkers: 3, workers: [{}, {}] }]);
+      expect((await requestJson(`${second.management}/models/iris-two`)).body).toMatchObject([{ minWorkers: 2, batchSize: 3 }]);
+      expect(await requestJson(`${second.inference}/predictions/iris-two`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] })).toMatchObject({
+        status: 200,
+        body: { label: 'setosa' },
+      });
+    } finally {
+      await second.server.stop();
+    }
+  });
+
+  it('ignores the snapshot with --no-snapshot and loads the configured models', async () => {
+    const third = await startTestServer({ dir, restoreSnapshot: false });
+    try {
+      expect((await requestJson(`${third.management}/models`)).body).toEqual({
+        models: [
+          { modelName: 'iris', modelUrl: 'iris' },
+          { modelName: 'mlp', modelUrl: 'mlp' },
+        ],
+      });
+    } finally {
+      await third.server.stop();
+    }
+  });
+});

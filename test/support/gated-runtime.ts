@@ -1,0 +1,63 @@
+import type { Tensor } from '../../src/common/tensor/index.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
+
+/**
+ * The real ONNX runtime with a hand-operated gate in front of `run` for chosen models, so tests can
+ * hold a request "executing" as long as they need (queue full, timeouts, drains) without relying on
+ * how long a model takes. The run itself is real once the gate opens.
+ */
+export class GatedRuntime implements ModelRuntime {
+  readonly name = 'onnx';
+  private readonly inner = new OnnxRuntime();
+  private held = false;
+  private waiting: (() => void)[] = [];
+  private startedRuns = 0;
+  private startedListeners: (() => void)[] = [];
+
+  /** `gated(modelPath)` selects the models whose runs wait at the gate. */
+  constructor(private readonly gated: (modelPath: string) => boolean) {}
+
+  /** Runs started (reached the gate) so far. */
+  get runsStarted(): number {
+    return this.startedRuns;
+  }
+
+  /** Closes the gate: later runs of gated models wait. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Opens the gate and lets every waiting run through. */
+  release(): void {
+    this.held = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
+
+  /** Resolves once at least `count` gated runs have started. */
+  async untilRunsStarted(count: number): Promise<void> {
+    while (this.startedRuns < count) await new Promise<void>((resolve) => this.startedListeners.push(resolve));
+  }
+
+  async load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel> {
+    const model = await this.inner.load(modelPath, options);
+    if (!this.gated(modelPath)) return model;
+    const run = async (inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> => {
+      this.startedRuns += 1;
+      const listeners = this.startedListeners;
+      this.startedListeners = [];
+      for (const listener of listeners) listener();
+      if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      return model.run(inputs, outputNames);
+    };
+    return {
+      inputs: model.inputs,
+      outputs: model.outputs,
+      executionProvider: model.executionProvider,
+      run,
+      release: () => model.release(),
+    };
+  }
+}

@@ -1,0 +1,256 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  flattenJsonData,
+  inferJsonShape,
+  nestJsonValues,
+  tensorFromJsonValues,
+  tensorToJsonValues,
+  type Tensor,
+} from '../../../../src/common/tensor/index.js';
+
+function nested(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
+describe('inferJsonShape', () => {
+  it('gives a scalar the empty shape', () => {
+    expect(inferJsonShape(3, 'input `x`')).toEqual([]);
+  });
+
+  it('reads the shape of nested rows', () => {
+    expect(inferJsonShape([[1, 2, 3], [4, 5, 6]], 'input `x`')).toEqual([2, 3]);
+  });
+
+  it('stops at an empty list', () => {
+    expect(inferJsonShape([], 'input `x`')).toEqual([0]);
+    expect(inferJsonShape([[], []], 'input `x`')).toEqual([2, 0]);
+  });
+
+  it('refuses a row shorter than the first one, naming the row', () => {
+    expect(() => inferJsonShape([[1, 2], [3]], 'input `x`')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `x`: ragged data, row [1] has 1 values but 2 were expected; every row must have the same length',
+      }),
+    );
+  });
+
+  it('refuses a scalar where its siblings are lists', () => {
+    expect(() => inferJsonShape([[1, 2], 3], 'input `x`')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `x`: ragged data, row [1] has 3 but 2 were expected; every row must have the same length',
+      }),
+    );
+  });
+
+  it('refuses a list where its siblings are scalars', () => {
+    expect(() => inferJsonShape([1, [2]], 'input `x`')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `x`: ragged data, element [1] is a list but its siblings are not',
+      }),
+    );
+  });
+
+  it('names a ragged row deep inside the data by its full index', () => {
+    expect(() => inferJsonShape([[[1], [2]], [[3], [4, 5]]], 'input `x`')).toThrow('row [1,1] has 2 values but 1 were expected');
+  });
+
+  it('accepts 32 levels of nesting', () => {
+    expect(inferJsonShape(nested(32), 'input `x`')).toHaveLength(32);
+  });
+
+  it('refuses data nested deeper than 32 levels', () => {
+    expect(() => inferJsonShape(nested(33), 'input `x`')).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'input `x`: data is nested deeper than 32 levels' }),
+    );
+  });
+});
+
+describe('flattenJsonData', () => {
+  it('wraps a scalar in a list', () => {
+    expect(flattenJsonData(7, 'input `x`')).toEqual([7]);
+  });
+
+  it('returns a flat list as it is', () => {
+    const flat = [1, 2, 3];
+    expect(flattenJsonData(flat, 'input `x`')).toBe(flat);
+  });
+
+  it('flattens nested rows in row-major order', () => {
+    expect(flattenJsonData([[1, 2], [3, 4], [5, 6]], 'input `x`')).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('refuses data nested deeper than 32 levels', () => {
+    expect(() => flattenJsonData(nested(33), 'input `x`')).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'input `x`: data is nested deeper than 32 levels' }),
+    );
+  });
+});
+
+describe('tensorFromJsonValues', () => {
+  it('builds an FP32 tensor', () => {
+    expect(tensorFromJsonValues('x', 'FP32', [2, 2], [1, 2.5, -3, 4])).toEqual({
+      name: 'x',
+      datatype: 'FP32',
+      shape: [2, 2],
+      data: new Float32Array([1, 2.5, -3, 4]),
+    });
+  });
+
+  it('builds a scalar tensor from one value', () => {
+    expect(tensorFromJsonValues('x', 'FP64', [], [0.25]).data).toEqual(new Float64Array([0.25]));
+  });
+
+  it('copies the shape instead of keeping the caller’s list', () => {
+    const shape = [2];
+    const tensor = tensorFromJsonValues('x', 'INT32', shape, [1, 2]);
+    shape[0] = 5;
+    expect(tensor.shape).toEqual([2]);
+  });
+
+  it('refuses a value count that does not match the shape', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [2, 3], [1, 2, 3])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        message: 'input `x`: shape [2,3] needs 6 values, got 3',
+        details: { expected: 6, got: 3 },
+      }),
+    );
+  });
+
+  it('uses the given description of where the data came from', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [], 'inputs[0]')).toThrow('inputs[0]: shape [1] needs 1 values, got 0');
+  });
+
+  it('encodes FP16 values as raw half bits', () => {
+    expect(tensorFromJsonValues('x', 'FP16', [3], [1, -2, 0.5]).data).toEqual(new Uint16Array([0x3c00, 0xc000, 0x3800]));
+  });
+
+  it('stores 64-bit integers as bigints', () => {
+    expect(tensorFromJsonValues('x', 'INT64', [2], [-5, 2 ** 53 - 1]).data).toEqual(new BigInt64Array([-5n, 2n ** 53n - 1n]));
+    expect(tensorFromJsonValues('x', 'UINT64', [1], [7]).data).toEqual(new BigUint64Array([7n]));
+  });
+
+  it('accepts true, false, 1 and 0 for BOOL', () => {
+    expect(tensorFromJsonValues('x', 'BOOL', [4], [true, false, 1, 0]).data).toEqual(new Uint8Array([1, 0, 1, 0]));
+  });
+
+  it('refuses other values for BOOL', () => {
+    expect(() => tensorFromJsonValues('x', 'BOOL', [2], [true, 2])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message: 'input `x`: element 1 is 2, expected true or false for BOOL',
+        details: { index: 1, expected: 'true or false for BOOL' },
+      }),
+    );
+  });
+
+  it('refuses a string where a number is expected, quoting it', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [2], [1, 'abc'])).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is "abc", expected a finite number for FP32' }),
+    );
+  });
+
+  it('shortens a long string in the message', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], ['a'.repeat(50)])).toThrow(`element 0 is "${'a'.repeat(37)}...", expected`);
+  });
+
+  it('describes lists, objects and null in the message', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [[1]])).toThrow('element 0 is a list, expected a finite number for FP32');
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [{}])).toThrow('element 0 is an object, expected a finite number for FP32');
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [null])).toThrow('element 0 is null, expected a finite number for FP32');
+  });
+
+  it('refuses non-finite numbers for floating-point datatypes', () => {
+    expect(() => tensorFromJsonValues('x', 'FP64', [1], [Infinity])).toThrow('element 0 is Infinity, expected a finite number for FP64');
+    expect(() => tensorFromJsonValues('x', 'FP16', [1], [NaN])).toThrow('element 0 is NaN, expected a finite number for FP16');
+  });
+
+  it('refuses a fraction for an integer datatype', () => {
+    expect(() => tensorFromJsonValues('x', 'INT32', [1], [1.5])).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 0 is 1.5, expected an integer in [-2147483648, 2147483647] for INT32' }),
+    );
+  });
+
+  const ranges: ReadonlyArray<readonly ['INT8' | 'UINT8' | 'INT16' | 'UINT16' | 'UINT32', number, number]> = [
+    ['INT8', -128, 127],
+    ['UINT8', 0, 255],
+    ['INT16', -32768, 32767],
+    ['UINT16', 0, 65535],
+    ['UINT32', 0, 4294967295],
+  ];
+  it.each(ranges)('accepts the bounds of %s and refuses one past them', (datatype, min, max) => {
+    expect(Array.from(tensorFromJsonValues('x', datatype, [2], [min, max]).data as ArrayLike<number>)).toEqual([min, max]);
+    expect(() => tensorFromJsonValues('x', datatype, [1], [min - 1])).toThrow(`expected an integer in [${min}, ${max}] for ${datatype}`);
+    expect(() => tensorFromJsonValues('x', datatype, [1], [max + 1])).toThrow(`expected an integer in [${min}, ${max}] for ${datatype}`);
+  });
+
+  it('refuses 64-bit integers beyond the safe JavaScript range', () => {
+    expect(() => tensorFromJsonValues('x', 'INT64', [1], [2 ** 53])).toThrow(
+      `element 0 is ${2 ** 53}, expected an integer in [-9007199254740991, 9007199254740991] for INT64`,
+    );
+    expect(() => tensorFromJsonValues('x', 'UINT64', [1], [-1])).toThrow('expected an integer in [0, 9007199254740991] for UINT64');
+  });
+
+  it('encodes BYTES strings as UTF-8', () => {
+    expect(tensorFromJsonValues('x', 'BYTES', [2], ['a', 'é']).data).toEqual([new Uint8Array([0x61]), new Uint8Array([0xc3, 0xa9])]);
+  });
+
+  it('refuses a non-string for BYTES', () => {
+    expect(() => tensorFromJsonValues('x', 'BYTES', [2], ['a', 1])).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is 1, expected a string for BYTES' }),
+    );
+  });
+});
+
+describe('tensorToJsonValues', () => {
+  const tensor = (datatype: Tensor['datatype'], data: Tensor['data']): Tensor => ({ name: 'y', datatype, shape: [data.length], data });
+
+  it('returns numbers as they are', () => {
+    expect(tensorToJsonValues(tensor('FP32', new Float32Array([1.5, -2])))).toEqual([1.5, -2]);
+  });
+
+  it('turns 64-bit integers into numbers', () => {
+    expect(tensorToJsonValues(tensor('INT64', new BigInt64Array([-3n, 4n])))).toEqual([-3, 4]);
+  });
+
+  it('expands FP16 bits to numbers', () => {
+    expect(tensorToJsonValues(tensor('FP16', new Uint16Array([0x3c00, 0xc000])))).toEqual([1, -2]);
+  });
+
+  it('turns BOOL bytes into booleans', () => {
+    expect(tensorToJsonValues(tensor('BOOL', new Uint8Array([1, 0])))).toEqual([true, false]);
+  });
+
+  it('decodes BYTES as UTF-8 strings', () => {
+    expect(tensorToJsonValues(tensor('BYTES', [new Uint8Array([0xe2, 0x82, 0xac])]))).toEqual(['€']);
+  });
+});
+
+describe('nestJsonValues', () => {
+  it('gives the single value for a scalar shape', () => {
+    expect(nestJsonValues([4], [])).toBe(4);
+  });
+
+  it('keeps a flat list for a rank-1 shape', () => {
+    expect(nestJsonValues([1, 2, 3], [3])).toEqual([1, 2, 3]);
+  });
+
+  it('nests row-major values following the shape', () => {
+    expect(nestJsonValues([1, 2, 3, 4, 5, 6], [3, 2])).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    expect(nestJsonValues([1, 2, 3, 4], [2, 1, 2])).toEqual([[[1, 2]], [[3, 4]]]);
+  });
+
+  it('keeps empty dimensions', () => {
+    expect(nestJsonValues([], [2, 0])).toEqual([[], []]);
+    expect(nestJsonValues([], [0, 3])).toEqual([]);
+  });
+});

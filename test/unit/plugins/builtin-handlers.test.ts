@@ -1,0 +1,128 @@
+import { describe, expect, it } from '@jest/globals';
+import { builtinHandlers, classifierHandler, passthroughHandler } from '../../../plugins/builtin-handlers/index.js';
+import type { Logger } from '../../../src/common/logger.js';
+import type { BodyForm, HandlerContext, HandlerResult, ModelDescription, Tensor } from '../../../src/plugins/sdk/index.js';
+
+const silent: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silent,
+};
+
+const iris: ModelDescription = {
+  name: 'iris',
+  version: '1',
+  inputs: [{ name: 'features', datatype: 'FP32', shape: [-1, 4] }],
+  outputs: [
+    { name: 'label', datatype: 'INT64', shape: [-1] },
+    { name: 'probabilities', datatype: 'FP32', shape: [-1, 3] },
+  ],
+  labels: ['setosa', 'versicolor', 'virginica'],
+};
+
+function context(model: ModelDescription = iris): HandlerContext {
+  return { model, logger: silent, signal: new AbortController().signal, config: {} };
+}
+
+const fp32 = (name: string, shape: number[], values: number[]): Tensor => ({ name, datatype: 'FP32', shape, data: new Float32Array(values) });
+
+/** Calls `action` the way the serving core does (awaited inside an async function), so a throw becomes a rejection. */
+async function settled<T>(action: () => Promise<T>): Promise<T> {
+  return action();
+}
+
+function result(outputs: Tensor[], state: BodyForm | undefined): HandlerResult<BodyForm> {
+  return { request: { body: null, contentType: 'application/json' }, outputs, state };
+}
+
+describe('builtinHandlers', () => {
+  it('provides passthrough and classifier', () => {
+    expect(builtinHandlers.map((h) => h.name)).toEqual(['passthrough', 'classifier']);
+  });
+});
+
+describe('passthroughHandler', () => {
+  it('decodes each JSON request and remembers its form', async () => {
+    const prepared = await passthroughHandler.preprocess(
+      [
+        { body: [1, 2, 3, 4], contentType: 'application/json' },
+        { body: { instances: [[1, 2, 3, 4]] }, contentType: 'application/json' },
+      ],
+      context(),
+    );
+    expect(prepared).toEqual([
+      { inputs: [{ name: 'features', datatype: 'FP32', shape: [1, 4], data: new Float32Array([1, 2, 3, 4]) }], state: 'single' },
+      { inputs: [{ name: 'features', datatype: 'FP32', shape: [1, 4], data: new Float32Array([1, 2, 3, 4]) }], state: 'instances' },
+    ]);
+  });
+
+  it('refuses a body that is not JSON with SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', async () => {
+    await expect(settled(() => passthroughHandler.preprocess([{ body: new Uint8Array([1]), contentType: 'image/png' }], context()))).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+      message: 'model `iris` takes JSON tensors, got image/png; send Content-Type: application/json',
+    });
+  });
+
+  it('says when a raw body came without a content type', async () => {
+    await expect(settled(() => passthroughHandler.preprocess([{ body: new Uint8Array([1]), contentType: '' }], context()))).rejects.toMatchObject({
+      message: 'model `iris` takes JSON tensors, got a body without a content type; send Content-Type: application/json',
+    });
+  });
+
+  it('answers outputs shaped by each request’s form', async () => {
+    const outputs = [fp32('probabilities', [1, 3], [0.25, 0.5, 0.25])];
+    const answers = await passthroughHandler.postprocess([result(outputs, 'single'), result(outputs, 'batch'), result(outputs, undefined)], context());
+    expect(answers).toEqual([[0.25, 0.5, 0.25], [[0.25, 0.5, 0.25]], [[0.25, 0.5, 0.25]]]);
+  });
+});
+
+describe('classifierHandler', () => {
+  const label: Tensor = { name: 'label', datatype: 'INT64', shape: [2], data: new BigInt64Array([1n, 2n]) };
+  const probabilities = fp32('probabilities', [2, 3], [0.25, 0.5, 0.25, 0, 0.125, 0.875]);
+
+  it('names the most probable class with the manifest’s labels', async () => {
+    const [answer] = await classifierHandler.postprocess([result([label, probabilities], 'batch')], context());
+    expect(answer).toEqual([
+      { label: 'versicolor', probabilities: { setosa: 0.25, versicolor: 0.5, virginica: 0.25 } },
+      { label: 'virginica', probabilities: { setosa: 0, versicolor: 0.125, virginica: 0.875 } },
+    ]);
+  });
+
+  it('answers one classification, not a list, for a single instance', async () => {
+    const one = fp32('probabilities', [1, 3], [0.125, 0.125, 0.75]);
+    const [answer] = await classifierHandler.postprocess([result([one], 'single')], context());
+    expect(answer).toEqual({ label: 'virginica', probabilities: { setosa: 0.125, versicolor: 0.125, virginica: 0.75 } });
+  });
+
+  it('uses class indices when the model has no labels', async () => {
+    const unlabelled: ModelDescription = { ...iris, labels: undefined, outputs: [{ name: 'scores', datatype: 'FP32', shape: [-1, 3] }] };
+    const scores = fp32('scores', [1, 3], [0.5, 0.25, 0.25]);
+    const [answer] = await classifierHandler.postprocess([result([scores], 'batch')], context(unlabelled));
+    expect(answer).toEqual([{ label: '0', probabilities: { '0': 0.5, '1': 0.25, '2': 0.25 } }]);
+  });
+
+  it('finds a float output with one score per class when none is called probabilities', async () => {
+    const scores = fp32('output_probability', [1, 3], [0, 1, 0]);
+    const [answer] = await classifierHandler.postprocess([result([label, scores], 'batch')], context());
+    expect(answer).toEqual([{ label: 'versicolor', probabilities: { setosa: 0, versicolor: 1, virginica: 0 } }]);
+  });
+
+  it('fails with SLUICE_HANDLER_FAILED when no output holds class scores', async () => {
+    await expect(settled(() => classifierHandler.postprocess([result([label], 'batch')], context()))).rejects.toMatchObject({
+      code: 'SLUICE_HANDLER_FAILED',
+      message: 'classifier handler: model `iris` has no float output of 3 classes (name it `probabilities`); use handler: passthrough for raw outputs',
+    });
+  });
+
+  it('answers one classification per instance for instances requests', async () => {
+    const [answer] = await classifierHandler.postprocess([result([probabilities], 'instances')], context());
+    expect((answer as unknown[]).map((c) => (c as { label: string }).label)).toEqual(['versicolor', 'virginica']);
+  });
+
+  it('decodes JSON requests like passthrough', async () => {
+    const prepared = await classifierHandler.preprocess([{ body: { data: [[1, 2, 3, 4]] }, contentType: 'application/json' }], context());
+    expect(prepared).toEqual([{ inputs: [{ name: 'features', datatype: 'FP32', shape: [1, 4], data: new Float32Array([1, 2, 3, 4]) }], state: 'batch' }]);
+  });
+});

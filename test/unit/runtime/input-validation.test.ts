@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+import { type Tensor, type TensorSpec } from '../../../src/common/tensor/index.js';
+import { validateInputs, validateOutputNames } from '../../../src/runtime/input-validation.js';
+
+const specs: readonly TensorSpec[] = [
+  { name: 'features', datatype: 'FP32', shape: [-1, 4] },
+  { name: 'mask', datatype: 'BOOL', shape: [-1] },
+];
+
+function fp32(name: string, shape: number[], length = shape.reduce((a, b) => a * b, 1)): Tensor {
+  return { name, datatype: 'FP32', shape, data: new Float32Array(length) };
+}
+
+const mask = (n: number): Tensor => ({ name: 'mask', datatype: 'BOOL', shape: [n], data: new Uint8Array(n) });
+
+describe('validateInputs', () => {
+  it('accepts every input once with any size for -1 dimensions', () => {
+    expect(() => {
+      validateInputs('iris', specs, [mask(3), fp32('features', [3, 4])]);
+    }).not.toThrow();
+  });
+
+  it('refuses an unknown input and lists the known ones', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('feature', [1, 4])]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_UNKNOWN_INPUT',
+        message: 'model `iris` has no input `feature`; its inputs are: features, mask',
+        details: { input: 'feature', expected: ['features', 'mask'] },
+      }),
+    );
+  });
+
+  it('refuses a request that lacks an input, describing it', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [1, 4])]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_MISSING_INPUT',
+        message: 'model `iris` needs input `mask` (BOOL [-1]), which the request does not give',
+        details: { input: 'mask' },
+      }),
+    );
+  });
+
+  it('refuses an input given twice', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [1, 4]), fp32('features', [1, 4]), mask(1)]);
+    }).toThrow(expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'input `features` is given more than once; send each input once' }));
+  });
+
+  it('refuses the wrong datatype, showing expected and got', () => {
+    const int32: Tensor = { name: 'features', datatype: 'INT32', shape: [1, 4], data: new Int32Array(4) };
+    expect(() => {
+      validateInputs('iris', specs, [int32, mask(1)]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_DATATYPE_MISMATCH',
+        message: 'input `features` of model `iris` must be FP32, got INT32',
+        details: { input: 'features', expected: 'FP32', got: 'INT32' },
+      }),
+    );
+  });
+
+  it('refuses a fixed dimension of the wrong size, showing the expected shape with -1', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [2, 3]), mask(2)]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `features` of model `iris` must have shape [-1,4] (-1 = any size), got [2,3]',
+        details: { input: 'features', expected: [-1, 4], got: [2, 3] },
+      }),
+    );
+  });
+
+  it('refuses the wrong rank', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [4]), mask(1)]);
+    }).toThrow('input `features` of model `iris` must have shape [-1,4] (-1 = any size), got [4]');
+  });
+
+  it('refuses data whose length does not match the shape', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [2, 4], 7), mask(2)]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        message: 'input `features`: shape [2,4] needs 8 values, got 7',
+        details: { input: 'features', expected: 8, got: 7 },
+      }),
+    );
+  });
+
+  it('counts BYTES elements, not bytes', () => {
+    const text: Tensor = { name: 'text', datatype: 'BYTES', shape: [2], data: [new Uint8Array(3), new Uint8Array(5)] };
+    expect(() => {
+      validateInputs('nlp', [{ name: 'text', datatype: 'BYTES', shape: [-1] }], [text]);
+    }).not.toThrow();
+  });
+
+  it('checks a scalar input against the empty shape', () => {
+    const scalar: Tensor = { name: 't', datatype: 'FP32', shape: [], data: new Float32Array(1) };
+    expect(() => {
+      validateInputs('m', [{ name: 't', datatype: 'FP32', shape: [] }], [scalar]);
+    }).not.toThrow();
+  });
+});
+
+describe('validateOutputNames', () => {
+  const outputs: readonly TensorSpec[] = [
+    { name: 'label', datatype: 'INT64', shape: [-1] },
+    { name: 'probabilities', datatype: 'FP32', shape: [-1, 3] },
+  ];
+
+  it('returns the requested names in request order', () => {
+    expect(validateOutputNames('iris', outputs, ['probabilities', 'label'])).toEqual(['probabilities', 'label']);
+  });
+
+  it('refuses an unknown output and lists the known ones', () => {
+    expect(() => validateOutputNames('iris', outputs, ['probs'])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_UNKNOWN_OUTPUT',
+        message: 'model `iris` has no output `probs`; its outputs are: label, probabilities',
+        details: { output: 'probs', expected: ['label', 'probabilities'] },
+      }),
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../../src/common/errors/index.js';
+import type { LogLevel } from '../../../../src/common/logger.js';
+import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
+
+function capture(level: LogLevel): { logger: JsonLogger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = new JsonLogger(level, (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+  return { logger, lines };
+}
+
+function logAll(logger: JsonLogger): void {
+  logger.debug('d');
+  logger.info('i');
+  logger.warn('w');
+  logger.error('e');
+}
+
+describe('JsonLogger', () => {
+  it('writes one JSON object per line with time, level and message first', () => {
+    const raw: string[] = [];
+    new JsonLogger('info', (line) => raw.push(line)).info('model loaded', { model: 'iris' });
+    expect(raw).toHaveLength(1);
+    const line = JSON.parse(raw[0]!) as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['time', 'level', 'msg', 'model']);
+    expect(line).toMatchObject({ level: 'info', msg: 'model loaded', model: 'iris' });
+    expect(new Date(line['time'] as string).toISOString()).toBe(line['time']);
+  });
+
+  const levels: ReadonlyArray<readonly [LogLevel, string[]]> = [
+    ['debug', ['d', 'i', 'w', 'e']],
+    ['info', ['i', 'w', 'e']],
+    ['warn', ['w', 'e']],
+    ['error', ['e']],
+    ['silent', []],
+  ];
+  it.each(levels)('at level %s writes only lines at or above it', (level, expected) => {
+    const { logger, lines } = capture(level);
+    logAll(logger);
+    expect(lines.map((l) => l['msg'])).toEqual(expected);
+  });
+
+  it('writes the level of each line', () => {
+    const { logger, lines } = capture('debug');
+    logAll(logger);
+    expect(lines.map((l) => l['level'])).toEqual(['debug', 'info', 'warn', 'error']);
+  });
+
+  it('adds a child’s fields to every line', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ model: 'iris' }).child({ version: '2' }).info('ready', { workers: 1 });
+    expect(lines[0]).toMatchObject({ msg: 'ready', model: 'iris', version: '2', workers: 1 });
+  });
+
+  it('lets a line’s fields win over the child’s', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ model: 'iris' }).info('x', { model: 'mnist' });
+    expect(lines[0]!['model']).toBe('mnist');
+  });
+
+  it('keeps the level of its parent', () => {
+    const { logger, lines } = capture('warn');
+    const child = logger.child({ model: 'iris' });
+    child.info('dropped');
+    child.warn('kept');
+    expect(lines.map((l) => l['msg'])).toEqual(['kept']);
+  });
+
+  it('does not change the parent when a child is made', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ model: 'iris' });
+    logger.info('plain');
+    expect(lines[0]).not.toHaveProperty('model');
+  });
+
+  it('reduces an error to its name and message', () => {
+    const { logger, lines } = capture('info');
+    logger.error('failed', { error: new TypeError('bad thing') });
+    expect(lines[0]!['error']).toEqual({ name: 'TypeError', message: 'bad thing' });
+  });
+
+  it('keeps the code of an error that has one', () => {
+    const { logger, lines } = capture('info');
+    logger.error('failed', { error: new SluiceError('SLUICE_MODEL_NOT_FOUND', 'no model', { model: 'x' }) });
+    expect(lines[0]!['error']).toEqual({ name: 'SluiceError', message: 'no model', code: 'SLUICE_MODEL_NOT_FOUND' });
+  });
+
+  it('writes bigints as strings', () => {
+    const { logger, lines } = capture('info');
+    logger.info('big', { n: 2n ** 70n });
+    expect(lines[0]!['n']).toBe('1180591620717411303424');
+  });
+});

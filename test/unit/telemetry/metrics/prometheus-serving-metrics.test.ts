@@ -1,0 +1,83 @@
+import { describe, expect, it } from '@jest/globals';
+import { PrometheusServingMetrics } from '../../../../src/telemetry/metrics/prometheus-serving-metrics.js';
+
+const BOUNDS = ['0.0001', '0.00025', '0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60'];
+
+function lines(body: string, prefix: string): string[] {
+  return body.split('\n').filter((line) => line.startsWith(prefix));
+}
+
+describe('PrometheusServingMetrics', () => {
+  it('answers the Prometheus text content type', () => {
+    expect(new PrometheusServingMetrics().scrape().contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+
+  it('declares every metric even before any request', () => {
+    expect(lines(new PrometheusServingMetrics().scrape().body, '# TYPE')).toEqual([
+      '# TYPE ts_inference_requests_total counter',
+      '# TYPE ts_inference_latency_microseconds counter',
+      '# TYPE ts_queue_latency_microseconds counter',
+      '# TYPE sluice_inference_failures_total counter',
+      '# TYPE sluice_inference_request_duration_seconds histogram',
+      '# TYPE sluice_queue_duration_seconds histogram',
+    ]);
+  });
+
+  it('counts requests and adds up rounded latencies per model version', () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1500.4, queueUs: 200.6 });
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 500, queueUs: 0 });
+    metrics.inferenceCompleted({ model: 'iris', version: '2', ok: true, latencyUs: 10, queueUs: 1 });
+    const body = metrics.scrape().body;
+    expect(lines(body, 'ts_')).toEqual([
+      'ts_inference_requests_total{model_name="iris",model_version="1"} 2',
+      'ts_inference_requests_total{model_name="iris",model_version="2"} 1',
+      'ts_inference_latency_microseconds{model_name="iris",model_version="1"} 2000',
+      'ts_inference_latency_microseconds{model_name="iris",model_version="2"} 10',
+      'ts_queue_latency_microseconds{model_name="iris",model_version="1"} 201',
+      'ts_queue_latency_microseconds{model_name="iris",model_version="2"} 1',
+    ]);
+  });
+
+  it('counts failures only for requests that failed', () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 1, queueUs: 0 });
+    metrics.inferenceCompleted({ model: 'mnist', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
+    expect(lines(metrics.scrape().body, 'sluice_inference_failures_total')).toEqual([
+      'sluice_inference_failures_total{model_name="iris",model_version="1"} 1',
+    ]);
+  });
+
+  it('records latency in seconds in cumulative buckets', () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 0 });
+    const body = metrics.scrape().body;
+    const counts = BOUNDS.map((bound) => Number(/ (\d+)$/.exec(lines(body, `sluice_inference_request_duration_seconds_bucket{model_name="iris",model_version="1",le="${bound}"}`)[0]!)![1]));
+    expect(counts).toEqual(BOUNDS.map((bound) => (Number(bound) >= 0.003 ? 1 : 0)));
+    expect(lines(body, 'sluice_inference_request_duration_seconds_')).toEqual(
+      expect.arrayContaining([
+        'sluice_inference_request_duration_seconds_bucket{model_name="iris",model_version="1",le="+Inf"} 1',
+        'sluice_inference_request_duration_seconds_sum{model_name="iris",model_version="1"} 0.003',
+        'sluice_inference_request_duration_seconds_count{model_name="iris",model_version="1"} 1',
+      ]),
+    );
+  });
+
+  it('records queue time in seconds', () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 250 });
+    const body = metrics.scrape().body;
+    expect(lines(body, 'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.00025"}')).toEqual([
+      'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.00025"} 1',
+    ]);
+    expect(lines(body, 'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.0001"}')).toEqual([
+      'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.0001"} 0',
+    ]);
+    expect(lines(body, 'sluice_queue_duration_seconds_sum')).toEqual(['sluice_queue_duration_seconds_sum{model_name="iris",model_version="1"} 0.00025']);
+  });
+
+  it('ends the page with a newline', () => {
+    expect(new PrometheusServingMetrics().scrape().body.endsWith('\n')).toBe(true);
+  });
+});
