@@ -16,17 +16,35 @@ export interface Classification {
   readonly probabilities: Readonly<Record<string, number>>;
 }
 
-function probabilitiesOutput(outputs: readonly Tensor[], classes: number, model: string): Tensor {
-  const float = (t: Tensor): boolean => t.datatype === 'FP32' || t.datatype === 'FP64' || t.datatype === 'FP16';
-  const found =
-    outputs.find((t) => t.name === 'probabilities' && float(t)) ?? outputs.find((t) => float(t) && t.shape[t.shape.length - 1] === classes);
-  if (found === undefined) {
-    throw new SluiceError(
-      'SLUICE_HANDLER_FAILED',
-      `classifier handler: model \`${model}\` has no float output of ${classes} classes (name it \`probabilities\`); use handler: passthrough for raw outputs`,
-    );
+const PASSTHROUGH_HINT = 'use handler: passthrough for raw outputs';
+
+/** A float output with one row of scores per instance. */
+function scoresLike(t: Tensor): boolean {
+  return (t.datatype === 'FP32' || t.datatype === 'FP64' || t.datatype === 'FP16') && t.shape.length >= 2;
+}
+
+/**
+ * Picks the class scores: an output named `probabilities`, else the first float output with one score
+ * per label, else (without labels) the first float output of rank 2 or more. Shapes are the tensors'
+ * own, as the declared ones may leave the class dimension variable.
+ */
+function probabilitiesOutput(outputs: readonly Tensor[], labels: readonly string[], model: string): Tensor {
+  const named = outputs.find((t) => t.name === 'probabilities' && scoresLike(t));
+  const classes = labels.length;
+  if (named !== undefined) {
+    const got = named.shape[named.shape.length - 1];
+    if (classes > 0 && got !== classes) {
+      throw new SluiceError(
+        'SLUICE_HANDLER_FAILED',
+        `classifier handler: output \`probabilities\` of model \`${model}\` has ${String(got)} classes but the labels file names ${classes}; fix the labels or ${PASSTHROUGH_HINT}`,
+      );
+    }
+    return named;
   }
-  return found;
+  const found = outputs.find((t) => scoresLike(t) && (classes === 0 || t.shape[t.shape.length - 1] === classes));
+  if (found !== undefined) return found;
+  const wanted = classes > 0 ? `a float output of ${classes} classes` : 'a float output of rank 2 or more to read class scores from';
+  throw new SluiceError('SLUICE_HANDLER_FAILED', `classifier handler: model \`${model}\` has no ${wanted} (name it \`probabilities\`); ${PASSTHROUGH_HINT}`);
 }
 
 function classify(row: unknown, labels: readonly string[]): Classification {
@@ -43,17 +61,16 @@ function classify(row: unknown, labels: readonly string[]): Classification {
  */
 export const classifierHandler: Handler<BodyForm> = {
   name: 'classifier',
-  preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
+  // Both methods are async so that bad input becomes a rejected promise, never a synchronous throw.
+  async preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
     return Promise.resolve(requests.map((request) => prepareJsonRequest(request, context)));
   },
-  postprocess(results: readonly HandlerResult<BodyForm>[], context: HandlerContext) {
+  async postprocess(results: readonly HandlerResult<BodyForm>[], context: HandlerContext) {
     const labels = context.model.labels ?? [];
-    const classes = labels.length > 0 ? labels.length : (context.model.outputs[0]?.shape.at(-1) ?? 0);
-    return Promise.resolve(
-      results.map(({ outputs, state }) => {
-        const rows = tensorRows(probabilitiesOutput(outputs, classes, context.model.name)).map((row) => classify(row, labels));
-        return state === 'single' ? rows[0] : rows;
-      }),
-    );
+    const answers = results.map(({ outputs, state }) => {
+      const rows = tensorRows(probabilitiesOutput(outputs, labels, context.model.name)).map((row) => classify(row, labels));
+      return state === 'single' ? rows[0] : rows;
+    });
+    return Promise.resolve(answers);
   },
 };

@@ -7,10 +7,11 @@ import { prepareJsonRequest } from './request-body.js';
  */
 export const passthroughHandler: Handler<BodyForm> = {
   name: 'passthrough',
-  preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
+  // Both methods are async so that bad input becomes a rejected promise, never a synchronous throw.
+  async preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
     return Promise.resolve(requests.map((request) => prepareJsonRequest(request, context)));
   },
-  postprocess(results: readonly HandlerResult<BodyForm>[]) {
+  async postprocess(results: readonly HandlerResult<BodyForm>[]) {
     return Promise.resolve(results.map(({ outputs, state }) => encodeJsonOutputs(outputs, state ?? 'batch')));
   },
 };

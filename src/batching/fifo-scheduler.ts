@@ -1,11 +1,11 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { JobResult } from '../executors/executor.js';
 import { ModelInstance, type InstanceInfo } from './model-instance.js';
 import { Payload } from './payload.js';
 import { PayloadQueue } from './payload-queue.js';
 import type { InferenceJob, InferenceOutcome, Scheduler } from './scheduler.js';
 
-/** Runs a batch of jobs on an instance; one result per job, in order; never rejects. */
+/** Runs a batch of jobs on an instance; one result per job, in order; never rejects (if it does, every job of the batch fails). */
 export type RunBatch = (instance: ModelInstance, jobs: readonly InferenceJob[]) => Promise<readonly JobResult[]>;
 
 /** Settings of a {@link FifoScheduler}. */
@@ -30,10 +30,17 @@ export interface QueueInfo {
 /** Seconds a client is told to wait before retrying when the queue is full. */
 const RETRY_AFTER_SECONDS = 1;
 
+function asInferenceError(error: unknown): SluiceError {
+  if (isSluiceError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SluiceError('SLUICE_INFERENCE_FAILED', `inference failed: ${reason}`, {}, { cause: error });
+}
+
 /**
  * First-in first-out scheduler: one job per run, as many concurrent runs as instances, a bounded queue,
  * deadlines and client cancellation. A job that times out while running is answered at once and the
- * instance goes on serving when the run ends (its late result is dropped).
+ * instance goes on serving when the run ends (its late result is dropped); a job whose deadline has passed
+ * by the time an instance is free is answered with a timeout without running.
  */
 export class FifoScheduler implements Scheduler {
   private readonly queue = new PayloadQueue();
@@ -90,6 +97,10 @@ export class FifoScheduler implements Scheduler {
     });
   }
 
+  /**
+   * Jobs queued plus runs in progress. A job that timed out while running has been answered but is still
+   * counted until its run ends, so {@link FifoScheduler.drain} waits for the instance to be free again.
+   */
   inflightCount(): number {
     return this.queue.liveCount + this.executing;
   }
@@ -110,9 +121,9 @@ export class FifoScheduler implements Scheduler {
   }
 
   /**
-   * Sets the number of instances. New ones start idle; surplus idle ones leave at once and busy ones
-   * leave after their current run, so no accepted job is lost. Scaling to zero answers queued jobs with
-   * `SLUICE_MODEL_NO_WORKERS`.
+   * Sets the number of instances. New ones start idle; surplus instances leave idle ones first, at once,
+   * then busy ones after their current run, so no accepted job is lost. Scaling to zero answers queued
+   * jobs with `SLUICE_MODEL_NO_WORKERS`.
    */
   scale(count: number): void {
     let active = this.activeInstances();
@@ -123,10 +134,14 @@ export class FifoScheduler implements Scheduler {
       active += 1;
     }
     for (let i = this.instances.length - 1; i >= 0 && active > count; i--) {
+      if (this.instances[i]?.state !== 'idle') continue;
+      this.instances.splice(i, 1);
+      active -= 1;
+    }
+    for (let i = this.instances.length - 1; i >= 0 && active > count; i--) {
       const instance = this.instances[i];
-      if (instance === undefined || instance.state === 'retiring') continue;
-      if (instance.state === 'idle') this.instances.splice(i, 1);
-      else instance.state = 'retiring';
+      if (instance?.state !== 'busy') continue;
+      instance.state = 'retiring';
       active -= 1;
     }
     if (count === 0) {
@@ -168,17 +183,18 @@ export class FifoScheduler implements Scheduler {
 
   private expire(payload: Payload): void {
     const wasQueued = payload.state === 'queued';
-    const waitedMs = Math.round(performance.now() - payload.enqueuedAt);
-    payload.fail(
-      new SluiceError(
-        'SLUICE_RESPONSE_TIMEOUT',
-        `${this.label} did not answer within the response timeout (${waitedMs} ms, ${wasQueued ? 'still queued' : 'still running'}); raise responseTimeoutMs or add workers`,
-        { stage: wasQueued ? 'queued' : 'executing' },
-      ),
-      'expired',
-    );
+    payload.fail(this.timeoutError(payload, wasQueued), 'expired');
     if (wasQueued) this.queue.forget();
     this.notifyIfIdle();
+  }
+
+  private timeoutError(payload: Payload, queued: boolean): SluiceError {
+    const waitedMs = Math.round(performance.now() - payload.enqueuedAt);
+    return new SluiceError(
+      'SLUICE_RESPONSE_TIMEOUT',
+      `${this.label} did not answer within the response timeout (${waitedMs} ms, ${queued ? 'still queued' : 'still running'}); raise responseTimeoutMs or add workers`,
+      { stage: queued ? 'queued' : 'executing' },
+    );
   }
 
   private cancel(payload: Payload): void {
@@ -190,37 +206,51 @@ export class FifoScheduler implements Scheduler {
 
   private pump(): void {
     for (const instance of this.instances) {
-      if (this.queue.liveCount === 0) return;
       if (instance.state !== 'idle') continue;
-      const payload = this.queue.shift();
+      const payload = this.nextRunnable();
       if (payload === undefined) return;
-      this.run(instance, payload);
+      void this.run(instance, payload);
     }
   }
 
-  private run(instance: ModelInstance, payload: Payload): void {
+  /** The oldest queued payload still within its deadline; those past it (their timer not yet fired) expire here. */
+  private nextRunnable(): Payload | undefined {
+    let expired = false;
+    for (let payload = this.queue.shift(); payload; payload = this.queue.shift()) {
+      if (performance.now() < payload.job.deadline) return payload;
+      payload.fail(this.timeoutError(payload, true), 'expired');
+      expired = true;
+    }
+    if (expired) this.notifyIfIdle();
+    return undefined;
+  }
+
+  private async run(instance: ModelInstance, payload: Payload): Promise<void> {
     instance.state = 'busy';
     payload.markExecuting();
     this.executing += 1;
-    void this.options.runBatch(instance, [payload.job]).then((results) => {
-      const computeUs = (performance.now() - payload.startedAt) * 1000;
+    try {
+      const results = await this.options.runBatch(instance, [payload.job]);
       const result = results[0];
       if (result?.ok) {
         payload.answer({
           outputs: result.outputs,
           queueUs: (payload.startedAt - payload.enqueuedAt) * 1000,
-          computeUs,
+          computeUs: (performance.now() - payload.startedAt) * 1000,
           instanceId: instance.id,
         });
       } else {
         payload.fail(result?.error ?? new SluiceError('SLUICE_INTERNAL', 'the executor returned no result for a job'));
       }
-      instance.jobsServed += 1;
-      this.executing -= 1;
-      this.release(instance);
-      this.notifyIfIdle();
-      this.pump();
-    });
+    } catch (error) {
+      // RunBatch must not reject, but a broken executor must still not leave a job unanswered.
+      payload.fail(asInferenceError(error));
+    }
+    instance.jobsServed += 1;
+    this.executing -= 1;
+    this.release(instance);
+    this.notifyIfIdle();
+    this.pump();
   }
 
   private release(instance: ModelInstance): void {

@@ -2,12 +2,31 @@ import type { SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
 import { JsonLogger } from '../telemetry/logging/json-logger.js';
 
+/** Resolves with the first SIGTERM or SIGINT; a second one exits at once. */
+function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const handle = (signal: NodeJS.Signals): void => {
+      if (received) onForce();
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', handle);
+    process.on('SIGINT', handle);
+  });
+}
+
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then stops it gracefully. Resolves with the
  * exit status: 0 after a clean stop, 1 when start-up failed.
  */
 export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean): Promise<number> {
   const logger = new JsonLogger(config.logLevel);
+  // Listen before anything is announced, so a signal sent right after start-up is never missed.
+  const stopSignal = firstStopSignal(() => {
+    logger.warn('second signal: exiting without waiting for in-flight requests');
+    process.exit(1);
+  });
   let server;
   try {
     server = await startServer({ config, logger, restoreSnapshot });
@@ -22,22 +41,7 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
     models: server.startup.loaded,
     failedModels: server.startup.failed.length,
   });
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => {
-      resolve('SIGTERM');
-    });
-    process.once('SIGINT', () => {
-      resolve('SIGINT');
-    });
-  });
-  logger.info('signal received', { signal });
-  // A second signal during the drain means "now".
-  const force = (): void => {
-    logger.warn('second signal: exiting without waiting for in-flight requests');
-    process.exit(1);
-  };
-  process.once('SIGTERM', force);
-  process.once('SIGINT', force);
+  logger.info('signal received', { signal: await stopSignal });
   await server.stop();
   return 0;
 }

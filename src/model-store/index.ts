@@ -6,7 +6,7 @@ export {
   type RawModelManifest,
   type WorkerSettings,
 } from './manifest/model-manifest.js';
-export { loadManifest } from './manifest/manifest-loader.js';
+export { loadManifest, type ManifestDefaults } from './manifest/manifest-loader.js';
 export { readLabels } from './manifest/labels-reader.js';
 
 export { ARCHIVE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';

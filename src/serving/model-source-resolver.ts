@@ -7,6 +7,7 @@ import {
   extractModelArchive,
   loadManifest,
   resolveStoreUrl,
+  type ManifestDefaults,
   type ModelManifest,
   type StoreEntry,
 } from '../model-store/index.js';
@@ -27,7 +28,11 @@ const DOWNLOAD_DIR = '.downloads';
  * `allowedUrls`, http(s) URLs of archives.
  */
 export class ModelSourceResolver {
-  constructor(private readonly config: SluiceConfig) {}
+  private readonly defaults: ManifestDefaults;
+
+  constructor(private readonly config: SluiceConfig) {
+    this.defaults = { workers: config.defaultWorkers };
+  }
 
   /** Every model version `url` stands for. */
   async resolve(url: string): Promise<ModelSource[]> {
@@ -39,12 +44,12 @@ export class ModelSourceResolver {
   /** The manifest of one store entry. */
   async fromEntry(entry: StoreEntry, url: string): Promise<ModelSource> {
     const dir = entry.source === 'archive' ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive) : entry.path;
-    return { manifest: await loadManifest(dir), origin: { url, dir } };
+    return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
   /** A source from an already unpacked directory (snapshot restore). */
   async fromDirectory(dir: string, url: string): Promise<ModelSource> {
-    return { manifest: await loadManifest(dir), origin: { url, dir } };
+    return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
   private async fromRemote(url: string): Promise<ModelSource> {
@@ -58,7 +63,7 @@ export class ModelSourceResolver {
         allowedPatterns: this.config.allowedUrls,
       });
       const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive);
-      return { manifest: await loadManifest(dir), origin: { url, dir } };
+      return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
     } finally {
       await rm(file, { force: true });
     }

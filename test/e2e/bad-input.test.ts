@@ -2,7 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { archiveManifestEntry, buildTar } from '../unit/model-store/support/tar-builder.js';
+import { archiveManifestEntry, buildTar } from '../support/tar-builder.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 

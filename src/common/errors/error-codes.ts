@@ -37,7 +37,6 @@ export const ERROR_CODES = {
   SLUICE_MODEL_DEFAULT_VERSION_IN_USE: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_MODEL_NO_WORKERS: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   SLUICE_MODEL_UNLOADING: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
-  SLUICE_MODEL_NOT_READY: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Manifests and the model store.
   SLUICE_MANIFEST_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_MANIFEST_NOT_FOUND: { category: 'NOT_FOUND', type: 'InvalidModelException' },

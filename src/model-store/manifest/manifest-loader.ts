@@ -101,11 +101,19 @@ async function readManifestText(baseDir: string, manifestPath: string, source: s
   return readFile(manifestPath, 'utf8');
 }
 
+/** Server-wide values a manifest falls back to. */
+export interface ManifestDefaults {
+  /** `workers.min` when the manifest gives none (the config's `defaultWorkers`). */
+  readonly workers: number;
+}
+
+const BUILT_IN_DEFAULTS: ManifestDefaults = { workers: 1 };
+
 /**
  * Reads, validates and completes `<dir>/model.yaml`, naming the manifest `source` in every error.
  * The archive extractor uses this to name the archive instead of its temporary directory.
  */
-export async function loadManifestAs(dir: string, source: string): Promise<ModelManifest> {
+export async function loadManifestAs(dir: string, source: string, defaults: ManifestDefaults = BUILT_IN_DEFAULTS): Promise<ModelManifest> {
   const baseDir = resolve(dir);
   const manifestPath = join(baseDir, MANIFEST_FILE_NAME);
   const text = await readManifestText(baseDir, manifestPath, source);
@@ -123,7 +131,7 @@ export async function loadManifestAs(dir: string, source: string): Promise<Model
       problems.push(`\`batching.preferredBatchSizes\` holds ${size}, more than \`batching.maxBatchSize\` (${maxBatchSize}); lower it or raise maxBatchSize`);
     }
   }
-  const minWorkers = raw.workers?.min ?? 1;
+  const minWorkers = raw.workers?.min ?? Math.min(defaults.workers, raw.workers?.max ?? Infinity);
   const maxWorkers = raw.workers?.max ?? Math.max(minWorkers, 1);
   if (maxWorkers < minWorkers) {
     problems.push(`\`workers.max\` (${maxWorkers}) is less than \`workers.min\` (${minWorkers}); make max at least min`);
@@ -164,6 +172,6 @@ export async function loadManifestAs(dir: string, source: string): Promise<Model
  * files inside `dir`. Throws `SLUICE_MANIFEST_NOT_FOUND` when there is no manifest and
  * `SLUICE_MANIFEST_INVALID` (naming the file and every problem) otherwise.
  */
-export async function loadManifest(dir: string): Promise<ModelManifest> {
-  return loadManifestAs(dir, join(resolve(dir), MANIFEST_FILE_NAME));
+export async function loadManifest(dir: string, defaults?: ManifestDefaults): Promise<ModelManifest> {
+  return loadManifestAs(dir, join(resolve(dir), MANIFEST_FILE_NAME), defaults);
 }

@@ -35,14 +35,30 @@ function specDatatype(spec: TensorSpec, model: ModelDescription): Exclude<Tensor
   return spec.datatype;
 }
 
-/** Builds one input from nested JSON, adding a batch dimension of 1 when the client sent a single instance. */
-function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription): { tensor: Tensor; single: boolean } {
+/** How one input was sent: one instance (a dimension short), a batch, or neither (left to shape validation). */
+type InputLayout = 'single' | 'batch' | 'other';
+
+function layoutOf(spec: TensorSpec, rank: number): InputLayout {
+  if (spec.shape[0] !== -1) return 'other';
+  if (rank === spec.shape.length - 1) return 'single';
+  return rank === spec.shape.length ? 'batch' : 'other';
+}
+
+function jsonTensor(spec: TensorSpec, value: unknown, shape: readonly number[], model: ModelDescription): Tensor {
   const where = `input \`${spec.name}\``;
-  let shape = inferJsonShape(value, where);
-  const single = shape.length === spec.shape.length - 1 && spec.shape[0] === -1;
-  if (single) shape = [1, ...shape];
-  const tensor = tensorFromJsonValues(spec.name, specDatatype(spec, model), shape, flattenJsonData(value, where), where);
-  return { tensor, single };
+  return tensorFromJsonValues(spec.name, specDatatype(spec, model), shape, flattenJsonData(value, where), where);
+}
+
+/** Builds one input from nested JSON, adding a batch dimension of 1 when the client sent a single instance. */
+function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription): { tensor: Tensor; layout: InputLayout } {
+  const shape = inferJsonShape(value, `input \`${spec.name}\``);
+  const layout = layoutOf(spec, shape.length);
+  return { tensor: jsonTensor(spec, value, layout === 'single' ? [1, ...shape] : shape, model), layout };
+}
+
+/** Builds one input from a KServe `instances` column: the list is the batch, so its shape is taken as sent. */
+function tensorForColumn(spec: TensorSpec, column: unknown[], model: ModelDescription): Tensor {
+  return jsonTensor(spec, column, inferJsonShape(column, `input \`${spec.name}\``), model);
 }
 
 function onlyInput(model: ModelDescription): TensorSpec {
@@ -87,20 +103,41 @@ function decodeOipTensor(value: unknown, index: number): Tensor {
 function decodeInstances(instances: unknown[], model: ModelDescription): DecodedJsonBody {
   if (instances.length === 0) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" is empty; send at least one instance');
   if (model.inputs.length === 1 && !instances.every(isRecord)) {
-    const spec = onlyInput(model);
-    const { tensor } = tensorForSpec(spec, instances, model);
-    return { inputs: [tensor], form: 'instances' };
+    return { inputs: [tensorForColumn(onlyInput(model), instances, model)], form: 'instances' };
   }
+  const notObject = instances.findIndex((instance) => !isRecord(instance));
+  if (notObject >= 0) {
+    const names = model.inputs.map((s) => s.name).join(', ');
+    throw new SluiceError(
+      'SLUICE_REQUEST_INVALID',
+      `instances[${notObject}] is not an object; model \`${model.name}\` has ${model.inputs.length} inputs (${names}), so each instance must be an object with one entry per input`,
+    );
+  }
+  const records = instances as Record<string, unknown>[];
   const inputs = model.inputs.map((spec) => {
-    const column = instances.map((instance, i) => {
-      if (!isRecord(instance) || !(spec.name in instance)) {
+    const column = records.map((instance, i) => {
+      if (!(spec.name in instance)) {
         throw new SluiceError('SLUICE_TENSOR_MISSING_INPUT', `instances[${i}] lacks input \`${spec.name}\``, { input: spec.name });
       }
       return instance[spec.name];
     });
-    return tensorForSpec(spec, column, model).tensor;
+    return tensorForColumn(spec, column, model);
   });
   return { inputs, form: 'instances' };
+}
+
+function decodeNamedInputs(inputs: Record<string, unknown>, model: ModelDescription): DecodedJsonBody {
+  const decoded = Object.entries(inputs).map(([name, value]) => ({ name, ...tensorForSpec(specNamed(model, name), value, model) }));
+  const single = decoded.filter((d) => d.layout === 'single').map((d) => `\`${d.name}\``);
+  const batch = decoded.filter((d) => d.layout === 'batch').map((d) => `\`${d.name}\``);
+  if (single.length > 0 && batch.length > 0) {
+    throw new SluiceError(
+      'SLUICE_REQUEST_INVALID',
+      `the inputs mix a single instance (${single.join(', ')}) and a batch (${batch.join(', ')}); send all of them the same way, each one instance or each with the batch dimension`,
+    );
+  }
+  const form = decoded.length > 0 && decoded.every((d) => d.layout === 'single') ? 'single' : 'batch';
+  return { inputs: decoded.map((d) => d.tensor), form };
 }
 
 /**
@@ -110,13 +147,15 @@ function decodeInstances(instances: unknown[], model: ModelDescription): Decoded
  * - `{"inputs": {"<name>": …}}` for several inputs;
  * - `{"inputs": [{name, datatype, shape, data}]}` (OIP tensors);
  * - `{"instances": […]}` (KServe v1: a list of rows, or of `{"<name>": …}` objects).
- * A value one dimension short of a model whose first dimension is variable is one instance: a batch
- * dimension of 1 is added, and {@link BodyForm} `single` tells postprocessing to take it off again.
+ * Outside `instances`, a value one dimension short of a model whose first dimension is variable is one
+ * instance: a batch dimension of 1 is added, and {@link BodyForm} `single` tells postprocessing to take
+ * it off again; named inputs must all be sent the same way. `instances` is always the batch itself, so
+ * its shape is taken as sent and a mismatch is left to shape validation.
  */
 export function decodeJsonRequestBody(body: unknown, model: ModelDescription): DecodedJsonBody {
   if (Array.isArray(body)) {
-    const { tensor, single } = tensorForSpec(onlyInput(model), body, model);
-    return { inputs: [tensor], form: single ? 'single' : 'batch' };
+    const { tensor, layout } = tensorForSpec(onlyInput(model), body, model);
+    return { inputs: [tensor], form: layout === 'single' ? 'single' : 'batch' };
   }
   if (!isRecord(body)) throw new SluiceError('SLUICE_REQUEST_INVALID', `the body is not a tensor request; ${ACCEPTED_FORMS}`);
   if ('instances' in body) {
@@ -125,15 +164,14 @@ export function decodeJsonRequestBody(body: unknown, model: ModelDescription): D
     return decodeInstances(instances, model);
   }
   if ('data' in body) {
-    const { tensor, single } = tensorForSpec(onlyInput(model), body['data'], model);
-    return { inputs: [tensor], form: single ? 'single' : 'batch' };
+    const { tensor, layout } = tensorForSpec(onlyInput(model), body['data'], model);
+    return { inputs: [tensor], form: layout === 'single' ? 'single' : 'batch' };
+  }
+  if (!('inputs' in body)) {
+    throw new SluiceError('SLUICE_REQUEST_INVALID', `the body has none of the keys data, inputs or instances; ${ACCEPTED_FORMS}`);
   }
   const inputs = body['inputs'];
   if (Array.isArray(inputs)) return { inputs: inputs.map(decodeOipTensor), form: 'batch' };
-  if (isRecord(inputs)) {
-    const decoded = Object.entries(inputs).map(([name, value]) => tensorForSpec(specNamed(model, name), value, model));
-    const single = decoded.length > 0 && decoded.every((d) => d.single);
-    return { inputs: decoded.map((d) => d.tensor), form: single ? 'single' : 'batch' };
-  }
-  throw new SluiceError('SLUICE_REQUEST_INVALID', `the body has none of the keys data, inputs or instances; ${ACCEPTED_FORMS}`);
+  if (isRecord(inputs)) return decodeNamedInputs(inputs, model);
+  throw new SluiceError('SLUICE_REQUEST_INVALID', '"inputs" must be an object mapping input names to data, or a list of OIP tensors');
 }

@@ -11,8 +11,8 @@ import {
   type ArchiveLimits,
 } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
-import { writeIrisModel } from '../support/model-fixture.js';
-import { archiveManifestEntry, buildArchive, buildTar, patchDeclaredSize, sha256, type TarEntrySpec } from '../support/tar-builder.js';
+import { writeIrisModel } from '../../../support/model-fixture.js';
+import { archiveManifestEntry, buildArchive, buildTar, patchDeclaredSize, sha256, type TarEntrySpec } from '../../../support/tar-builder.js';
 
 let root: string;
 let store: string;

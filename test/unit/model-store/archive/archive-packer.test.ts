@@ -5,8 +5,8 @@ import { gunzipSync } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import { packModelArchive } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
-import { writeIrisModel } from '../support/model-fixture.js';
-import { sha256 } from '../support/tar-builder.js';
+import { writeIrisModel } from '../../../support/model-fixture.js';
+import { sha256 } from '../../../support/tar-builder.js';
 
 let root: string;
 let cleanup: () => Promise<void>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
 import { loadManifest } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
-import { IRIS_MANIFEST, writeIrisModel } from '../support/model-fixture.js';
+import { IRIS_MANIFEST, writeIrisModel } from '../../../support/model-fixture.js';
 
 let root: string;
 let cleanup: () => Promise<void>;

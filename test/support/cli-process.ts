@@ -1,0 +1,78 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/common/package-root.js';
+
+/** The built CLI entry point (`npm run test:e2e` builds first). */
+export const CLI_MAIN = join(packageRoot(), 'dist', 'src', 'main.js');
+
+/** Runs `sluice <args>` to completion. */
+export function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI_MAIN, ...args], { cwd, env: { PATH: process.env['PATH'], ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A foreground `sluice start` child whose JSON log lines are collected. */
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly lines: unknown[];
+  /** Resolves with the first log line `match` accepts. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts `sluice start --foreground <args>` in `cwd`. */
+export function startServerProcess(args: readonly string[], cwd: string): ServerProcess {
+  const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground', ...args], { cwd, env: { PATH: process.env['PATH'] }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const text = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      let line: Record<string, unknown>;
+      try {
+        line = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    resolve(code);
+  }));
+  return {
+    child,
+    lines,
+    exited,
+    waitForLog: (match) => {
+      const found = lines.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
+
+/** A TCP port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { ERROR_CODES, type ErrorCode } from '../../../src/common/errors/index.js';
+import { httpStatusOf } from '../../../src/api/error-mapping.js';
+import { packageRoot } from '../../../src/common/package-root.js';
+
+const doc = readFileSync(join(packageRoot(), 'docs', 'errors.md'), 'utf8');
+const rows = new Map([...doc.matchAll(/^\| `(SLUICE_[A-Z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+
+describe('docs/errors.md', () => {
+  it.each(Object.keys(ERROR_CODES))('documents %s', (code) => {
+    expect(rows.has(code)).toBe(true);
+  });
+
+  it('documents no code that does not exist', () => {
+    expect([...rows.keys()].filter((code) => !(code in ERROR_CODES))).toEqual([]);
+  });
+
+  it.each(Object.keys(ERROR_CODES).filter((code) => code !== 'SLUICE_CONFIG_INVALID'))('gives the real HTTP status of %s', (code) => {
+    const info = ERROR_CODES[code as ErrorCode];
+    expect(rows.get(code)).toMatch(new RegExp(`^${httpStatusOf(code as ErrorCode, info.category)}\\b`));
+  });
+});
