@@ -43,7 +43,7 @@ function probabilitiesOutput(outputs: readonly Tensor[], labels: readonly string
   }
   const found = outputs.find((t) => scoresLike(t) && (classes === 0 || t.shape[t.shape.length - 1] === classes));
   if (found !== undefined) return found;
-  const wanted = classes > 0 ? `a float output of ${classes} classes` : 'a float output of rank 2 or more to read class scores from';
+  const wanted = classes > 0 ? `float output of ${classes} classes` : 'float output of rank 2 or more to read class scores from';
   throw new SluiceError('SLUICE_HANDLER_FAILED', `classifier handler: model \`${model}\` has no ${wanted} (name it \`probabilities\`); ${PASSTHROUGH_HINT}`);
 }
 

@@ -30,7 +30,7 @@ export interface InferenceOutcome {
 export interface Scheduler {
   /** Queues a job; resolves with its outcome or rejects with a `SluiceError`. */
   enqueue(job: InferenceJob): Promise<InferenceOutcome>;
-  /** Jobs accepted and not yet answered (queued plus executing). */
+  /** Jobs queued plus jobs executing; a job answered with a timeout while running counts until its run ends. */
   inflightCount(): number;
   /**
    * Stops accepting jobs, answers every queued job with `reason` (default: the model is unloading) and

@@ -11,6 +11,8 @@ interface Run {
   readonly instance: ModelInstance;
   readonly jobs: readonly InferenceJob[];
   finish(results?: readonly JobResult[]): void;
+  /** Rejects the run, as a broken executor would. */
+  reject(error: unknown): void;
 }
 
 /** What became of one job's promise. */
@@ -29,13 +31,14 @@ class Harness {
 
   constructor(options: { instances?: number; queueSize?: number } = {}) {
     const runBatch: RunBatch = (instance, jobs) =>
-      new Promise<readonly JobResult[]>((resolve) => {
+      new Promise<readonly JobResult[]>((resolve, reject) => {
         this.runs.push({
           instance,
           jobs,
           finish: (results) => {
             resolve(results ?? jobs.map((job) => ({ ok: true, outputs: [output(tagOf(job))] })));
           },
+          reject,
         });
       });
     this.scheduler = new FifoScheduler({
@@ -135,6 +138,51 @@ describe('FifoScheduler: running jobs', () => {
     const a = h.submit('a');
     await h.finish('a', []);
     expect(a.errors[0]).toMatchObject({ code: 'SLUICE_INTERNAL', message: 'the executor returned no result for a job' });
+  });
+
+  it('answers SLUICE_INFERENCE_FAILED with the reason when the run rejects', async () => {
+    const h = new Harness();
+    const a = h.submit('a');
+    h.run('a').reject(new Error('session lost'));
+    await settle();
+    expect(a.errors).toHaveLength(1);
+    expect(a.errors[0]).toMatchObject({ code: 'SLUICE_INFERENCE_FAILED', message: 'inference failed: session lost' });
+  });
+
+  it('answers with the SluiceError a run rejects with', async () => {
+    const h = new Harness();
+    const a = h.submit('a');
+    const error = new SluiceError('SLUICE_INTERNAL', 'executor state lost');
+    h.run('a').reject(error);
+    await settle();
+    expect(a.errors).toEqual([error]);
+  });
+
+  it('frees the instance for the next job after a run rejects', async () => {
+    const h = new Harness();
+    h.submit('a');
+    const b = h.submit('b');
+    h.run('a').reject(new Error('session lost'));
+    await settle();
+    expect(h.ranTags()).toEqual(['a', 'b']);
+    await h.finish('b');
+    expect(b.outcomes).toHaveLength(1);
+  });
+
+  it('answers SLUICE_INFERENCE_FAILED and stays usable when runBatch throws synchronously', async () => {
+    const scheduler = new FifoScheduler({
+      model: 'iris',
+      version: '2',
+      queueSize: 10,
+      instances: 1,
+      runBatch: () => {
+        throw new Error('not ready');
+      },
+    });
+    const deadline = performance.now() + 60_000;
+    await expect(scheduler.enqueue({ inputs: [], deadline })).rejects.toMatchObject({ code: 'SLUICE_INFERENCE_FAILED', message: 'inference failed: not ready' });
+    expect(scheduler.instanceInfo().map((i) => i.state)).toEqual(['idle']);
+    expect(scheduler.inflightCount()).toBe(0);
   });
 
   it('runs queued jobs in the order they came', async () => {
@@ -242,6 +290,25 @@ describe('FifoScheduler: deadlines', () => {
     expect(h.ranTags()).toEqual(['a', 'c']);
   });
 
+  it('expires a job whose deadline has passed when it is submitted to an idle instance, without running it', async () => {
+    const h = new Harness();
+    const a = h.submit('a', { timeoutMs: 0 });
+    await settle();
+    expect(h.runs).toEqual([]);
+    expect(a.errors[0]).toMatchObject({ code: 'SLUICE_RESPONSE_TIMEOUT', details: { stage: 'queued' } });
+    expect(a.errors[0]!.message).toMatch(/\(\d+ ms, still queued\)/);
+  });
+
+  it('expires a queued job whose deadline passed before its timer fired and runs the next one instead', async () => {
+    const h = new Harness();
+    h.submit('a');
+    const b = h.submit('b', { timeoutMs: 0 });
+    h.submit('c');
+    await h.finish('a');
+    expect(h.ranTags()).toEqual(['a', 'c']);
+    expect(b.errors.map((e) => [e.code, e.details['stage']])).toEqual([['SLUICE_RESPONSE_TIMEOUT', 'queued']]);
+  });
+
   it('answers a job that is still running at its deadline with SLUICE_RESPONSE_TIMEOUT at once', async () => {
     const h = new Harness();
     const a = h.submit('a', { timeoutMs: 50 });
@@ -320,6 +387,15 @@ describe('FifoScheduler: scaling', () => {
     const h = new Harness({ instances: 2 });
     h.scheduler.scale(1);
     expect(h.scheduler.instanceInfo().map((i) => i.state)).toEqual(['idle']);
+  });
+
+  it('removes idle instances before retiring busy ones when scaled down', async () => {
+    const h = new Harness({ instances: 2 });
+    h.submit('a');
+    h.submit('b');
+    await h.finish('a');
+    h.scheduler.scale(1);
+    expect(h.scheduler.instanceInfo().map((i) => [i.id, i.state])).toEqual([['iris-2-2', 'busy']]);
   });
 
   it('retires a busy instance after its run when scaled down, losing no job', async () => {
@@ -491,6 +567,18 @@ describe('FifoScheduler: bookkeeping', () => {
     await settle(10);
     expect(h.scheduler.inflightCount()).toBe(1);
     expect(h.scheduler.queueInfo().pending).toBe(0);
+  });
+
+  it('drains once the run of a job that timed out while running has ended', async () => {
+    const h = new Harness();
+    h.submit('a', { timeoutMs: 10 });
+    await settle(10);
+    let drained: boolean | undefined;
+    void h.scheduler.drain(1000).then((d) => (drained = d));
+    await settle();
+    expect(drained).toBeUndefined();
+    await h.finish('a');
+    expect(drained).toBe(true);
   });
 
   it('keeps counting a job that timed out while running until its run ends', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { decodeJsonRequestBody, type ModelDescription } from '../../../src/plugins/sdk/index.js';
+import { validateInputs } from '../../../src/runtime/input-validation.js';
 
 const iris: ModelDescription = {
   name: 'iris',
@@ -131,6 +132,16 @@ describe('decodeJsonRequestBody: {"inputs": {"<name>": …}}', () => {
     );
   });
 
+  it('refuses inputs that mix a single instance and a batch, naming them', () => {
+    expect(() => decodeJsonRequestBody({ inputs: { a: [1, 2], b: [3, 4] } }, pair)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message:
+          'the inputs mix a single instance (`a`) and a batch (`b`); send all of them the same way, each one instance or each with the batch dimension',
+      }),
+    );
+  });
+
   it('reads an empty inputs object as no inputs in batch form', () => {
     expect(decodeJsonRequestBody({ inputs: {} }, pair)).toEqual({ inputs: [], form: 'batch' });
   });
@@ -203,6 +214,41 @@ describe('decodeJsonRequestBody: {"instances": […]}', () => {
     });
   });
 
+  it('reads a list of scalars as one scalar per instance, never adding a batch dimension', () => {
+    expect(decodeJsonRequestBody({ instances: [1, 2, 3, 4] }, iris)).toEqual({
+      inputs: [{ name: 'features', datatype: 'FP32', shape: [4], data: new Float32Array([1, 2, 3, 4]) }],
+      form: 'instances',
+    });
+  });
+
+  it('leaves instances of the wrong rank to shape validation, which shows expected vs. got', () => {
+    const { inputs } = decodeJsonRequestBody({ instances: [1, 2, 3, 4] }, iris);
+    expect(() => {
+      validateInputs('iris', iris.inputs, inputs);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `features` of model `iris` must have shape [-1,4] (-1 = any size), got [4]',
+      }),
+    );
+  });
+
+  it('takes each input of object instances as sent, never adding a batch dimension', () => {
+    expect(decodeJsonRequestBody({ instances: [{ a: 1, b: 3 }] }, pair)).toMatchObject({
+      inputs: [{ name: 'a', shape: [1] }, { name: 'b', shape: [1] }],
+      form: 'instances',
+    });
+  });
+
+  it('refuses instances that are not objects for a model with several inputs, naming the inputs', () => {
+    expect(() => decodeJsonRequestBody({ instances: [[1, 2], [3, 4]] }, pair)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'instances[0] is not an object; model `pair` has 2 inputs (a, b), so each instance must be an object with one entry per input',
+      }),
+    );
+  });
+
   it('refuses an instance that lacks an input', () => {
     expect(() => decodeJsonRequestBody({ instances: [{ a: [1, 2], b: 3 }, { a: [5, 6] }] }, pair)).toThrow(
       expect.objectContaining({ code: 'SLUICE_TENSOR_MISSING_INPUT', message: 'instances[1] lacks input `b`', details: { input: 'b' } }),
@@ -241,7 +287,12 @@ describe('decodeJsonRequestBody: other bodies', () => {
     );
   });
 
-  it('refuses "inputs" that is neither a list nor an object', () => {
-    expect(() => decodeJsonRequestBody({ inputs: 'x' }, iris)).toThrow('the body has none of the keys data, inputs or instances');
+  it('refuses "inputs" that is neither a list nor an object, saying what it must be', () => {
+    expect(() => decodeJsonRequestBody({ inputs: 'x' }, iris)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: '"inputs" must be an object mapping input names to data, or a list of OIP tensors',
+      }),
+    );
   });
 });

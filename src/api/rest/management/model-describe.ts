@@ -17,6 +17,7 @@ export interface ModelVersionView {
   readonly modelUrl: string;
   readonly runtime: string;
   readonly handler: string;
+  readonly envelope?: string;
   readonly isDefault: boolean;
   readonly status: string;
   readonly minWorkers: number;
@@ -48,6 +49,7 @@ export function describeVersion(version: ModelVersion, registry: ModelRegistry):
     modelUrl: version.origin.url,
     runtime: version.manifest.runtime,
     handler: version.manifest.handler,
+    ...(version.manifest.envelope !== undefined ? { envelope: version.manifest.envelope } : {}),
     isDefault: registry.defaultVersionOf(version.name) === version.version,
     status: version.state === 'ready' ? (version.isReady() ? 'READY' : 'NO_WORKERS') : 'UNLOADING',
     minWorkers: s.minWorkers,

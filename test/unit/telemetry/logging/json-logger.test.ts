@@ -85,6 +85,26 @@ describe('JsonLogger', () => {
     expect(lines[0]!['error']).toEqual({ name: 'SluiceError', message: 'no model', code: 'SLUICE_MODEL_NOT_FOUND' });
   });
 
+  it('reduces an error in a child’s fields like one in a line’s fields', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ error: new SluiceError('SLUICE_MODEL_NOT_FOUND', 'no model', { model: 'x' }) }).error('failed');
+    expect(lines[0]!['error']).toEqual({ name: 'SluiceError', message: 'no model', code: 'SLUICE_MODEL_NOT_FOUND' });
+  });
+
+  it('writes line fields named time, level or msg as field.time, field.level and field.msg', () => {
+    const { logger, lines } = capture('info');
+    logger.info('ready', { time: 'yesterday', level: 'debug', msg: 'other' });
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'ready', 'field.time': 'yesterday', 'field.level': 'debug', 'field.msg': 'other' });
+    expect(lines[0]!['time']).not.toBe('yesterday');
+  });
+
+  it('writes child fields named time, level or msg as field.time, field.level and field.msg', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ time: 'yesterday', level: 'debug', msg: 'other' }).info('ready');
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'ready', 'field.time': 'yesterday', 'field.level': 'debug', 'field.msg': 'other' });
+    expect(lines[0]!['time']).not.toBe('yesterday');
+  });
+
   it('writes bigints as strings', () => {
     const { logger, lines } = capture('info');
     logger.info('big', { n: 2n ** 70n });

@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
+import { packModelArchive } from '../../src/model-store/index.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const README = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
+/** Shell blocks the README marks as runnable, in order. */
+const RUNNABLE = [...README.matchAll(/<!-- runnable -->\n```bash\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+function run(script: string, cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-e', '-c', script], { cwd, env: { PATH: process.env['PATH'], CURL_HOME: cwd, HOME: cwd }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: stdout + stderr });
+    });
+  });
+}
+
+/**
+ * Every curl in the README works as printed: each runnable block runs, in README order, against a real
+ * server whose ports replace 8080/8081/8082. curl is made to fail on HTTP errors through a .curlrc.
+ */
+describe('README examples', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      prepare: async (store, dir) => {
+        await packModelArchive(join(store, 'iris'), join(store, 'iris-1.0.sluice'));
+        await writeFile(join(dir, '.curlrc'), '--fail-with-body\n--silent\n--show-error\n');
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('marks every curl command as runnable', () => {
+    const curls = README.split('\n').filter((line) => line.startsWith('curl '));
+    const runnable = RUNNABLE.flatMap((block) => block.split('\n')).filter((line) => line.startsWith('curl '));
+    expect(curls.length).toBeGreaterThan(20);
+    expect(runnable).toEqual(curls);
+  });
+
+  it('runs every runnable block successfully, in order', async () => {
+    const port = (url: string): string => new URL(url).host;
+    for (const block of RUNNABLE) {
+      const script = block
+        .replaceAll('127.0.0.1:8080', port(t.inference))
+        .replaceAll('127.0.0.1:8081', port(t.management))
+        .replaceAll('127.0.0.1:8082', port(t.metrics));
+      const { code, output } = await run(script, t.dir);
+      expect({ block, code, output: code === 0 ? '' : output }).toEqual({ block, code: 0, output: '' });
+    }
+  });
+});
