@@ -8,6 +8,7 @@ export {
 } from './manifest/model-manifest.js';
 export { loadManifest, type ManifestDefaults } from './manifest/manifest-loader.js';
 export { readLabels } from './manifest/labels-reader.js';
+export { isPathInside } from './fs/path-containment.js';
 
 export { ARCHIVE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
 export { scanModelStore } from './store/model-store-scanner.js';

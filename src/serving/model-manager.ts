@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
-import { scanModelStore, type Snapshot, type SnapshotModel, type SnapshotStore } from '../model-store/index.js';
+import { MANIFEST_FILE_NAME, isPathInside, scanModelStore, type Snapshot, type SnapshotModel, type SnapshotStore } from '../model-store/index.js';
 import { loadModelVersion, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
@@ -154,7 +156,7 @@ export class ModelManager {
   }
 
   private async restoreEntry(entry: SnapshotModel): Promise<ModelVersion[]> {
-    const sources = await this.deps.sources.resolve(entry.url);
+    const sources = await this.snapshotSources(entry);
     const source = sources.find((s) => s.manifest.version === entry.version && (s.manifest.name === entry.name || sources.length === 1));
     if (source === undefined) {
       throw new SluiceError('SLUICE_SNAPSHOT_INVALID', `the snapshot lists ${entry.name}@${entry.version} from ${entry.url}, which no longer holds that version`);
@@ -169,6 +171,16 @@ export class ModelManager {
       jobQueueSize: entry.jobQueueSize,
     });
     return this.loadAll([source], overrides);
+  }
+
+  /** The unpacked directory the snapshot recorded when it is still in the store, else `url` again. */
+  private async snapshotSources(entry: SnapshotModel): Promise<ModelSource[]> {
+    const store = this.deps.config.modelStore;
+    if (entry.storePath !== undefined) {
+      const dir = resolve(store, entry.storePath);
+      if (isPathInside(store, dir) && existsSync(join(dir, MANIFEST_FILE_NAME))) return [await this.deps.sources.fromDirectory(dir, entry.url)];
+    }
+    return this.deps.sources.resolve(entry.url);
   }
 
   private async loadAll(sources: readonly ModelSource[], overrides: SettingOverrides): Promise<ModelVersion[]> {
@@ -210,6 +222,11 @@ export class ModelManager {
     registry.remove(version.name, version.version);
   }
 
+  private storePathOf(version: ModelVersion): { storePath?: string } {
+    const store = this.deps.config.modelStore;
+    return isPathInside(store, version.origin.dir) ? { storePath: relative(store, version.origin.dir) } : {};
+  }
+
   private async writeSnapshot(): Promise<void> {
     const store = this.deps.snapshots;
     if (store === undefined) return;
@@ -221,6 +238,7 @@ export class ModelManager {
         name: v.name,
         version: v.version,
         url: v.origin.url,
+        ...this.storePathOf(v),
         isDefault: registry.defaultVersionOf(v.name) === v.version,
         minWorkers: v.settings.minWorkers,
         maxWorkers: v.settings.maxWorkers,

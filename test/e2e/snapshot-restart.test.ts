@@ -1,6 +1,10 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
+import { packModelArchive } from '../../src/model-store/index.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson, startTestServer } from '../support/test-server.js';
 
@@ -59,6 +63,40 @@ describe('snapshots across restarts', () => {
       });
     } finally {
       await third.server.stop();
+    }
+  });
+
+  it('restores a model registered from a URL without downloading it again', async () => {
+    const { dir: remoteDir, cleanup: remoteCleanup } = await makeTempDir('sluice-restart-url-');
+    const archive = join(remoteDir, 'mlp.sluice');
+    const files = createServer((req, res) => {
+      if (req.url === '/mlp.sluice') createReadStream(archive).pipe(res);
+      else res.writeHead(404).end();
+    });
+    try {
+      await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+      const address = files.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mlp.sluice`;
+      const config = { allowedUrls: ['http://127\\.0\\.0\\.1:\\d+/.*'] };
+      const first = await startTestServer({
+        dir: remoteDir,
+        config,
+        prepare: async () => {
+          await packModelArchive(join(packageRoot(), 'model-store', 'mlp'), archive);
+        },
+      });
+      expect(await requestJson(`${first.management}/models?url=${encodeURIComponent(url)}&model_name=far`, { method: 'POST' })).toMatchObject({ status: 200 });
+      await first.server.stop();
+      await new Promise((resolve) => files.close(resolve));
+      const second = await startTestServer({ dir: remoteDir, config });
+      try {
+        expect((await requestJson(`${second.management}/models/far`)).body).toMatchObject([{ modelName: 'far', modelUrl: url, status: 'READY' }]);
+      } finally {
+        await second.server.stop();
+      }
+    } finally {
+      files.close();
+      await remoteCleanup();
     }
   });
 });

@@ -7,6 +7,11 @@ export interface SnapshotModel {
   readonly version: string;
   /** What it was registered from: a model-store name or an allowed http(s) URL. */
   readonly url: string;
+  /**
+   * The directory the version was loaded from, relative to the model store; restores prefer it so a
+   * downloaded model is not fetched again.
+   */
+  readonly storePath?: string;
   readonly isDefault: boolean;
   readonly minWorkers: number;
   readonly maxWorkers: number;

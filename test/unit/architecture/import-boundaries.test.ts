@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../../src/common/package-root.js';
+
+const root = packageRoot();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}
+
+/** Every module specifier a file imports (static, dynamic and re-exports). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+}
+
+/** Repository-relative paths of a file's relative imports. */
+function localImports(file: string): string[] {
+  return importsOf(file)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => relative(root, resolve(root, dirname(file), specifier)));
+}
+
+describe('import boundaries', () => {
+  it('lets only src/runtime/onnx import onnxruntime-node', () => {
+    const offenders = [...sourceFiles('src'), ...sourceFiles('plugins')].filter(
+      (file) => !file.startsWith('src/runtime/onnx/') && importsOf(file).some((s) => s.startsWith('onnxruntime')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps src/common free of imports from the rest of src', () => {
+    const offenders = sourceFiles('src/common').flatMap((file) =>
+      localImports(file)
+        .filter((target) => !target.startsWith('src/common/'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the plugin SDK on src/common only', () => {
+    const offenders = sourceFiles('src/plugins/sdk').flatMap((file) =>
+      localImports(file)
+        .filter((target) => !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('builds the built-in plugins only against the plugin SDK', () => {
+    const offenders = sourceFiles('plugins').flatMap((file) =>
+      localImports(file)
+        .filter((target) => target.startsWith('src/') && !target.startsWith('src/plugins/sdk/'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(sourceFiles('plugins').length).toBeGreaterThan(0);
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the scheduler free of HTTP and of the runtime implementation', () => {
+    const offenders = sourceFiles('src/batching').flatMap((file) =>
+      [...importsOf(file).filter((s) => /fastify|@nestjs|onnxruntime/.test(s)), ...localImports(file).filter((t) => t.startsWith('src/api/') || t.startsWith('src/runtime/onnx/'))].map(
+        (target) => `${file} → ${target}`,
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
