@@ -1,80 +1,70 @@
 import type { SluiceError } from '../common/errors/index.js';
+import { assertTransition, isLive, type PayloadState } from './payload-state.js';
 import type { InferenceJob, InferenceOutcome } from './scheduler.js';
 
-/**
- * Where a payload is in its life. Transitions: queued → executing → answered; queued → cancelled
- * (client gone) or expired (deadline); executing → expired (answered with a timeout while the run goes on).
- * Only `queued` and `executing` are live; the others are final.
- */
-export type PayloadState = 'queued' | 'executing' | 'answered' | 'cancelled' | 'expired';
-
-/** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
-/** A job plus its promise and state: the unit the scheduler moves around. */
+/** A job plus its promise, its place in the queues and its state: the unit the scheduler moves around. */
 export class Payload {
-  state: PayloadState = 'queued';
+  private current: PayloadState = 'queued';
   /** `performance.now()` when the job was accepted. */
-  readonly enqueuedAt = performance.now();
-  /** `performance.now()` when execution started. */
+  readonly arrival = performance.now();
+  /** `performance.now()` when its batch started running. */
   startedAt = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private onAbort: (() => void) | undefined;
+  /** True once the request's own deadline passed and the queue policy moved it behind the others. */
+  delayed = false;
+  /** True once it was put back in the queue after its instance failed. */
+  retried = false;
 
   constructor(
     readonly job: InferenceJob,
+    /** Arrival order, for FIFO and ordered answers. */
+    readonly sequence: number,
+    /** Priority level, 1 = highest. */
+    readonly priority: number,
+    /** Rows it brings to a batch (its first dimension). */
+    readonly rows: number,
+    /** Payloads with equal keys may share a batch; `undefined` runs alone. */
+    readonly batchKey: string | undefined,
     private readonly resolveOutcome: (outcome: InferenceOutcome) => void,
     private readonly rejectOutcome: (error: SluiceError) => void,
   ) {}
 
+  /** The current state. */
+  get state(): PayloadState {
+    return this.current;
+  }
+
   /** True while the payload still owes its caller an answer. */
   get live(): boolean {
-    return this.state === 'queued' || this.state === 'executing';
+    return isLive(this.current);
   }
 
-  /** Arms the deadline timer and the client-abort listener; `onExpire` / `onCancel` run at most once. */
-  watch(onExpire: (payload: Payload) => void, onCancel: (payload: Payload) => void): void {
-    const arm = (): void => {
-      const delay = Math.max(0, this.job.deadline - performance.now());
-      // Longer delays than a timer can hold fire at once, so a far deadline is reached in steps.
-      this.timer = setTimeout(() => {
-        if (delay > MAX_TIMER_DELAY_MS) arm();
-        else onExpire(this);
-      }, Math.min(delay, MAX_TIMER_DELAY_MS));
-    };
-    arm();
-    const { signal } = this.job;
-    if (signal) {
-      this.onAbort = () => {
-        onCancel(this);
-      };
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
+  /** Moves to `batched` or `executing`. */
+  advance(to: 'batched' | 'executing'): void {
+    assertTransition(this.current, to);
+    this.current = to;
+    if (to === 'executing') this.startedAt = performance.now();
   }
 
-  /** Marks the payload as running. */
-  markExecuting(): void {
-    this.state = 'executing';
-    this.startedAt = performance.now();
+  /** Puts a running payload back in the queue after its instance failed (once). */
+  requeue(): void {
+    assertTransition(this.current, 'queued');
+    this.current = 'queued';
+    this.retried = true;
   }
 
-  /** Delivers a result; ignored unless the payload is live. */
+  /** Delivers the result; ignored once the payload is no longer live (e.g. it expired while running). */
   answer(outcome: InferenceOutcome): void {
     if (!this.live) return;
-    this.finish('answered');
+    assertTransition(this.current, 'answered');
+    this.current = 'answered';
     this.resolveOutcome(outcome);
   }
 
-  /** Delivers an error and moves to `state`; ignored unless the payload is live. */
+  /** Delivers an error and moves to `state`; ignored once the payload is no longer live. */
   fail(error: SluiceError, state: 'answered' | 'cancelled' | 'expired' = 'answered'): void {
     if (!this.live) return;
-    this.finish(state);
+    assertTransition(this.current, state);
+    this.current = state;
     this.rejectOutcome(error);
-  }
-
-  private finish(state: PayloadState): void {
-    this.state = state;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.onAbort) this.job.signal?.removeEventListener('abort', this.onAbort);
   }
 }

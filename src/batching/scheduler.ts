@@ -6,10 +6,17 @@ export interface InferenceJob {
   readonly inputs: readonly Tensor[];
   /** Outputs to compute, in answer order; all of the model's outputs when omitted. */
   readonly outputNames?: readonly string[];
-  /** Absolute deadline in `performance.now()` milliseconds; past it the job answers `SLUICE_RESPONSE_TIMEOUT`. */
+  /**
+   * Hard deadline (the response timeout) in `performance.now()` milliseconds: past it the job answers
+   * `SLUICE_RESPONSE_TIMEOUT`, queued or running.
+   */
   readonly deadline: number;
-  /** Aborted when the client goes away: a job still queued is dropped without running. */
-  readonly signal?: AbortSignal;
+  /** The request's own deadline (`x-sluice-timeout-ms`, OIP `timeout`); the queue policy says what happens when it passes while queued. */
+  readonly queueDeadline?: number;
+  /** Priority level, 1 = highest; the version's default level when omitted. */
+  readonly priority?: number;
+  /** True once the client has gone away: a queued job whose client left is dropped without running. */
+  readonly isCancelled?: () => boolean;
 }
 
 /** The answer to one {@link InferenceJob}. */
@@ -17,10 +24,12 @@ export interface InferenceOutcome {
   readonly outputs: readonly Tensor[];
   /** Time from enqueue to the start of execution, in microseconds. */
   readonly queueUs: number;
-  /** Time the execution took, in microseconds. */
+  /** Time the batch's execution took, in microseconds. */
   readonly computeUs: number;
   /** The instance that ran the job. */
   readonly instanceId: string;
+  /** Requests in the batch the job ran in. */
+  readonly batchSize: number;
 }
 
 /**
@@ -30,7 +39,10 @@ export interface InferenceOutcome {
 export interface Scheduler {
   /** Queues a job; resolves with its outcome or rejects with a `SluiceError`. */
   enqueue(job: InferenceJob): Promise<InferenceOutcome>;
-  /** Jobs queued plus jobs executing; a job answered with a timeout while running counts until its run ends. */
+  /**
+   * Jobs accepted and not yet finished (queued plus running). A job answered with a timeout while running
+   * still counts until its run ends, so that a drain waits for the run.
+   */
   inflightCount(): number;
   /**
    * Stops accepting jobs, answers every queued job with `reason` (default: the model is unloading) and

@@ -1,27 +1,41 @@
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
-import type { InferenceJob } from '../batching/scheduler.js';
+import { runBatchOnModel } from '../plugins/sdk/batch-tensors.js';
 import type { LoadedModel } from '../runtime/model-runtime.js';
-import type { Executor, JobResult } from './executor.js';
+import type { Batch, ExecutionInstance, Executor, ExecutorLoadContext, ExecutorModel } from './executor.js';
 
-function asSluiceError(error: unknown): SluiceError {
-  if (isSluiceError(error)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new SluiceError('SLUICE_INFERENCE_FAILED', `inference failed: ${reason}`, {}, { cause: error });
+/** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
+class SharedSessionModel implements ExecutorModel {
+  readonly inputs;
+  readonly outputs;
+  readonly executionProvider;
+
+  constructor(private readonly loaded: LoadedModel) {
+    this.inputs = loaded.inputs;
+    this.outputs = loaded.outputs;
+    this.executionProvider = loaded.executionProvider;
+  }
+
+  createInstance(): Promise<ExecutionInstance> {
+    const loaded = this.loaded;
+    return Promise.resolve({
+      device: loaded.executionProvider,
+      run: (batch: Batch) => runBatchOnModel(loaded, batch),
+      release: () => Promise.resolve(),
+    });
+  }
+
+  release(): Promise<void> {
+    return this.loaded.release();
+  }
 }
 
-/** The default executor: runs each job of a batch as its own session run on the CPU provider. */
+/**
+ * The default executor. Every instance of a version shares one ONNX Runtime session, so an extra instance
+ * costs no extra copy of the weights; parallelism inside a run comes from ORT's intra-op threads.
+ */
 export class CpuExecutor implements Executor {
   readonly name = 'cpu';
 
-  async execute(model: LoadedModel, jobs: readonly InferenceJob[]): Promise<readonly JobResult[]> {
-    return Promise.all(
-      jobs.map(async (job): Promise<JobResult> => {
-        try {
-          return { ok: true, outputs: await model.run(job.inputs, job.outputNames) };
-        } catch (error) {
-          return { ok: false, error: asSluiceError(error) };
-        }
-      }),
-    );
+  async load(context: ExecutorLoadContext): Promise<ExecutorModel> {
+    return new SharedSessionModel(await context.runtime.load(context.modelPath, context.sessionOptions));
   }
 }

@@ -1,5 +1,6 @@
 export {
   MANIFEST_FILE_NAME,
+  type AutoscaleSettings,
   type BatchingSettings,
   type DeviceName,
   type ModelManifest,

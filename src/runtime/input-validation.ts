@@ -18,7 +18,12 @@ function dataLength(tensor: Tensor): number {
  * present exactly once, no unknown names, matching datatype, matching shape (`-1` = any size), and data
  * length equal to the shape's element count. Throws a {@link SluiceError} that shows expected vs. got.
  */
-export function validateInputs(model: string, specs: readonly TensorSpec[], tensors: readonly Tensor[]): void {
+export function validateInputs(
+  model: string,
+  specs: readonly TensorSpec[],
+  tensors: readonly Tensor[],
+  accepts: (spec: TensorSpec, datatype: Tensor['datatype']) => boolean = (spec, datatype) => spec.datatype === datatype,
+): void {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const seen = new Set<string>();
   for (const tensor of tensors) {
@@ -34,7 +39,7 @@ export function validateInputs(model: string, specs: readonly TensorSpec[], tens
       throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${tensor.name}\` is given more than once; send each input once`);
     }
     seen.add(tensor.name);
-    if (tensor.datatype !== spec.datatype) {
+    if (!accepts(spec, tensor.datatype)) {
       throw new SluiceError(
         'SLUICE_TENSOR_DATATYPE_MISMATCH',
         `input \`${tensor.name}\` of model \`${model}\` must be ${spec.datatype}, got ${tensor.datatype}`,

@@ -1,46 +1,10 @@
-import type { Tensor, TensorSpec } from '../common/tensor/index.js';
-
-/** Graph optimisation levels, from none to all (ORT's names). */
-export type GraphOptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
-
-/** Execution providers Sluice knows how to ask for; `cpu` is always available. */
-export type ExecutionProviderName = 'cpu' | 'cuda' | 'webgpu';
-
-/** How a session is created. Every field is optional; the runtime documents its defaults. */
-export interface RuntimeSessionOptions {
-  /** Threads used inside one operator (0 = the runtime's default: one per physical core). */
-  readonly intraOpNumThreads?: number;
-  /** Threads used across independent operators when `executionMode` is `parallel`. */
-  readonly interOpNumThreads?: number;
-  readonly executionMode?: 'sequential' | 'parallel';
-  readonly graphOptimizationLevel?: GraphOptimizationLevel;
-  /** Preference list; the first provider that initialises wins, `cpu` is the last resort. */
-  readonly executionProviders?: readonly ExecutionProviderName[];
-  /** Device id for GPU providers. */
-  readonly deviceId?: number;
-}
-
-/** A model file loaded into a runtime session, ready to run. Safe to call `run` concurrently. */
-export interface LoadedModel {
-  /** Inputs as the model file declares them (`-1` for symbolic or unknown dimensions). */
-  readonly inputs: readonly TensorSpec[];
-  /** Outputs as the model file declares them. */
-  readonly outputs: readonly TensorSpec[];
-  /** The execution provider that is actually in use. */
-  readonly executionProvider: ExecutionProviderName;
-  /**
-   * Runs the model. Inputs must already be validated against {@link inputs}; `outputNames` selects
-   * outputs (all when omitted). Results come back in the order of `outputNames` (or {@link outputs}).
-   */
-  run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]>;
-  /** Frees the session. Idempotent. */
-  release(): Promise<void>;
-}
-
-/** A model runtime (ONNX Runtime today); the only thing that knows how model files are executed. */
-export interface ModelRuntime {
-  /** The manifest's `runtime` value this implementation serves. */
-  readonly name: string;
-  /** Loads a model file. Throws `SluiceError` `SLUICE_MODEL_LOAD_FAILED` with the runtime's reason. */
-  load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel>;
-}
+/** The runtime contract lives in the plugin SDK so that executors and runtimes from plugins share it. */
+export type {
+  ExecutionProviderName,
+  ExecutionProviderSelection,
+  GraphOptimizationLevel,
+  LoadedModel,
+  ModelRuntime,
+  RejectedExecutionProvider,
+  RuntimeSessionOptions,
+} from '../plugins/sdk/model-runtime.js';

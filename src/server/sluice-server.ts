@@ -5,7 +5,10 @@ import { ManagementApiModule } from '../api/rest/management/management-api.modul
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
 import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
+import { GpuExecutor } from '../../plugins/gpu-executor/index.js';
+import type { Handler } from '../plugins/sdk/handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
+import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
 import { SLUICE_VERSION } from './version.js';
@@ -18,6 +21,13 @@ export interface StartServerOptions {
   readonly restoreSnapshot?: boolean;
   /** The model runtime (default: ONNX Runtime); embedders and tests may wrap it. */
   readonly runtime?: ModelRuntime;
+  /**
+   * Handlers beside the built-in ones, for embedders and tests until the plugin system loads them. A name
+   * taken twice fails the start.
+   */
+  readonly handlers?: readonly Handler[];
+  /** The worker threads of CPU-heavy handlers (default: `max(1, cores - 1)` threads). */
+  readonly handlerPool?: HandlerPoolOptions;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -41,8 +51,13 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     config,
     logger,
     serverVersion: SLUICE_VERSION,
-    handlers: builtinHandlers.map((handler) => ({ handler, origin: 'built-in handlers' })),
+    handlers: [
+      ...builtinHandlers.map((handler) => ({ handler, origin: 'built-in handlers' })),
+      ...(options.handlers ?? []).map((handler) => ({ handler, origin: 'the embedding application' })),
+    ],
+    executors: [{ executor: new GpuExecutor(), origin: 'built-in plugin @sluice/gpu-executor' }],
     ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });
   const startup = await core.manager.startup(options.restoreSnapshot ?? true);
   const apps: HttpApp[] = [];

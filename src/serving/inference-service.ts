@@ -6,23 +6,30 @@ import { validateInputs, validateOutputNames } from '../runtime/input-validation
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelVersion } from './model-version.js';
 
+/** Per-request scheduling knobs, from headers or OIP parameters. */
+export interface RequestKnobs {
+  /** Priority level, 1 = highest. */
+  readonly priority?: number;
+  /** The request's own timeout in milliseconds; the version's queue policy applies when it passes while queued. */
+  readonly timeoutMs?: number;
+  /** True once the client has gone away. */
+  readonly isCancelled?: () => boolean;
+}
+
 /** A request in tensors (Open Inference Protocol, KServe v2). */
-export interface TensorInferenceRequest {
+export interface TensorInferenceRequest extends RequestKnobs {
   readonly model: string;
   readonly version?: string;
   readonly inputs: readonly Tensor[];
   /** Outputs to return; all when omitted. */
   readonly outputs?: readonly string[];
-  /** Aborted when the client disconnects. */
-  readonly signal?: AbortSignal;
 }
 
 /** A request whose body the model's handler interprets (`/predictions`, KServe v1). */
-export interface HandlerInferenceRequest {
+export interface HandlerInferenceRequest extends RequestKnobs {
   readonly model: string;
   readonly version?: string;
   readonly request: HandlerRequest;
-  readonly signal?: AbortSignal;
 }
 
 /** The answer and the version that produced it. */
@@ -56,9 +63,9 @@ export class InferenceService {
   async inferTensors(request: TensorInferenceRequest): Promise<InferenceAnswer<readonly Tensor[]>> {
     const version = this.readyVersion(request.model, request.version);
     const started = performance.now();
-    validateInputs(version.name, version.description.inputs, request.inputs);
+    validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype);
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
-    const outputs = await this.schedule(version, request.inputs, outputNames, request.signal, started);
+    const outputs = await this.schedule(version, request.inputs, outputNames, request, started);
     return { version, result: outputs };
   }
 
@@ -66,7 +73,7 @@ export class InferenceService {
   async predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
     const version = this.readyVersion(request.model, request.version);
     const started = performance.now();
-    const context = version.handlerContext(request.signal);
+    const context = version.handlerContext();
     let prepared;
     try {
       [prepared] = await version.handler.preprocess([request.request], context);
@@ -74,9 +81,9 @@ export class InferenceService {
       throw handlerFailure(version, 'preprocess', error);
     }
     if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
-    validateInputs(version.name, version.description.inputs, prepared.inputs);
+    validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
     const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
-    const outputs = await this.schedule(version, prepared.inputs, outputNames, request.signal, started);
+    const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
     try {
       const [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], context);
       return { version, result: answer };
@@ -97,7 +104,7 @@ export class InferenceService {
     version: ModelVersion,
     inputs: readonly Tensor[],
     outputNames: readonly string[] | undefined,
-    signal: AbortSignal | undefined,
+    knobs: RequestKnobs,
     started: number,
   ): Promise<readonly Tensor[]> {
     const observe = (ok: boolean, queueUs: number): void => {
@@ -114,7 +121,9 @@ export class InferenceService {
         inputs,
         ...(outputNames ? { outputNames } : {}),
         deadline: started + version.settings.responseTimeoutMs,
-        ...(signal ? { signal } : {}),
+        ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
+        ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
+        ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
       });
       observe(true, outcome.queueUs);
       return outcome.outputs;

@@ -1,8 +1,10 @@
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
-import type { Executor } from '../executors/executor.js';
+import type { BatchReport } from '../batching/dynamic-batch-scheduler.js';
+import type { TensorSpec } from '../common/tensor/index.js';
 import { readLabels, type ModelManifest } from '../model-store/index.js';
+import type { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import type { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import type { ModelRuntime, RuntimeSessionOptions } from '../runtime/model-runtime.js';
 import { ModelVersion, type ModelOrigin } from './model-version.js';
@@ -13,9 +15,11 @@ import type { VersionSettings } from './version-settings.js';
 export interface ModelLoaderDeps {
   readonly runtime: ModelRuntime;
   readonly handlers: HandlerRegistry;
-  readonly executor: Executor;
+  readonly executors: ExecutorRegistry;
   readonly config: SluiceConfig;
   readonly logger: Logger;
+  /** Told about every batch of every version (metrics). */
+  readonly onBatch?: (version: ModelVersion, report: BatchReport) => void;
 }
 
 /** Registration-time settings that beat the manifest (management API parameters, snapshots). */
@@ -31,14 +35,31 @@ function sessionOptions(manifest: ModelManifest, config: SluiceConfig): RuntimeS
 /** Settings from, in rising precedence: server config, manifest, overrides. */
 export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, overrides: SettingOverrides): VersionSettings {
   const minWorkers = overrides.minWorkers ?? manifest.workers.min;
+  const maxWorkers = Math.max(overrides.maxWorkers ?? manifest.workers.max, minWorkers);
+  const priorityLevels = overrides.priorityLevels ?? manifest.batching.priorityLevels;
   return {
     minWorkers,
-    maxWorkers: Math.max(overrides.maxWorkers ?? manifest.workers.max, minWorkers),
+    maxWorkers,
     batchSize: overrides.batchSize ?? manifest.batching.maxBatchSize,
     maxBatchDelayMs: overrides.maxBatchDelayMs ?? manifest.batching.maxBatchDelayMs,
+    preferredBatchSizes: overrides.preferredBatchSizes ?? manifest.batching.preferredBatchSizes,
+    priorityLevels,
+    // New levels without a new default move the default to their middle, as the manifest would.
+    defaultPriority: Math.min(
+      overrides.defaultPriority ?? (overrides.priorityLevels !== undefined ? Math.ceil(priorityLevels / 2) : manifest.batching.defaultPriority),
+      priorityLevels,
+    ),
+    queuePolicy: overrides.queuePolicy ?? manifest.batching.queuePolicy,
+    preserveOrdering: overrides.preserveOrdering ?? manifest.batching.preserveOrdering,
     responseTimeoutMs: overrides.responseTimeoutMs ?? manifest.responseTimeoutMs ?? config.responseTimeoutMs,
     jobQueueSize: overrides.jobQueueSize ?? manifest.jobQueueSize ?? config.jobQueueSize,
+    autoscale: { ...manifest.workers.autoscale, ...overrides.autoscale, enabled: overrides.autoscale?.enabled ?? (manifest.workers.autoscale.enabled && maxWorkers > minWorkers) },
   };
+}
+
+/** A model batches when every input and output has a variable first dimension. */
+export function isBatchable(inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): boolean {
+  return [...inputs, ...outputs].every((spec) => spec.shape.length > 0 && spec.shape[0] === -1);
 }
 
 /**
@@ -54,34 +75,63 @@ export async function loadModelVersion(
   const name = overrides.name ?? manifest.name;
   const logger = deps.logger.child({ model: name, version: manifest.version });
   let handler;
+  let executor;
   try {
     handler = deps.handlers.get(manifest.handler);
+    executor = deps.executors.get(manifest.executor);
   } catch (error) {
     throw new SluiceError('SLUICE_MANIFEST_INVALID', `${manifest.manifestPath}: ${isSluiceError(error) ? error.message : String(error)}`);
   }
-  const loaded = await deps.runtime.load(manifest.modelPath, sessionOptions(manifest, deps.config));
+  const executorBatching = executor.batchingDefaults?.(manifest.declaredBatching, [...(manifest.inputs ?? []), ...(manifest.outputs ?? [])]);
+  const settings = resolveSettings(manifest, deps.config, {
+    ...(executorBatching
+      ? { batchSize: executorBatching.maxBatchSize, maxBatchDelayMs: executorBatching.maxBatchDelayMs, preferredBatchSizes: executorBatching.preferredBatchSizes }
+      : {}),
+    ...overrides,
+  });
+  const executorModel = await executor.load({
+    modelPath: manifest.modelPath,
+    runtime: deps.runtime,
+    sessionOptions: sessionOptions(manifest, deps.config),
+    device: manifest.device,
+    maxBatchSize: settings.batchSize,
+    executorOptions: manifest.executorOptions,
+    logger,
+  });
+  let version: ModelVersion | undefined;
   try {
-    const inputs = resolveTensorSpecs('input', manifest.manifestPath, manifest.inputs, loaded.inputs);
-    const outputs = resolveTensorSpecs('output', manifest.manifestPath, manifest.outputs, loaded.outputs);
+    const inputs = resolveTensorSpecs('input', manifest.manifestPath, manifest.inputs, executorModel.inputs);
+    const outputs = resolveTensorSpecs('output', manifest.manifestPath, manifest.outputs, executorModel.outputs);
     const labels = manifest.labelsPath === undefined ? undefined : await readLabels(manifest.labelsPath);
-    const version = new ModelVersion({
+    const batchable = isBatchable(inputs, outputs);
+    if (!batchable && settings.batchSize > 1) {
+      logger.warn('batching is off: the model has an input or output whose first dimension is fixed', { maxBatchSize: settings.batchSize });
+    }
+    version = new ModelVersion({
       manifest,
       origin,
+      ...(executorModel.acceptsDatatype ? { acceptsDatatype: executorModel.acceptsDatatype.bind(executorModel) } : {}),
       description: { name, version: manifest.version, inputs, outputs, ...(labels ? { labels } : {}) },
-      loaded,
+      executorModel,
       handler,
-      executor: deps.executor,
-      settings: resolveSettings(manifest, deps.config, overrides),
+      settings,
+      batchable,
       logger,
+      ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),
     });
+    await version.started();
     logger.info('model version loaded', {
-      executionProvider: loaded.executionProvider,
-      workers: version.settings.minWorkers,
+      executor: executor.name,
+      executionProvider: executorModel.executionProvider,
+      workers: settings.minWorkers,
+      maxBatchSize: batchable ? settings.batchSize : 1,
       handler: manifest.handler,
     });
     return version;
   } catch (error) {
-    await loaded.release();
-    throw error;
+    if (version) await version.unload();
+    else await executorModel.release();
+    if (isSluiceError(error)) throw error;
+    throw new SluiceError('SLUICE_MODEL_LOAD_FAILED', `${manifest.manifestPath}: the model's instances could not start: ${error instanceof Error ? error.message : String(error)}`, {}, { cause: error });
   }
 }

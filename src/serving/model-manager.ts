@@ -169,6 +169,11 @@ export class ModelManager {
       maxBatchDelayMs: entry.maxBatchDelayMs,
       responseTimeoutMs: entry.responseTimeoutMs,
       jobQueueSize: entry.jobQueueSize,
+      preferredBatchSizes: entry.preferredBatchSizes,
+      priorityLevels: entry.priorityLevels,
+      defaultPriority: entry.defaultPriority,
+      queuePolicy: entry.queuePolicy,
+      preserveOrdering: entry.preserveOrdering,
     });
     return this.loadAll([source], overrides);
   }
@@ -246,6 +251,11 @@ export class ModelManager {
         maxBatchDelayMs: v.settings.maxBatchDelayMs,
         responseTimeoutMs: v.settings.responseTimeoutMs,
         jobQueueSize: v.settings.jobQueueSize,
+        preferredBatchSizes: v.settings.preferredBatchSizes,
+        priorityLevels: v.settings.priorityLevels,
+        defaultPriority: v.settings.defaultPriority,
+        queuePolicy: v.settings.queuePolicy,
+        preserveOrdering: v.settings.preserveOrdering,
       })),
     };
     await store.write(snapshot);

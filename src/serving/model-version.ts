@@ -1,12 +1,13 @@
-import { FifoScheduler, type QueueInfo } from '../batching/fifo-scheduler.js';
-import type { InstanceInfo } from '../batching/model-instance.js';
-import type { SluiceError } from '../common/errors/index.js';
+import { Autoscaler, type AutoscaleDecision } from '../batching/autoscaler.js';
+import { DynamicBatchScheduler, type BatchReport } from '../batching/dynamic-batch-scheduler.js';
+import { InstancePool, type InstanceInfo } from '../batching/instance-pool.js';
+import { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
-import type { Executor } from '../executors/executor.js';
+import type { TensorSpec } from '../common/tensor/index.js';
+import type { ExecutorModel } from '../executors/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
 import type { ModelDescription } from '../plugins/sdk/model-description.js';
-import type { LoadedModel } from '../runtime/model-runtime.js';
 import type { VersionSettings } from './version-settings.js';
 
 /** Where a model version was registered from. */
@@ -25,14 +26,22 @@ export interface ModelVersionParts {
   readonly manifest: ModelManifest;
   readonly origin: ModelOrigin;
   readonly description: ModelDescription;
-  readonly loaded: LoadedModel;
+  readonly executorModel: ExecutorModel;
   readonly handler: Handler;
-  readonly executor: Executor;
   readonly settings: VersionSettings;
+  /** Whether requests can be batched (every input's and output's first dimension is variable). */
+  readonly batchable: boolean;
   readonly logger: Logger;
+  /** Told about every batch (metrics). */
+  readonly onBatch?: (version: ModelVersion, report: BatchReport) => void;
+  /** Datatypes the executor accepts beyond the declared ones (e.g. FP32 for FP16 inputs). */
+  readonly acceptsDatatype?: (spec: Pick<TensorSpec, 'datatype'>, datatype: TensorSpec['datatype']) => boolean;
 }
 
-/** One registered, loaded version of a model: its session, handler, scheduler and settings. */
+/**
+ * One registered, loaded version of a model: its executor model and instance pool, handler, scheduler,
+ * autoscaler and settings.
+ */
 export class ModelVersion {
   readonly name: string;
   readonly version: string;
@@ -40,12 +49,18 @@ export class ModelVersion {
   readonly origin: ModelOrigin;
   readonly description: ModelDescription;
   readonly handler: Handler;
-  readonly loaded: LoadedModel;
-  readonly scheduler: FifoScheduler;
+  readonly executorModel: ExecutorModel;
+  readonly scheduler: DynamicBatchScheduler;
+  readonly pool: InstancePool;
+  readonly batchable: boolean;
+  /** Whether a request may send `datatype` for an input declared as `spec`. */
+  readonly acceptsDatatype: (spec: Pick<TensorSpec, 'datatype'>, datatype: TensorSpec['datatype']) => boolean;
   readonly loadedAt = new Date();
   readonly logger: Logger;
   state: VersionState = 'ready';
   private currentSettings: VersionSettings;
+  private readonly autoscaler: Autoscaler;
+  private readonly ticker: NodeJS.Timeout;
   private readonly controller = new AbortController();
   private unloading: Promise<void> | undefined;
 
@@ -56,17 +71,50 @@ export class ModelVersion {
     this.origin = parts.origin;
     this.description = parts.description;
     this.handler = parts.handler;
-    this.loaded = parts.loaded;
+    this.executorModel = parts.executorModel;
+    this.batchable = parts.batchable;
+    this.acceptsDatatype = parts.acceptsDatatype ?? ((spec, datatype) => spec.datatype === datatype);
     this.logger = parts.logger;
     this.currentSettings = parts.settings;
-    const { executor, loaded } = parts;
-    this.scheduler = new FifoScheduler({
+    const s = parts.settings;
+    // The pool reports available instances asynchronously, after the scheduler below exists.
+    this.pool = new InstancePool(parts.executorModel, `${this.name}-${this.version}`, parts.logger, () => {
+      this.scheduler.instanceAvailable();
+    });
+    this.scheduler = new DynamicBatchScheduler({
       model: this.name,
       version: this.version,
-      queueSize: parts.settings.jobQueueSize,
-      instances: parts.settings.minWorkers,
-      runBatch: (_instance, jobs) => executor.execute(loaded, jobs),
+      batchable: parts.batchable,
+      pool: this.pool,
+      policy: {
+        maxBatchSize: s.batchSize,
+        maxBatchDelayMs: s.maxBatchDelayMs,
+        preferredBatchSizes: s.preferredBatchSizes,
+        priorityLevels: s.priorityLevels,
+        defaultPriority: s.defaultPriority,
+        queuePolicy: s.queuePolicy,
+        preserveOrdering: s.preserveOrdering,
+        queueSize: s.jobQueueSize,
+      },
+      onBatch: (report) => parts.onBatch?.(this, report),
     });
+    this.pool.scale(s.minWorkers);
+    this.autoscaler = new Autoscaler(
+      s.autoscale,
+      {
+        bounds: () => ({ min: this.currentSettings.minWorkers, max: this.currentSettings.maxWorkers }),
+        current: () => this.pool.targetCount,
+        queueTimeMs: () => this.scheduler.takeQueueTimeMs(),
+        utilization: () => this.pool.sampleUtilization(),
+        scaleTo: (count) => {
+          this.pool.scale(count);
+        },
+      },
+      parts.logger,
+    );
+    this.ticker = setInterval(() => {
+      this.autoscaler.tick(performance.now());
+    }, s.autoscale.intervalMs).unref();
   }
 
   /** Current settings. */
@@ -74,42 +122,62 @@ export class ModelVersion {
     return this.currentSettings;
   }
 
+  /** Resolves once the first instances are ready (warm); rejects when none could start. */
+  started(): Promise<void> {
+    return this.pool.started();
+  }
+
   /** The context handed to this version's handler. */
   handlerContext(signal?: AbortSignal): HandlerContext {
     return { model: this.description, logger: this.logger, signal: signal ?? this.controller.signal, config: {} };
   }
 
-  /** Changes worker bounds and rescales to the new minimum without losing accepted jobs. */
+  /**
+   * Changes worker bounds and scales to the new minimum without losing accepted jobs; the autoscaler
+   * moves between the bounds from there. Scaling to zero answers queued requests with "no workers".
+   */
   scaleWorkers(minWorkers: number, maxWorkers: number): void {
     this.currentSettings = { ...this.currentSettings, minWorkers, maxWorkers };
-    this.scheduler.scale(minWorkers);
+    this.pool.scale(minWorkers);
+    if (minWorkers === 0) {
+      this.scheduler.refuseQueued(
+        new SluiceError('SLUICE_MODEL_NO_WORKERS', `model \`${this.name}\` version \`${this.version}\` was scaled to zero workers while this request waited`),
+      );
+    }
   }
 
-  /** True when the version can take requests. */
+  /** True when the version can take requests now (a warm instance exists). */
   isReady(): boolean {
-    return this.state === 'ready' && this.scheduler.activeInstances() > 0;
+    return this.state === 'ready' && this.pool.readyCount > 0;
   }
 
   /** Workers and their states. */
   workers(): InstanceInfo[] {
-    return this.scheduler.instanceInfo();
+    return this.pool.info();
   }
 
   /** Queue figures. */
-  queue(): QueueInfo {
+  queue(): { pending: number; executing: number; capacity: number } {
     return this.scheduler.queueInfo();
+  }
+
+  /** Recent autoscaling decisions. */
+  autoscaleDecisions(): readonly AutoscaleDecision[] {
+    return this.autoscaler.decisions();
   }
 
   /**
    * Stops taking work, answers queued requests with `reason` (default: the model is unloading), waits for
-   * running ones and frees the session. Idempotent.
+   * running ones and frees instances and the model. Idempotent.
    */
   unload(reason?: SluiceError): Promise<void> {
     this.unloading ??= (async () => {
       this.state = 'unloading';
+      clearInterval(this.ticker);
       this.controller.abort();
       await this.scheduler.stop(reason);
-      await this.loaded.release();
+      await this.pool.close();
+      await this.executorModel.release();
     })();
     return this.unloading;
   }

@@ -3,12 +3,15 @@ import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import { CpuExecutor } from '../executors/cpu-executor.js';
 import { SnapshotStore } from '../model-store/index.js';
+import { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
+import type { Executor } from '../plugins/sdk/executor.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import { HandlerPool, type HandlerPoolOptions } from './handler-pool/index.js';
 import { InferenceService } from './inference-service.js';
 import { ModelManager } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
@@ -23,10 +26,14 @@ export interface ServingCoreOptions {
   readonly logger: Logger;
   readonly serverVersion: string;
   readonly handlers: readonly { readonly handler: Handler; readonly origin: string }[];
+  /** Executors besides the built-in `cpu` one. */
+  readonly executors?: readonly { readonly executor: Executor; readonly origin: string }[];
   readonly runtime?: ModelRuntime;
   readonly metrics?: ServingMetrics;
   /** When false the snapshot is neither read nor written. */
   readonly snapshots?: boolean;
+  /** The worker threads of CPU-heavy handlers (default: `max(1, cores - 1)` threads, closed within `shutdownTimeoutMs`). */
+  readonly handlerPool?: HandlerPoolOptions;
 }
 
 /**
@@ -41,6 +48,8 @@ export class ServingCore {
   readonly metrics: ServingMetrics;
   readonly inference: InferenceService;
   readonly manager: ModelManager;
+  /** Runs the stages of CPU-heavy handlers off the event loop; started on first use. */
+  readonly handlerPool: HandlerPool;
   private stopped = false;
 
   constructor(options: ServingCoreOptions) {
@@ -48,9 +57,17 @@ export class ServingCore {
     this.logger = options.logger;
     this.serverVersion = options.serverVersion;
     this.metrics = options.metrics ?? new PrometheusServingMetrics();
+    this.handlerPool = new HandlerPool({ closeTimeoutMs: options.config.shutdownTimeoutMs, ...options.handlerPool }, options.logger);
     const handlers = new HandlerRegistry();
-    for (const { handler, origin } of options.handlers) handlers.register(handler, origin);
+    for (const { handler, origin } of options.handlers) handlers.register(this.handlerPool.route(handler), origin);
     handlers.freeze();
+    const executors = new ExecutorRegistry();
+    executors.register(new CpuExecutor(), 'Sluice');
+    for (const { executor, origin } of options.executors ?? []) executors.register(executor, origin);
+    executors.freeze();
+    this.metrics.watchUtilization(() =>
+      this.registry.all().flatMap((v) => v.workers().map((w) => ({ model: v.name, version: v.version, instance: w.id, utilization: w.utilization }))),
+    );
     this.inference = new InferenceService(this.registry, this.metrics);
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
@@ -59,9 +76,12 @@ export class ServingCore {
       loader: {
         runtime: options.runtime ?? new OnnxRuntime(),
         handlers,
-        executor: new CpuExecutor(),
+        executors,
         config: options.config,
         logger: options.logger,
+        onBatch: (version, report) => {
+          this.metrics.batchCompleted({ model: version.name, version: version.version, size: report.size, computeUs: report.computeUs });
+        },
       },
       config: options.config,
       snapshots: snapshotsEnabled ? new SnapshotStore(options.config.snapshot.file) : undefined,
@@ -71,7 +91,7 @@ export class ServingCore {
 
   /** TorchServe's health rule: every version has at least its minimum of workers. */
   isHealthy(): boolean {
-    return this.registry.all().every((v) => v.state !== 'ready' || v.scheduler.activeInstances() >= v.settings.minWorkers);
+    return this.registry.all().every((v) => v.state !== 'ready' || v.pool.activeCount >= v.settings.minWorkers);
   }
 
   /** OIP readiness: not shutting down and every version ready to take requests. */
@@ -93,6 +113,8 @@ export class ServingCore {
     // Past the drain bound a run that never ends must not keep the process alive.
     if (drained) await unloading;
     else await Promise.race([unloading, new Promise((resolve) => setTimeout(resolve, UNLOAD_GRACE_MS).unref())]);
+    // Handler threads go last: drained requests may still be postprocessing on them.
+    await this.handlerPool.close({ force: !drained });
     return drained;
   }
 }

@@ -1,11 +1,23 @@
-/** The run-time settings of one model version; changed by the management API and kept in snapshots. */
+import type { AutoscaleSettings } from '../batching/autoscaler.js';
+import type { QueuePolicy } from '../batching/batching-policy.js';
+
+/**
+ * The run-time settings of one model version: manifest values, overridden by registration parameters,
+ * kept in snapshots. Units are in the names (milliseconds) or rows/requests.
+ */
 export interface VersionSettings {
   readonly minWorkers: number;
   readonly maxWorkers: number;
-  /** Largest batch the scheduler may form. */
+  /** Largest batch (rows) the scheduler may form; 1 = no batching. */
   readonly batchSize: number;
   /** Extra wait for a fuller batch, in milliseconds (may be fractional). */
   readonly maxBatchDelayMs: number;
+  readonly preferredBatchSizes: readonly number[];
+  readonly priorityLevels: number;
+  readonly defaultPriority: number;
+  readonly queuePolicy: QueuePolicy;
+  readonly preserveOrdering: boolean;
   readonly responseTimeoutMs: number;
   readonly jobQueueSize: number;
+  readonly autoscale: AutoscaleSettings;
 }

@@ -168,7 +168,7 @@ describe('management API', () => {
   it('refuses unknown query parameters, naming the allowed ones', async () => {
     expect(await manage('/models?url=iris&worker=2', 'POST')).toMatchObject({
       status: 400,
-      body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout' },
+      body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout, preferred_batch_sizes, priority_levels, default_priority, queue_policy, preserve_ordering, job_queue_size' },
     });
   });
 });

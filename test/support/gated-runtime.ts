@@ -1,3 +1,4 @@
+import { SluiceError } from '../../src/common/errors/index.js';
 import type { Tensor } from '../../src/common/tensor/index.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
@@ -14,6 +15,9 @@ export class GatedRuntime implements ModelRuntime {
   private waiting: (() => void)[] = [];
   private startedRuns = 0;
   private startedListeners: (() => void)[] = [];
+  private fatalRuns = 0;
+  /** Rows (first dimension of the first input) of every gated run, in order. */
+  readonly runRows: number[] = [];
 
   /** `gated(modelPath)` selects the models whose runs wait at the gate. */
   constructor(private readonly gated: (modelPath: string) => boolean) {}
@@ -36,6 +40,11 @@ export class GatedRuntime implements ModelRuntime {
     for (const go of waiting) go();
   }
 
+  /** Makes the next `count` gated runs fail fatally (`SLUICE_INSTANCE_FAILED`), as a broken device would. */
+  failNextRuns(count: number): void {
+    this.fatalRuns = count;
+  }
+
   /** Resolves once at least `count` gated runs have started. */
   async untilRunsStarted(count: number): Promise<void> {
     while (this.startedRuns < count) await new Promise<void>((resolve) => this.startedListeners.push(resolve));
@@ -46,10 +55,15 @@ export class GatedRuntime implements ModelRuntime {
     if (!this.gated(modelPath)) return model;
     const run = async (inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> => {
       this.startedRuns += 1;
+      this.runRows.push(inputs[0]?.shape[0] ?? 0);
       const listeners = this.startedListeners;
       this.startedListeners = [];
       for (const listener of listeners) listener();
       if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.fatalRuns > 0) {
+        this.fatalRuns -= 1;
+        throw new SluiceError('SLUICE_INSTANCE_FAILED', 'the device of this instance stopped responding');
+      }
       return model.run(inputs, outputNames);
     };
     return {

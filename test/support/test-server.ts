@@ -2,7 +2,9 @@ import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
 import type { Logger } from '../../src/common/logger.js';
+import type { Handler } from '../../src/plugins/sdk/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
+import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -35,6 +37,10 @@ export interface TestServerOptions {
   readonly logger?: Logger;
   /** Replaces the ONNX runtime (e.g. a {@link GatedRuntime} to hold runs). */
   readonly runtime?: ModelRuntime;
+  /** Handlers beside the built-in ones (e.g. the test handlers of `support/handlers/`). */
+  readonly handlers?: readonly Handler[];
+  /** Handler thread settings; threads running test handlers need `TYPESCRIPT_THREAD_ARGV`. */
+  readonly handlerPool?: HandlerPoolOptions;
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -73,6 +79,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: options.logger ?? new JsonLogger(config.logLevel),
     restoreSnapshot: options.restoreSnapshot ?? true,
     ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.handlers ? { handlers: options.handlers } : {}),
+    ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });
   return {
     server,

@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   SLUICE_QUEUE_FULL: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   SLUICE_RESPONSE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
   SLUICE_INFERENCE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
+  SLUICE_INSTANCE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_HANDLER_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_SERVER_SHUTTING_DOWN: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Configuration and start-up.

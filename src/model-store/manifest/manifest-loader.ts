@@ -136,6 +136,12 @@ export async function loadManifestAs(dir: string, source: string, defaults: Mani
   if (maxWorkers < minWorkers) {
     problems.push(`\`workers.max\` (${maxWorkers}) is less than \`workers.min\` (${minWorkers}); make max at least min`);
   }
+  const priorityLevels = raw.batching?.priorityLevels ?? 1;
+  const defaultPriority = raw.batching?.defaultPriority ?? Math.ceil(priorityLevels / 2);
+  if (defaultPriority > priorityLevels) {
+    problems.push(`\`batching.defaultPriority\` (${defaultPriority}) is above \`batching.priorityLevels\` (${priorityLevels}); use a level from 1 to ${priorityLevels}`);
+  }
+  const autoscale = raw.workers?.autoscale ?? {};
   checkUniqueNames('inputs', raw.inputs, problems);
   checkUniqueNames('outputs', raw.outputs, problems);
   const modelPath = await locateManifestFile(baseDir, 'model', raw.model, problems);
@@ -154,8 +160,34 @@ export async function loadManifestAs(dir: string, source: string, defaults: Mani
     ...(raw.labels !== undefined && { labels: raw.labels, labelsPath }),
     ...(raw.inputs !== undefined && { inputs: raw.inputs }),
     ...(raw.outputs !== undefined && { outputs: raw.outputs }),
-    batching: { maxBatchSize, maxBatchDelayMs: raw.batching?.maxBatchDelayMs ?? 0, preferredBatchSizes },
-    workers: { min: minWorkers, max: maxWorkers },
+    batching: {
+      maxBatchSize,
+      maxBatchDelayMs: raw.batching?.maxBatchDelayMs ?? 0,
+      preferredBatchSizes,
+      priorityLevels,
+      defaultPriority,
+      queuePolicy: raw.batching?.queuePolicy ?? 'reject',
+      preserveOrdering: raw.batching?.preserveOrdering ?? false,
+    },
+    declaredBatching: {
+      ...(raw.batching?.maxBatchSize !== undefined && { maxBatchSize: raw.batching.maxBatchSize }),
+      ...(raw.batching?.maxBatchDelayMs !== undefined && { maxBatchDelayMs: raw.batching.maxBatchDelayMs }),
+      ...(raw.batching?.preferredBatchSizes !== undefined && { preferredBatchSizes: raw.batching.preferredBatchSizes }),
+    },
+    workers: {
+      min: minWorkers,
+      max: maxWorkers,
+      autoscale: {
+        enabled: autoscale.enabled ?? maxWorkers > minWorkers,
+        intervalMs: autoscale.intervalMs ?? 1000,
+        scaleUpQueueMs: autoscale.scaleUpQueueMs ?? 50,
+        scaleUpAfter: autoscale.scaleUpAfter ?? 3,
+        scaleDownIdleMs: autoscale.scaleDownIdleMs ?? 30000,
+        cooldownMs: autoscale.cooldownMs ?? 5000,
+      },
+    },
+    executor: raw.executor ?? 'cpu',
+    executorOptions: raw.executorOptions ?? {},
     device: raw.device ?? 'cpu',
     ...(raw.responseTimeoutMs !== undefined && { responseTimeoutMs: raw.responseTimeoutMs }),
     ...(raw.jobQueueSize !== undefined && { jobQueueSize: raw.jobQueueSize }),

@@ -1,4 +1,5 @@
 import type { TensorSpec } from '../../common/tensor/index.js';
+import type { AutoscaleSettings } from '../../batching/autoscaler.js';
 import type { RuntimeSessionOptions } from '../../runtime/model-runtime.js';
 
 /** Where a model runs: the CPU, the first GPU, or GPU number `n`. */
@@ -11,12 +12,23 @@ export interface BatchingSettings {
   readonly maxBatchDelayMs: number;
   /** Each at most {@link maxBatchSize}; empty when the manifest gives none. */
   readonly preferredBatchSizes: readonly number[];
+  /** Priority levels requests may use, 1 (highest) to this. */
+  readonly priorityLevels: number;
+  /** Level of requests that give none. */
+  readonly defaultPriority: number;
+  /** What happens to a queued request whose own timeout passes. */
+  readonly queuePolicy: 'reject' | 'delay';
+  /** Answer in arrival order. */
+  readonly preserveOrdering: boolean;
 }
+
+export type { AutoscaleSettings } from '../../batching/autoscaler.js';
 
 /** How many workers serve one model; `max >= min` always holds. */
 export interface WorkerSettings {
   readonly min: number;
   readonly max: number;
+  readonly autoscale: AutoscaleSettings;
 }
 
 /** `model.yaml` exactly as `schemas/model.schema.json` accepts it, before defaults. */
@@ -32,7 +44,9 @@ export interface RawModelManifest {
   readonly inputs?: readonly TensorSpec[];
   readonly outputs?: readonly TensorSpec[];
   readonly batching?: Partial<BatchingSettings>;
-  readonly workers?: Partial<WorkerSettings>;
+  readonly workers?: Partial<Omit<WorkerSettings, 'autoscale'>> & { readonly autoscale?: Partial<AutoscaleSettings> };
+  readonly executor?: string;
+  readonly executorOptions?: Readonly<Record<string, unknown>>;
   readonly device?: DeviceName;
   readonly responseTimeoutMs?: number;
   readonly jobQueueSize?: number;
@@ -61,7 +75,13 @@ export interface ModelManifest {
   readonly inputs?: readonly TensorSpec[];
   readonly outputs?: readonly TensorSpec[];
   readonly batching: BatchingSettings;
+  /** The batching keys the manifest itself sets (executors fill the others with their own defaults). */
+  readonly declaredBatching: Readonly<Partial<Pick<BatchingSettings, 'maxBatchSize' | 'maxBatchDelayMs' | 'preferredBatchSizes'>>>;
   readonly workers: WorkerSettings;
+  /** The executor that runs batches (`cpu` unless a plugin's is named). */
+  readonly executor: string;
+  /** The executor's own settings, as written. */
+  readonly executorOptions: Readonly<Record<string, unknown>>;
   readonly device: DeviceName;
   /** Unset means the server-wide setting applies. */
   readonly responseTimeoutMs?: number;

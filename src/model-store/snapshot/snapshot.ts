@@ -19,6 +19,11 @@ export interface SnapshotModel {
   readonly maxBatchDelayMs: number;
   readonly responseTimeoutMs?: number;
   readonly jobQueueSize?: number;
+  readonly preferredBatchSizes?: readonly number[];
+  readonly priorityLevels?: number;
+  readonly defaultPriority?: number;
+  readonly queuePolicy?: 'reject' | 'delay';
+  readonly preserveOrdering?: boolean;
 }
 
 /** The registered models of a running server, as `schemas/snapshot.schema.json` describes them. */

@@ -41,10 +41,34 @@ export interface HandlerResult<State = unknown> {
  * Pre- and post-processing around a model, TorchServe-style: lists in, lists out, one entry per request
  * in order. If a call throws, every request of that call fails with the error, so Sluice preprocesses each
  * request on its own before batching and one bad request never fails its batch-mates.
+ *
+ * A handler runs on the event loop unless it declares {@link Handler.cpuHeavy}: then Sluice runs its
+ * `preprocess` and `postprocess` on a pool of worker threads, so a slow image decode or tokenisation does
+ * not hold up every other request of the server.
  */
 export interface Handler<State = unknown> {
   /** The name manifests refer to (`handler: classifier`). */
   readonly name: string;
+  /**
+   * Marks the handler as CPU-heavy and says where a worker thread imports it from, since functions cannot
+   * be sent to a thread: `module` is the URL of the module exporting the handler (`import.meta.url` in that
+   * module) and `exportName` the export (default `default`); the export must be a handler of the same name.
+   * Each thread imports the module once, so module-level state is per thread.
+   *
+   * The rules on a worker thread:
+   * - Requests, results, `state` and responses cross threads by structured clone: plain data, typed
+   *   arrays, `Map`, `Date`, … but no functions, and class instances arrive as plain objects (a raw body
+   *   `Buffer` as a `Uint8Array`). An answer that cannot be cloned fails the request with
+   *   `SLUICE_HANDLER_FAILED`.
+   * - Typed arrays in the inputs `preprocess` returns are moved to the main thread, not copied, when they
+   *   span their whole buffer: do not keep them (in a cache, say) after returning them.
+   * - The context is a reduced one: `model` and `config` are copies, `logger` forwards each line to the
+   *   server's log, and `signal` is only a flag, set when the main thread's signal aborts and seen between
+   *   awaits (a synchronous loop runs to its end).
+   * - Errors come back as on the main thread: a `SluiceError` keeps its code, message and details; anything
+   *   else becomes `SLUICE_HANDLER_FAILED` naming the handler and the stage.
+   */
+  readonly cpuHeavy?: { readonly module: string; readonly exportName?: string };
   /** Turns requests into model inputs. */
   preprocess(requests: readonly HandlerRequest[], context: HandlerContext): Promise<readonly PreparedRequest<State>[]>;
   /** Turns model outputs into JSON-serialisable responses. */

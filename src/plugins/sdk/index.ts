@@ -2,6 +2,27 @@ export type { ModelDescription } from './model-description.js';
 export type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from './handler.js';
 export { decodeJsonRequestBody, type BodyForm, type DecodedJsonBody } from './json-request-body.js';
 export { encodeJsonOutputs, tensorRows } from './json-response-body.js';
+export type {
+  Batch,
+  BatchingDefaults,
+  BatchItem,
+  DeclaredBatching,
+  ExecutionInstance,
+  Executor,
+  ExecutorLoadContext,
+  ExecutorModel,
+  JobResult,
+} from './executor.js';
+export type {
+  ExecutionProviderName,
+  ExecutionProviderSelection,
+  GraphOptimizationLevel,
+  LoadedModel,
+  ModelRuntime,
+  RejectedExecutionProvider,
+  RuntimeSessionOptions,
+} from './model-runtime.js';
+export { concatBatchInputs, splitBatchOutputs, runBatchOnModel, type InputAllocator } from './batch-tensors.js';
 export { SluiceError, isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 export type { Logger, LogFields } from '../../common/logger.js';
 export * from '../../common/tensor/index.js';

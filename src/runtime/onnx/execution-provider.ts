@@ -1,21 +1,15 @@
 import { InferenceSession } from 'onnxruntime-node';
-import { type ExecutionProviderName, type RuntimeSessionOptions } from '../model-runtime.js';
+import {
+  type ExecutionProviderName,
+  type ExecutionProviderSelection,
+  type RejectedExecutionProvider,
+  type RuntimeSessionOptions,
+} from '../model-runtime.js';
 import { modelLoadFailed, reasonOf } from './model-load-error.js';
 import { DEFAULT_SESSION_OPTIONS, toOrtSessionOptions } from './session-options.js';
 
-/** A provider that was tried and could not create the session. */
-export interface RejectedExecutionProvider {
-  readonly provider: ExecutionProviderName;
-  /** ONNX Runtime's reason, e.g. a missing CUDA library or no WebGPU adapter. */
-  readonly reason: string;
-}
-
-/** Which provider a session ended up on, and why the ones before it were passed over; meant for logs. */
-export interface ExecutionProviderSelection {
-  readonly active: ExecutionProviderName;
-  /** Providers tried before {@link active}, in preference order. */
-  readonly rejected: readonly RejectedExecutionProvider[];
-}
+/** Declared in the plugin SDK, so that executors from plugins can read why providers were passed over. */
+export type { ExecutionProviderSelection, RejectedExecutionProvider };
 
 /**
  * The providers to try, in order: the requested list without duplicates, cut after `cpu` and ending

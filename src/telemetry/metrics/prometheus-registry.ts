@@ -111,6 +111,28 @@ export class Histogram extends LabelledMetric<HistogramSeries> {
   }
 }
 
+/** One value of a gauge: its label values and the value. */
+export interface GaugeSample {
+  readonly labels: LabelValues;
+  readonly value: number;
+}
+
+/** A value read at scrape time from a callback. */
+export class Gauge implements RenderableMetric {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+    private readonly collect: () => readonly GaugeSample[],
+  ) {}
+
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    for (const { labels, value } of this.collect()) lines.push(`${this.name}${formatLabels(this.labelNames, labels)} ${formatNumber(value)}`);
+    return lines.join('\n');
+  }
+}
+
 /** A set of metrics rendered together as one `/metrics` page. */
 export class PrometheusRegistry {
   private readonly metrics: RenderableMetric[] = [];
@@ -125,6 +147,13 @@ export class PrometheusRegistry {
   /** Creates and registers a histogram with the given upper bucket bounds. */
   histogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]): Histogram {
     const metric = new Histogram(name, help, labelNames, buckets);
+    this.metrics.push(metric);
+    return metric;
+  }
+
+  /** Creates and registers a gauge whose samples `collect` returns at scrape time. */
+  gauge(name: string, help: string, labelNames: readonly string[], collect: () => readonly GaugeSample[]): Gauge {
+    const metric = new Gauge(name, help, labelNames, collect);
     this.metrics.push(metric);
     return metric;
   }

@@ -1,7 +1,10 @@
 import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry, type Counter, type Histogram } from './prometheus-registry.js';
-import type { InferenceObservation, ServingMetrics } from './serving-metrics.js';
+import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics } from './serving-metrics.js';
 
 const MODEL_LABELS = ['model_name', 'model_version'] as const;
+
+/** Batch sizes: powers of two up to 1024. */
+const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
 /** Latency buckets in seconds: 100 µs to 60 s, roughly ×2.5 apart. */
 const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -18,6 +21,9 @@ export class PrometheusServingMetrics implements ServingMetrics {
   private readonly failures: Counter;
   private readonly latency: Histogram;
   private readonly queueTime: Histogram;
+  private readonly batchSize: Histogram;
+  private readonly compute: Histogram;
+  private utilization: () => readonly InstanceUtilization[] = () => [];
 
   constructor() {
     const r = this.registry;
@@ -45,6 +51,26 @@ export class PrometheusServingMetrics implements ServingMetrics {
       MODEL_LABELS,
       LATENCY_BUCKETS_S,
     );
+    this.batchSize = r.histogram('sluice_batch_size', 'Requests per batch run, per model.', MODEL_LABELS, BATCH_SIZE_BUCKETS);
+    this.compute = r.histogram(
+      'sluice_inference_compute_duration_seconds',
+      'Time one batch run took on its instance, per model, in seconds.',
+      MODEL_LABELS,
+      LATENCY_BUCKETS_S,
+    );
+    r.gauge('sluice_instance_utilization_ratio', 'Fraction of the last look each instance spent running batches.', [...MODEL_LABELS, 'instance'], () =>
+      this.utilization().map((u) => ({ labels: [u.model, u.version, u.instance], value: u.utilization })),
+    );
+  }
+
+  batchCompleted(o: BatchObservation): void {
+    const labels = [o.model, o.version];
+    this.batchSize.observe(labels, o.size);
+    this.compute.observe(labels, o.computeUs / 1e6);
+  }
+
+  watchUtilization(source: () => readonly InstanceUtilization[]): void {
+    this.utilization = source;
   }
 
   inferenceCompleted(o: InferenceObservation): void {

@@ -10,6 +10,25 @@ export interface InferenceObservation {
   readonly queueUs: number;
 }
 
+/** What the scheduler reports about one batch. */
+export interface BatchObservation {
+  readonly model: string;
+  readonly version: string;
+  /** Requests in the batch. */
+  readonly size: number;
+  /** Time the run took, in microseconds. */
+  readonly computeUs: number;
+}
+
+/** The utilisation of one instance, read at scrape time. */
+export interface InstanceUtilization {
+  readonly model: string;
+  readonly version: string;
+  readonly instance: string;
+  /** Busy fraction over the last look (0..1). */
+  readonly utilization: number;
+}
+
 /**
  * The single metrics source of the process. The serving core only talks to this interface, so the
  * implementation behind it (our Prometheus registry today) can be swapped without touching callers.
@@ -17,6 +36,10 @@ export interface InferenceObservation {
 export interface ServingMetrics {
   /** Records one finished inference request. */
   inferenceCompleted(observation: InferenceObservation): void;
+  /** Records one batch run. */
+  batchCompleted(observation: BatchObservation): void;
+  /** Tells where instance utilisation is read from at scrape time. */
+  watchUtilization(source: () => readonly InstanceUtilization[]): void;
   /** The `/metrics` page and its content type. */
   scrape(): { contentType: string; body: string };
 }

@@ -1,84 +1,92 @@
-import { describe, expect, it } from '@jest/globals';
-import type { InferenceJob } from '../../../src/batching/scheduler.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Tensor } from '../../../src/common/tensor/index.js';
 import { CpuExecutor } from '../../../src/executors/cpu-executor.js';
-import type { LoadedModel } from '../../../src/runtime/model-runtime.js';
+import type { ExecutorModel } from '../../../src/executors/executor.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../../src/plugins/sdk/model-runtime.js';
+import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
+import { RecordingLogger } from '../batching/support/recording-logger.js';
+import { writeAddModel } from '../../support/onnx-models.js';
+import { makeTempDir } from '../../support/temp-dir.js';
 
-const tensor = (name: string, value: number): Tensor => ({ name, datatype: 'FP32', shape: [1], data: new Float32Array([value]) });
+/** The real ONNX Runtime, counting the sessions it loads. */
+class CountingRuntime implements ModelRuntime {
+  readonly name = 'onnx';
+  loads = 0;
+  private readonly onnx = new OnnxRuntime();
 
-/** A model that doubles its first input, or fails the way the input's value says. */
-function fakeModel(): LoadedModel & { calls: { inputs: readonly Tensor[]; outputNames: readonly string[] | undefined }[] } {
-  const calls: { inputs: readonly Tensor[]; outputNames: readonly string[] | undefined }[] = [];
-  return {
-    calls,
-    inputs: [{ name: 'x', datatype: 'FP32', shape: [1] }],
-    outputs: [{ name: 'y', datatype: 'FP32', shape: [1] }],
-    executionProvider: 'cpu',
-    run(inputs, outputNames) {
-      calls.push({ inputs, outputNames });
-      const value = (inputs[0]?.data as Float32Array)[0] ?? 0;
-      if (value < 0) return Promise.reject(new Error(`negative input ${value}`));
-      if (value === 13) return Promise.reject(new SluiceError('SLUICE_TENSOR_INVALID_VALUE', 'unlucky input'));
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a runtime may reject with a non-Error value
-      if (value === 99) return Promise.reject('plain failure');
-      return Promise.resolve([tensor('y', value * 2)]);
-    },
-    release: () => Promise.resolve(),
-  };
+  load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel> {
+    this.loads += 1;
+    return this.onnx.load(modelPath, options);
+  }
 }
 
-const job = (value: number, outputNames?: readonly string[]): InferenceJob => ({
-  inputs: [tensor('x', value)],
-  deadline: 0,
-  ...(outputNames ? { outputNames } : {}),
-});
+/** Inputs `a` and `b` of the Add model, `rows` × 3, whose sum row `r` is `tag * 100 + r`, repeated. */
+function addInputs(tag: number, rows: number): Tensor[] {
+  const a = Float32Array.from({ length: rows * 3 }, (_, i) => tag * 100 + Math.floor(i / 3));
+  return [
+    { name: 'a', datatype: 'FP32', shape: [rows, 3], data: a },
+    { name: 'b', datatype: 'FP32', shape: [rows, 3], data: new Float32Array(rows * 3) },
+  ];
+}
 
 describe('CpuExecutor', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let modelPath: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+    modelPath = await writeAddModel(dir);
+  });
+
+  afterAll(async () => {
+    await cleanup();
+  });
+
+  async function load(runtime: ModelRuntime): Promise<ExecutorModel> {
+    return new CpuExecutor().load({ modelPath, runtime, sessionOptions: {}, device: 'cpu', maxBatchSize: 8, logger: new RecordingLogger() });
+  }
+
   it('is called cpu', () => {
     expect(new CpuExecutor().name).toBe('cpu');
   });
 
-  it('answers one result per job, in job order', async () => {
-    const results = await new CpuExecutor().execute(fakeModel(), [job(1), job(2), job(3)]);
-    expect(results).toEqual([
-      { ok: true, outputs: [tensor('y', 2)] },
-      { ok: true, outputs: [tensor('y', 4)] },
-      { ok: true, outputs: [tensor('y', 6)] },
-    ]);
+  it('answers each request of a batch with its own rows', async () => {
+    const model = await load(new CountingRuntime());
+    const instance = await model.createInstance(0);
+    const items = [1, 2, 3].map((tag) => ({ inputs: addInputs(tag, tag), rows: tag }));
+    const results = await instance.run({ items });
+    await model.release();
+    expect(results).toEqual(
+      [1, 2, 3].map((tag) => ({
+        ok: true,
+        outputs: [{ name: 'sum', datatype: 'FP32', shape: [tag, 3], data: addInputs(tag, tag)[0]!.data }],
+      })),
+    );
   });
 
-  it('runs each job on its own with its inputs and output names', async () => {
-    const model = fakeModel();
-    await new CpuExecutor().execute(model, [job(1, ['y']), job(2)]);
-    expect(model.calls).toEqual([
-      { inputs: [tensor('x', 1)], outputNames: ['y'] },
-      { inputs: [tensor('x', 2)], outputNames: undefined },
-    ]);
+  it('loads the model once for all its instances', async () => {
+    const runtime = new CountingRuntime();
+    const model = await load(runtime);
+    await Promise.all([0, 1, 2].map((index) => model.createInstance(index)));
+    await model.release();
+    expect(runtime.loads).toBe(1);
   });
 
-  it('keeps a failed job’s error to that job', async () => {
-    const results = await new CpuExecutor().execute(fakeModel(), [job(1), job(-1), job(3)]);
-    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+  it('answers SLUICE_INFERENCE_FAILED when the run fails', async () => {
+    const model = await load(new CountingRuntime());
+    const instance = await model.createInstance(0);
+    const [a] = addInputs(1, 2);
+    const b: Tensor = { name: 'b', datatype: 'FP32', shape: [3, 3], data: new Float32Array(9) };
+    const results = await instance.run({ items: [{ inputs: [a!, b], rows: 2 }] });
+    await model.release();
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['SLUICE_INFERENCE_FAILED']);
   });
 
-  it('wraps a runtime error as SLUICE_INFERENCE_FAILED with the cause', async () => {
-    const [result] = await new CpuExecutor().execute(fakeModel(), [job(-1)]);
-    expect(result).toMatchObject({ ok: false, error: { code: 'SLUICE_INFERENCE_FAILED', message: 'inference failed: negative input -1' } });
-    expect(result?.ok === false && result.error.cause).toEqual(new Error('negative input -1'));
-  });
-
-  it('wraps a thrown non-error value too', async () => {
-    const [result] = await new CpuExecutor().execute(fakeModel(), [job(99)]);
-    expect(result).toMatchObject({ ok: false, error: { code: 'SLUICE_INFERENCE_FAILED', message: 'inference failed: plain failure' } });
-  });
-
-  it('passes a SluiceError through unchanged', async () => {
-    const [result] = await new CpuExecutor().execute(fakeModel(), [job(13)]);
-    expect(result).toMatchObject({ ok: false, error: { code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'unlucky input' } });
-  });
-
-  it('answers an empty batch with no results', async () => {
-    await expect(new CpuExecutor().execute(fakeModel(), [])).resolves.toEqual([]);
+  it('runs on the provider the session uses', async () => {
+    const model = await load(new CountingRuntime());
+    const instance = await model.createInstance(0);
+    await model.release();
+    expect([model.executionProvider, instance.device]).toEqual(['cpu', 'cpu']);
   });
 });

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { clientAbortSignal } from '../common/client-abort.js';
+import { knobsFromHeaders } from '../common/request-knobs.js';
 import { handlerRequestOf } from './handler-request.js';
 
 /** KServe v1 protocol: `{instances}` in, `{predictions}` out, through the model's handler. */
@@ -37,7 +37,7 @@ export class KServeV1Controller {
     if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {
       throw new SluiceError('SLUICE_REQUEST_INVALID', 'a KServe v1 request is {"instances": [...]} (or {"inputs": ...})');
     }
-    const answer = await this.core.inference.predict({ model, request: handlerRequest, signal: clientAbortSignal(reply) });
+    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply) });
     return { predictions: answer.result };
   }
 }

@@ -4,7 +4,7 @@ import { SluiceError } from '../../../common/errors/index.js';
 import type { TensorSpec } from '../../../common/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { clientAbortSignal } from '../common/client-abort.js';
+import { knobsFromOipParameters } from '../common/request-knobs.js';
 import { bodyBytes, isJsonMediaType, mediaTypeOf, parseJson } from '../common/request-body.js';
 import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
@@ -118,7 +118,7 @@ export class OipController {
       ...(version !== undefined ? { version } : {}),
       inputs: decoded.inputs,
       ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
-      signal: clientAbortSignal(reply),
+      ...knobsFromOipParameters(decoded.parameters, request, reply),
     });
     const encoded = encodeOipResponse(
       { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },

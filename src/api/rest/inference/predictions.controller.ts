@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { clientAbortSignal } from '../common/client-abort.js';
+import { knobsFromHeaders } from '../common/request-knobs.js';
 import { handlerRequestOf } from './handler-request.js';
 
 /** TorchServe's inference route: the model's handler interprets the body. */
@@ -34,7 +34,7 @@ export class PredictionsController {
       model,
       ...(version !== undefined ? { version } : {}),
       request: handlerRequestOf(request),
-      signal: clientAbortSignal(reply),
+      ...knobsFromHeaders(request, reply),
     });
     return answer.result;
   }

@@ -1,3 +1,4 @@
+import type { AutoscaleDecision } from '../../../batching/autoscaler.js';
 import type { TensorSpec } from '../../../common/tensor/index.js';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
@@ -6,8 +7,12 @@ import type { ModelVersion } from '../../../serving/model-version.js';
 export interface WorkerView {
   readonly id: string;
   readonly startTime: string;
-  readonly status: 'READY' | 'BUSY' | 'RETIRING';
+  readonly status: 'STARTING' | 'READY' | 'BUSY' | 'RETIRING' | 'FAILED';
+  readonly device: string;
   readonly jobsServed: number;
+  readonly batches: number;
+  /** Busy fraction over the last autoscaler look (0..1). */
+  readonly utilization: number;
 }
 
 /** `GET /models/{m}` for one version: TorchServe's field names and units, plus Sluice's extras. */
@@ -33,11 +38,26 @@ export interface ModelVersionView {
   readonly loadedAt: string;
   readonly workers: readonly WorkerView[];
   readonly jobQueueStatus: { readonly remainingCapacity: number; readonly pendingRequests: number; readonly executing: number };
+  /** Batching as configured, and whether the model can batch at all. */
+  readonly batching: {
+    readonly enabled: boolean;
+    readonly maxBatchSize: number;
+    readonly maxBatchDelayMs: number;
+    readonly preferredBatchSizes: readonly number[];
+    readonly priorityLevels: number;
+    readonly defaultPriority: number;
+    readonly queuePolicy: string;
+    readonly preserveOrdering: boolean;
+  };
+  /** Requests per batch of the most recent batches, oldest first: "why isn't it batching?" */
+  readonly recentBatchSizes: readonly number[];
+  readonly executor: string;
+  readonly autoscale: { readonly enabled: boolean; readonly decisions: readonly AutoscaleDecision[] };
   readonly inputs: readonly TensorSpec[];
   readonly outputs: readonly TensorSpec[];
 }
 
-const STATUS = { idle: 'READY', busy: 'BUSY', retiring: 'RETIRING' } as const;
+const STATUS = { starting: 'STARTING', idle: 'READY', busy: 'BUSY', retiring: 'RETIRING', failed: 'FAILED' } as const;
 
 /** The describe view of a version. */
 export function describeVersion(version: ModelVersion, registry: ModelRegistry): ModelVersionView {
@@ -59,10 +79,31 @@ export function describeVersion(version: ModelVersion, registry: ModelRegistry):
     responseTimeout: s.responseTimeoutMs / 1000,
     jobQueueSize: s.jobQueueSize,
     device: version.manifest.device,
-    executionProvider: version.loaded.executionProvider,
+    executionProvider: version.executorModel.executionProvider,
+    executor: version.manifest.executor,
     loadedAt: version.loadedAt.toISOString(),
-    workers: version.workers().map((w) => ({ id: w.id, startTime: w.startTime, status: STATUS[w.state], jobsServed: w.jobsServed })),
+    workers: version.workers().map((w) => ({
+      id: w.id,
+      startTime: w.startTime,
+      status: STATUS[w.state],
+      device: w.device,
+      jobsServed: w.jobsServed,
+      batches: w.batches,
+      utilization: Math.round(w.utilization * 1000) / 1000,
+    })),
     jobQueueStatus: { remainingCapacity: queue.capacity - queue.pending, pendingRequests: queue.pending, executing: queue.executing },
+    batching: {
+      enabled: version.batchable && s.batchSize > 1,
+      maxBatchSize: s.batchSize,
+      maxBatchDelayMs: s.maxBatchDelayMs,
+      preferredBatchSizes: s.preferredBatchSizes,
+      priorityLevels: s.priorityLevels,
+      defaultPriority: s.defaultPriority,
+      queuePolicy: s.queuePolicy,
+      preserveOrdering: s.preserveOrdering,
+    },
+    recentBatchSizes: version.scheduler.recentBatchSizes(),
+    autoscale: { enabled: s.autoscale.enabled, decisions: version.autoscaleDecisions() },
     inputs: version.description.inputs,
     outputs: version.description.outputs,
   };

@@ -6,7 +6,21 @@ import { ServingCore } from '../../../serving/serving-core.js';
 import { describeVersion, type ModelVersionView } from './model-describe.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
-const REGISTER_PARAMS = ['url', 'model_name', 'batch_size', 'max_batch_delay', 'initial_workers', 'synchronous', 'response_timeout'];
+const REGISTER_PARAMS = [
+  'url',
+  'model_name',
+  'batch_size',
+  'max_batch_delay',
+  'initial_workers',
+  'synchronous',
+  'response_timeout',
+  'preferred_batch_sizes',
+  'priority_levels',
+  'default_priority',
+  'queue_policy',
+  'preserve_ordering',
+  'job_queue_size',
+];
 const SCALE_PARAMS = ['min_worker', 'max_worker', 'synchronous', 'timeout'];
 const LIST_PARAMS = ['limit', 'next_page_token'];
 const MAX_WORKERS = 256;
@@ -39,6 +53,12 @@ export class ModelsController {
       maxBatchDelayMs: q.integer('max_batch_delay', 0),
       minWorkers: q.integer('initial_workers', 0, MAX_WORKERS),
       responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
+      preferredBatchSizes: q.integerList('preferred_batch_sizes', 1, 4096),
+      priorityLevels: q.integer('priority_levels', 1, 16),
+      defaultPriority: q.integer('default_priority', 1, 16),
+      queuePolicy: q.oneOf('queue_policy', ['reject', 'delay'] as const),
+      preserveOrdering: q.boolean('preserve_ordering'),
+      jobQueueSize: q.integer('job_queue_size', 1, 1_000_000),
     };
     if (q.boolean('synchronous') === false) {
       this.core.manager.register(request).catch((error: unknown) => {

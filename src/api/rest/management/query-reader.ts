@@ -46,6 +46,27 @@ export class QueryReader {
     return Number(value);
   }
 
+  /** A comma-separated list of integers, each within [min, max]. */
+  integerList(name: string, min: number, max = Number.MAX_SAFE_INTEGER): number[] | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const parts = value === '' ? [] : value.split(',').map((part) => part.trim());
+    if (!parts.every((part) => /^\d+$/.test(part) && Number(part) >= min && Number(part) <= max)) {
+      throw bad(`query parameter \`${name}\` must be integers between ${min} and ${max} separated by commas, got ${JSON.stringify(value)}`);
+    }
+    return parts.map(Number);
+  }
+
+  /** One of a fixed set of words. */
+  oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw bad(`query parameter \`${name}\` must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    }
+    return value as T;
+  }
+
   /** A boolean parameter (`true` / `false`). */
   boolean(name: string): boolean | undefined {
     const value = this.string(name);

@@ -24,6 +24,12 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
       { name: 'initial_workers', type: 'integer', description: "Workers to start (default: the manifest's workers.min)" },
       { name: 'synchronous', type: 'boolean', description: 'true (default): answer 200 once loaded; false: answer 202 and load in the background' },
       { name: 'response_timeout', type: 'integer', description: 'Response timeout in seconds' },
+      { name: 'preferred_batch_sizes', type: 'string', description: 'Preferred batch sizes, comma-separated' },
+      { name: 'priority_levels', type: 'integer', description: 'Priority levels requests may use (1 = highest)' },
+      { name: 'default_priority', type: 'integer', description: 'Priority of requests that give none' },
+      { name: 'queue_policy', type: 'string', description: 'reject or delay: what happens to a queued request past its own timeout' },
+      { name: 'preserve_ordering', type: 'boolean', description: 'Answer in arrival order' },
+      { name: 'job_queue_size', type: 'integer', description: 'Requests that may wait' },
     ],
   },
   {

@@ -17,20 +17,20 @@ describe('manifest defaults from the server configuration', () => {
   });
 
   it('takes workers.min from the server default when the manifest gives none', async () => {
-    expect((await loadManifest(dir, { workers: 3 })).workers).toEqual({ min: 3, max: 3 });
+    expect((await loadManifest(dir, { workers: 3 })).workers).toMatchObject({ min: 3, max: 3 });
   });
 
   it('keeps the manifest workers.min over the server default', async () => {
     await writeFile(join(dir, 'model.yaml'), `${IRIS_MANIFEST}workers: { min: 2 }\n`);
-    expect((await loadManifest(dir, { workers: 5 })).workers).toEqual({ min: 2, max: 2 });
+    expect((await loadManifest(dir, { workers: 5 })).workers).toMatchObject({ min: 2, max: 2 });
   });
 
   it('caps the server default at the manifest workers.max', async () => {
     await writeFile(join(dir, 'model.yaml'), `${IRIS_MANIFEST}workers: { max: 2 }\n`);
-    expect((await loadManifest(dir, { workers: 4 })).workers).toEqual({ min: 2, max: 2 });
+    expect((await loadManifest(dir, { workers: 4 })).workers).toMatchObject({ min: 2, max: 2 });
   });
 
   it('starts one worker without a server default', async () => {
-    expect((await loadManifest(dir)).workers).toEqual({ min: 1, max: 1 });
+    expect((await loadManifest(dir)).workers).toMatchObject({ min: 1, max: 1 });
   });
 });

@@ -59,8 +59,23 @@ describe('loadManifest', () => {
       model: 'model.onnx',
       modelPath: join(dir, 'model.onnx'),
       handler: 'passthrough',
-      batching: { maxBatchSize: 1, maxBatchDelayMs: 0, preferredBatchSizes: [] },
-      workers: { min: 1, max: 1 },
+      batching: {
+        maxBatchSize: 1,
+        maxBatchDelayMs: 0,
+        preferredBatchSizes: [],
+        priorityLevels: 1,
+        defaultPriority: 1,
+        queuePolicy: 'reject',
+        preserveOrdering: false,
+      },
+      declaredBatching: {},
+      workers: {
+        min: 1,
+        max: 1,
+        autoscale: { enabled: false, intervalMs: 1000, scaleUpQueueMs: 50, scaleUpAfter: 3, scaleDownIdleMs: 30000, cooldownMs: 5000 },
+      },
+      executor: 'cpu',
+      executorOptions: {},
       device: 'cpu',
       runtimeOptions: {},
       baseDir: dir,
@@ -75,12 +90,12 @@ describe('loadManifest', () => {
 
   it('defaults workers.max to workers.min', async () => {
     const manifest = await loadManifest(await modelWith('name: m\nversion: "1"\nmodel: model.onnx\nworkers:\n  min: 3\n'));
-    expect(manifest.workers).toEqual({ min: 3, max: 3 });
+    expect(manifest.workers).toMatchObject({ min: 3, max: 3 });
   });
 
   it('defaults workers.max to 1 when workers.min is 0', async () => {
     const manifest = await loadManifest(await modelWith('name: m\nversion: "1"\nmodel: model.onnx\nworkers:\n  min: 0\n'));
-    expect(manifest.workers).toEqual({ min: 0, max: 1 });
+    expect(manifest.workers).toMatchObject({ min: 0, max: 1 });
   });
 
   it('carries runtime options and a numbered GPU device', async () => {
@@ -158,7 +173,7 @@ describe('loadManifest', () => {
     ['missing name', 'version: "1"\nmodel: model.onnx\n', '`name` is required'],
     ['numeric version', 'name: m\nversion: 1.0\nmodel: model.onnx\n', '`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1'],
     ['bad name', 'name: ../m\nversion: "1"\nmodel: model.onnx\n', '`name` must match pattern "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" (got "../m")'],
-    ['unknown key', base + 'modle: x\n', '`modle` is not a known key (allowed here: name, version, description, runtime, model, handler, envelope, labels, inputs, outputs, batching, workers, device, responseTimeoutMs, jobQueueSize, runtimeOptions)'],
+    ['unknown key', base + 'modle: x\n', '`modle` is not a known key (allowed here: name, version, description, runtime, model, handler, envelope, labels, inputs, outputs, batching, workers, executor, executorOptions, device, responseTimeoutMs, jobQueueSize, runtimeOptions)'],
     ['unknown runtime', base + 'runtime: torch\n', '`runtime` must be one of "onnx" (got "torch")'],
     ['bad datatype', base + 'inputs:\n  - {name: x, datatype: FLOAT, shape: [1]}\n', '`inputs[0].datatype` must be one of "BOOL", "UINT8", "UINT16", "UINT32", "UINT64", "INT8", "INT16", "INT32", "INT64", "FP16", "FP32", "FP64", "BYTES", "BF16" (got "FLOAT")'],
     ['shape below -1', base + 'inputs:\n  - {name: x, datatype: FP32, shape: [-2]}\n', '`inputs[0].shape[0]` must be >= -1 (got -2)'],

@@ -20,6 +20,9 @@ describe('PrometheusServingMetrics', () => {
       '# TYPE sluice_inference_failures_total counter',
       '# TYPE sluice_inference_request_duration_seconds histogram',
       '# TYPE sluice_queue_duration_seconds histogram',
+      '# TYPE sluice_batch_size histogram',
+      '# TYPE sluice_inference_compute_duration_seconds histogram',
+      '# TYPE sluice_instance_utilization_ratio gauge',
     ]);
   });
 
@@ -79,5 +82,25 @@ describe('PrometheusServingMetrics', () => {
 
   it('ends the page with a newline', () => {
     expect(new PrometheusServingMetrics().scrape().body.endsWith('\n')).toBe(true);
+  });
+
+  it('counts batch sizes and compute time per model', () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.batchCompleted({ model: 'm', version: '1', size: 3, computeUs: 2000 });
+    metrics.batchCompleted({ model: 'm', version: '1', size: 16, computeUs: 4000 });
+    const page = metrics.scrape().body;
+    expect(page).toContain('sluice_batch_size_bucket{model_name="m",model_version="1",le="4"} 1');
+    expect(page).toContain('sluice_batch_size_bucket{model_name="m",model_version="1",le="16"} 2');
+    expect(page).toContain('sluice_batch_size_sum{model_name="m",model_version="1"} 19');
+    expect(page).toContain('sluice_inference_compute_duration_seconds_sum{model_name="m",model_version="1"} 0.006');
+  });
+
+  it('reads instance utilisation from its source at scrape time', () => {
+    const metrics = new PrometheusServingMetrics();
+    let value = 0.25;
+    metrics.watchUtilization(() => [{ model: 'm', version: '1', instance: 'm-1-1', utilization: value }]);
+    expect(metrics.scrape().body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.25');
+    value = 0.5;
+    expect(metrics.scrape().body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.5');
   });
 });

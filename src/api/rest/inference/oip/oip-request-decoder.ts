@@ -9,6 +9,8 @@ export interface DecodedOipRequest {
   readonly outputs?: readonly string[];
   /** Whether an output is answered as raw bytes (binary tensor extension). */
   readonly isBinaryOutput: (name: string) => boolean;
+  /** The request-level `parameters` (`priority`, `timeout`, `binary_data_output`, …). */
+  readonly parameters: Readonly<Record<string, unknown>>;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -97,7 +99,8 @@ export function decodeOipRequest(header: unknown, binary: Uint8Array = new Uint8
   const slicer = new BinarySlicer(binary);
   const tensors = inputs.map((input, i) => decodeInput(input, i, slicer));
   slicer.assertConsumed();
-  const binaryByDefault = parameters(header['parameters'], 'request')['binary_data_output'] === true;
+  const requestParameters = parameters(header['parameters'], 'request');
+  const binaryByDefault = requestParameters['binary_data_output'] === true;
   const binaryByOutput = new Map<string, boolean>();
   let names: string[] | undefined;
   if (outputs !== undefined) {
@@ -114,6 +117,7 @@ export function decodeOipRequest(header: unknown, binary: Uint8Array = new Uint8
     inputs: tensors,
     ...(names ? { outputs: names } : {}),
     isBinaryOutput: (name) => binaryByOutput.get(name) ?? binaryByDefault,
+    parameters: requestParameters,
   };
 }
 

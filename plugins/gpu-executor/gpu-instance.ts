@@ -1,0 +1,63 @@
+import { runBatchOnModel, type Batch, type ExecutionInstance, type InputAllocator, type JobResult, type LoadedModel } from '../../src/plugins/sdk/index.js';
+import type { DeviceSlots } from './device-slots.js';
+import { fp16OutputsToFp32, toModelDatatypes } from './fp16-conversion.js';
+import type { InputBufferPool } from './input-buffer-pool.js';
+
+/** What the instances placed on one device share. */
+export interface DeviceSession {
+  /** Where it runs, e.g. `cuda:1`. */
+  readonly label: string;
+  /** The one session of the model version on this device, warmed up. */
+  readonly loaded: LoadedModel;
+  /** Bounds the batches running on this device at once. */
+  readonly slots: DeviceSlots;
+  readonly buffers: InputBufferPool;
+}
+
+/**
+ * One execution slot on a device. A batch first waits for a device slot, then runs with its inputs
+ * concatenated into buffers leased from the device's pool (FP32 inputs converted for FP16 model inputs),
+ * and gives the buffers and the slot back when the run is over.
+ */
+export class GpuInstance implements ExecutionInstance {
+  readonly device: string;
+
+  constructor(
+    private readonly session: DeviceSession,
+    private readonly fp16OutputsAsFp32: boolean,
+  ) {
+    this.device = session.label;
+  }
+
+  async run(batch: Batch): Promise<readonly JobResult[]> {
+    const releaseSlot = await this.session.slots.acquire();
+    const lease = this.session.buffers.lease();
+    try {
+      return await runBatchOnModel(this.converting(lease.allocate), batch, lease.allocate);
+    } finally {
+      lease.release();
+      releaseSlot();
+    }
+  }
+
+  /** The instance holds nothing of its own: the session belongs to the device, for every instance on it. */
+  release(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The device's session with datatype conversion around its runs. */
+  private converting(allocate: InputAllocator): LoadedModel {
+    const loaded = this.session.loaded;
+    const widen = this.fp16OutputsAsFp32;
+    return {
+      inputs: loaded.inputs,
+      outputs: loaded.outputs,
+      executionProvider: loaded.executionProvider,
+      async run(inputs, outputNames) {
+        const outputs = await loaded.run(toModelDatatypes(inputs, loaded.inputs, allocate), outputNames);
+        return widen ? fp16OutputsToFp32(outputs) : outputs;
+      },
+      release: () => Promise.resolve(),
+    };
+  }
+}

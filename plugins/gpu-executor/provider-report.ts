@@ -1,0 +1,32 @@
+import type { ExecutionProviderName, LoadedModel, LogFields } from '../../src/plugins/sdk/index.js';
+
+/** The one log line a model version gets about its execution provider. */
+export interface ProviderReport {
+  readonly level: 'info' | 'warn';
+  readonly message: string;
+  readonly fields: LogFields;
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Says which provider `loaded` runs on, on which devices, and why each provider preferred to it was not
+ * used (the runtime's reasons). A warning when the first preference was not used, else information.
+ */
+export function providerReport(loaded: LoadedModel, preference: readonly ExecutionProviderName[], devices: readonly string[]): ProviderReport {
+  const active = loaded.executionProvider;
+  const passedOver = preference.slice(0, Math.max(preference.indexOf(active), 0));
+  const reasons = new Map((loaded.providerSelection?.rejected ?? []).map((r) => [r.provider, oneLine(r.reason)]));
+  const why = passedOver.map((provider) => `${provider}: ${reasons.get(provider) ?? 'no reason reported by the runtime'}`);
+  const message = `execution provider ${active} on ${devices.join(', ')}` + (why.length > 0 ? `; not used: ${why.join('; ')}` : '');
+  return {
+    level: passedOver.length > 0 ? 'warn' : 'info',
+    message,
+    fields: {
+      executionProvider: active,
+      devices,
+      preference,
+      notUsed: Object.fromEntries(passedOver.map((provider) => [provider, reasons.get(provider) ?? null])),
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Logger } from '../common/logger.js';
+
+/** How the worker count follows the load between `min` and `max`; every field is filled in. */
+export interface AutoscaleSettings {
+  readonly enabled: boolean;
+  /** How often the load is looked at, in milliseconds. */
+  readonly intervalMs: number;
+  /** Queue time, in milliseconds, above which a worker is wanted. */
+  readonly scaleUpQueueMs: number;
+  /** Looks in a row above `scaleUpQueueMs` before a worker is added. */
+  readonly scaleUpAfter: number;
+  /** Idle time, in milliseconds, after which a worker is removed. */
+  readonly scaleDownIdleMs: number;
+  /** Time after a decision, in milliseconds, before the next one. */
+  readonly cooldownMs: number;
+}
+
+/** One scaling decision, as `GET /models/{m}` shows it. */
+export interface AutoscaleDecision {
+  readonly at: string;
+  readonly from: number;
+  readonly to: number;
+  readonly reason: string;
+}
+
+/** What the autoscaler looks at and acts on. */
+export interface AutoscaleTarget {
+  /** Current worker bounds. */
+  bounds(): { readonly min: number; readonly max: number };
+  /** Workers asked for now. */
+  current(): number;
+  /** Mean queue time over the last look, in milliseconds. */
+  queueTimeMs(): number;
+  /** Mean busy fraction of the workers over the last look (0..1). */
+  utilization(): number;
+  /** Sets the worker count. */
+  scaleTo(count: number): void;
+}
+
+/** Utilisation under which the workers count as idle. */
+const IDLE_UTILIZATION = 0.02;
+/** Decisions kept for the management API. */
+const KEPT_DECISIONS = 20;
+
+/**
+ * Moves the worker count between `min` and `max` from the load, with hysteresis: a worker is added when
+ * the queue time stays above `scaleUpQueueMs` for `scaleUpAfter` looks in a row, one is removed after the
+ * workers were idle for `scaleDownIdleMs`, and no decision follows another within `cooldownMs`. Every
+ * decision is logged and kept.
+ */
+export class Autoscaler {
+  private above = 0;
+  private idleSince: number | undefined;
+  private lastDecisionAt = -Infinity;
+  private readonly kept: AutoscaleDecision[] = [];
+
+  constructor(
+    private readonly settings: AutoscaleSettings,
+    private readonly target: AutoscaleTarget,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The latest decisions, oldest first. */
+  decisions(): readonly AutoscaleDecision[] {
+    return [...this.kept];
+  }
+
+  /** One look at the load; `now` in milliseconds (`performance.now()`). */
+  tick(now: number): void {
+    const queueMs = this.target.queueTimeMs();
+    const utilization = this.target.utilization();
+    this.above = queueMs > this.settings.scaleUpQueueMs ? this.above + 1 : 0;
+    if (utilization <= IDLE_UTILIZATION && queueMs === 0) this.idleSince ??= now;
+    else this.idleSince = undefined;
+    if (!this.settings.enabled || now - this.lastDecisionAt < this.settings.cooldownMs) return;
+    const { min, max } = this.target.bounds();
+    const current = this.target.current();
+    if (this.above >= this.settings.scaleUpAfter && current < max) {
+      this.decide(now, current, current + 1, `queue time ${queueMs.toFixed(1)} ms stayed above ${this.settings.scaleUpQueueMs} ms for ${this.above} looks`);
+    } else if (this.idleSince !== undefined && now - this.idleSince >= this.settings.scaleDownIdleMs && current > min) {
+      this.decide(now, current, current - 1, `workers idle for ${Math.round(now - this.idleSince)} ms`);
+    }
+  }
+
+  private decide(now: number, from: number, to: number, reason: string): void {
+    this.target.scaleTo(to);
+    this.lastDecisionAt = now;
+    this.above = 0;
+    this.idleSince = undefined;
+    const decision = { at: new Date().toISOString(), from, to, reason };
+    this.kept.push(decision);
+    if (this.kept.length > KEPT_DECISIONS) this.kept.shift();
+    this.logger.info('autoscale', decision);
+  }
+}

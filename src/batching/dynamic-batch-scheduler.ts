@@ -1,0 +1,380 @@
+import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import type { Batch, JobResult } from '../executors/executor.js';
+import { BatchDelay } from './batch-delay.js';
+import { compatibleRows, formBatch } from './batch-former.js';
+import { batchPlacement } from './batch-key.js';
+import type { BatchingPolicy } from './batching-policy.js';
+import type { InstancePool, PooledInstance } from './instance-pool.js';
+import { OrderedAnswers } from './ordered-answers.js';
+import { Payload } from './payload.js';
+import { PriorityQueues } from './priority-queues.js';
+import type { InferenceJob, InferenceOutcome, Scheduler } from './scheduler.js';
+
+/** What the scheduler reports about each batch it ran. */
+export interface BatchReport {
+  readonly size: number;
+  readonly rows: number;
+  readonly computeUs: number;
+  readonly instanceId: string;
+}
+
+/** Everything a scheduler is built from. */
+export interface DynamicBatchSchedulerOptions {
+  /** `name` and `version` of the model, for messages. */
+  readonly model: string;
+  readonly version: string;
+  readonly policy: BatchingPolicy;
+  /** False when the model's first dimensions are not all variable: every request then runs alone. */
+  readonly batchable: boolean;
+  readonly pool: InstancePool;
+  /** Called after every batch (metrics). */
+  readonly onBatch?: (report: BatchReport) => void;
+}
+
+/** Seconds a client is told to wait before retrying when the queue is full. */
+const RETRY_AFTER_SECONDS = 1;
+/** How many recent batch sizes are kept for the management API. */
+const RECENT_BATCHES = 32;
+/** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); a later deadline is reached in steps. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * The dynamic batching scheduler of one model version.
+ *
+ * Eager by default: when an instance is idle the queued requests run at once, so a lone request never
+ * waits; while instances are busy, requests pile up and the next batch takes as many compatible ones as
+ * fit (`maxBatchSize`, cut to a preferred size when one is reached). `maxBatchDelayMs` adds an optional
+ * wait for fuller batches, counted from the oldest request's arrival and cut short when requests stop
+ * coming. Priorities, per-request deadlines with a queue policy, client cancellation and ordered answers
+ * are handled here; every request gets exactly one answer, its own.
+ */
+export class DynamicBatchScheduler implements Scheduler {
+  private readonly queues: PriorityQueues;
+  private readonly running = new Set<Payload>();
+  private readonly delay = new BatchDelay();
+  private readonly ordered: OrderedAnswers | undefined;
+  private readonly recent: number[] = [];
+  private sequence = 0;
+  private stopping = false;
+  private executing = 0;
+  private windowQueueMs = 0;
+  private windowDispatched = 0;
+  private pumpTimer: NodeJS.Timeout | undefined;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineAt = Infinity;
+  private readonly idleWaiters = new Set<() => void>();
+
+  constructor(private readonly options: DynamicBatchSchedulerOptions) {
+    this.queues = new PriorityQueues(options.policy.priorityLevels);
+    this.ordered = options.policy.preserveOrdering ? new OrderedAnswers() : undefined;
+  }
+
+  private get label(): string {
+    return `model \`${this.options.model}\` version \`${this.options.version}\``;
+  }
+
+  enqueue(job: InferenceJob): Promise<InferenceOutcome> {
+    const refusal = this.refusal(job);
+    if (refusal) return Promise.reject(refusal);
+    const { rows, key } = batchPlacement(job.inputs, job.outputNames, this.options.batchable && this.options.policy.maxBatchSize > 1);
+    const now = performance.now();
+    this.delay.arrived(now, this.queues.liveCount + this.executing > 0);
+    return new Promise<InferenceOutcome>((resolve, reject) => {
+      const sequence = this.sequence++;
+      const priority = job.priority ?? this.options.policy.defaultPriority;
+      const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, resolve), this.delivery(sequence, reject));
+      this.queues.push(payload);
+      this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
+      this.pump();
+    });
+  }
+
+  inflightCount(): number {
+    return this.queues.liveCount + this.executing;
+  }
+
+  /** Queue figures for the management API. */
+  queueInfo(): { pending: number; executing: number; capacity: number } {
+    return { pending: this.queues.liveCount, executing: this.executing, capacity: this.options.policy.queueSize };
+  }
+
+  /** Sizes (requests) of the most recent batches, oldest first. */
+  recentBatchSizes(): number[] {
+    return [...this.recent];
+  }
+
+  /**
+   * How long requests waited since the last call, in milliseconds: the mean wait of the requests that
+   * started running, or the age of the oldest one still waiting when that is longer (a stuck queue).
+   * Starts a new window.
+   */
+  takeQueueTimeMs(): number {
+    const mean = this.windowDispatched === 0 ? 0 : this.windowQueueMs / this.windowDispatched;
+    this.windowQueueMs = 0;
+    this.windowDispatched = 0;
+    const oldest = this.queues.first();
+    return Math.max(mean, oldest === undefined ? 0 : performance.now() - oldest.arrival);
+  }
+
+  /** Answers every queued request with `error` (the version was scaled to zero workers). */
+  refuseQueued(error: SluiceError): void {
+    for (const payload of this.queues.drain()) payload.fail(error);
+    this.afterWork();
+  }
+
+  /** Called by the pool when an instance became available. */
+  instanceAvailable(): void {
+    this.pump();
+  }
+
+  /** Waits until every accepted job is answered or `timeoutMs` passes, refusing new jobs. True when drained. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    this.stopping = true;
+    if (this.inflightCount() === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.idleWaiters.delete(done);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.idleWaiters.delete(done);
+        resolve(false);
+      }, timeoutMs);
+      this.idleWaiters.add(done);
+    });
+  }
+
+  async stop(reason?: SluiceError): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.pumpTimer);
+    const error = reason ?? new SluiceError('SLUICE_MODEL_UNLOADING', `${this.label} is being unloaded; the request was not run`);
+    for (const payload of this.queues.drain()) payload.fail(error);
+    if (this.executing > 0) await new Promise<void>((resolve) => this.idleWaiters.add(resolve));
+    clearTimeout(this.deadlineTimer);
+  }
+
+  private refusal(job: InferenceJob): SluiceError | undefined {
+    const { policy } = this.options;
+    if (this.stopping) return new SluiceError('SLUICE_MODEL_UNLOADING', `${this.label} is being unloaded; send the request to another version or retry later`);
+    if (this.options.pool.activeCount === 0) {
+      return new SluiceError(
+        'SLUICE_MODEL_NO_WORKERS',
+        `${this.label} has no workers; scale it up with PUT /models/${this.options.model}/${this.options.version}?min_worker=1`,
+      );
+    }
+    if (job.priority !== undefined && (!Number.isInteger(job.priority) || job.priority < 1 || job.priority > policy.priorityLevels)) {
+      return new SluiceError(
+        'SLUICE_REQUEST_INVALID',
+        `priority ${String(job.priority)} is out of range; ${this.label} has priority levels 1 (highest) to ${policy.priorityLevels}`,
+      );
+    }
+    if (this.queues.liveCount >= policy.queueSize) {
+      return new SluiceError(
+        'SLUICE_QUEUE_FULL',
+        `the job queue of ${this.label} is full (${policy.queueSize} waiting); retry after ${RETRY_AFTER_SECONDS} s or raise jobQueueSize`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS, queueSize: policy.queueSize },
+      );
+    }
+    if (job.isCancelled?.()) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
+    return undefined;
+  }
+
+  /** Starts batches while an instance is idle and requests wait. */
+  private pump(): void {
+    const { policy } = this.options;
+    for (;;) {
+      if (this.queues.liveCount === 0) return;
+      const instance = this.options.pool.idle();
+      if (instance === undefined) return;
+      if (policy.maxBatchDelayMs > 0) {
+        const head = this.queues.first();
+        if (head === undefined) return;
+        const wait = this.delay.waitMs(performance.now(), head.arrival, policy.maxBatchDelayMs);
+        if (wait > 0 && compatibleRows(this.queues, head, policy.maxBatchSize) < policy.maxBatchSize) {
+          this.pumpAfter(wait);
+          return;
+        }
+      }
+      const picked = formBatch(
+        this.queues,
+        { maxRows: policy.maxBatchSize, preferredSizes: policy.preferredBatchSizes },
+        (p) => p.job.isCancelled?.() === true,
+        (p) => {
+          this.cancel(p);
+        },
+      );
+      if (picked.length === 0) return;
+      this.dispatch(instance, picked);
+    }
+  }
+
+  private pumpAfter(waitMs: number): void {
+    if (this.pumpTimer !== undefined) return;
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = undefined;
+      this.pump();
+    }, waitMs);
+  }
+
+  private dispatch(instance: PooledInstance, picked: Payload[]): void {
+    const execution = instance.execution;
+    if (execution === undefined) return;
+    for (const payload of picked) {
+      payload.advance('batched');
+      this.queues.left();
+      payload.advance('executing');
+      this.running.add(payload);
+      this.windowQueueMs += payload.startedAt - payload.arrival;
+      this.windowDispatched += 1;
+    }
+    instance.startBatch();
+    this.executing += picked.length;
+    const [head] = picked;
+    const batch: Batch = {
+      items: picked.map((p) => ({ inputs: p.job.inputs, rows: p.rows })),
+      ...(head?.job.outputNames ? { outputNames: head.job.outputNames } : {}),
+    };
+    const started = performance.now();
+    let run: Promise<readonly JobResult[]>;
+    try {
+      run = execution.run(batch);
+    } catch (error) {
+      run = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    run.then(
+      (results) => {
+        this.finish(instance, picked, started, results);
+      },
+      (error: unknown) => {
+        this.instanceFailed(instance, picked, error);
+      },
+    );
+  }
+
+  private finish(instance: PooledInstance, picked: readonly Payload[], started: number, results: readonly JobResult[]): void {
+    const computeUs = (performance.now() - started) * 1000;
+    const rows = picked.reduce((sum, p) => sum + p.rows, 0);
+    picked.forEach((payload, i) => {
+      const result = results[i];
+      this.running.delete(payload);
+      if (result?.ok) {
+        payload.answer({
+          outputs: result.outputs,
+          queueUs: (payload.startedAt - payload.arrival) * 1000,
+          computeUs,
+          instanceId: instance.id,
+          batchSize: picked.length,
+        });
+      } else {
+        payload.fail(result?.error ?? new SluiceError('SLUICE_INTERNAL', 'the executor returned no result for a request of the batch'));
+      }
+    });
+    this.recent.push(picked.length);
+    if (this.recent.length > RECENT_BATCHES) this.recent.shift();
+    this.executing -= picked.length;
+    this.options.pool.finished(instance, picked.length);
+    this.options.onBatch?.({ size: picked.length, rows, computeUs, instanceId: instance.id });
+    this.afterWork();
+  }
+
+  /** A fatal error: the instance goes, its batch is retried once on another instance. */
+  private instanceFailed(instance: PooledInstance, picked: readonly Payload[], error: unknown): void {
+    const failure = isSluiceError(error)
+      ? error
+      : new SluiceError('SLUICE_INSTANCE_FAILED', `instance ${instance.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    this.executing -= picked.length;
+    this.options.pool.failed(instance, failure);
+    // Put back last to first, so that the retried requests keep their order at the front of the queue.
+    for (const payload of [...picked].reverse()) {
+      this.running.delete(payload);
+      if (payload.state === 'executing' && !payload.retried && !this.stopping) {
+        payload.requeue();
+        this.queues.pushFront(payload);
+      } else {
+        payload.fail(failure);
+      }
+    }
+    this.afterWork();
+  }
+
+  /** Starts what can run, then wakes `drain`/`stop` when nothing is left (the pump may drop requests whose clients left). */
+  private afterWork(): void {
+    this.pump();
+    if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
+  }
+
+  private cancel(payload: Payload): void {
+    this.queues.left();
+    payload.fail(new SluiceError('SLUICE_REQUEST_INVALID', 'the client went away while the request was queued; it was not run'), 'cancelled');
+  }
+
+  /**
+   * How the answer to request `sequence` reaches its caller: at once, or in arrival order with
+   * `preserveOrdering`. Only the delivery waits; the payload changes state when it is answered, so that a
+   * request answered early (expired, cancelled, refused) leaves the queue at once and never runs.
+   */
+  private delivery<T>(sequence: number, deliver: (value: T) => void): (value: T) => void {
+    const ordered = this.ordered;
+    if (ordered === undefined) return deliver;
+    return (value) => {
+      ordered.release(sequence, () => {
+        deliver(value);
+      });
+    };
+  }
+
+  private watchDeadline(at: number): void {
+    if (at >= this.deadlineAt) return;
+    clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    // Longer delays than a timer can hold would fire at once; the early check re-arms for what is left.
+    this.deadlineTimer = setTimeout(
+      () => {
+        this.checkDeadlines();
+      },
+      Math.min(MAX_TIMER_DELAY_MS, Math.max(0, at - performance.now())),
+    );
+  }
+
+  /** Expires what is due, applies the queue policy, and arms the timer for the next deadline. */
+  private checkDeadlines(): void {
+    this.deadlineAt = Infinity;
+    this.deadlineTimer = undefined;
+    const now = performance.now();
+    let next = Infinity;
+    for (const payload of [...this.queues.inOrder()]) {
+      const { deadline, queueDeadline } = payload.job;
+      if (deadline <= now) {
+        this.expire(payload, 'queued', 'its response timeout passed while it was queued');
+        continue;
+      }
+      if (queueDeadline !== undefined && queueDeadline <= now && !payload.delayed) {
+        if (this.options.policy.queuePolicy === 'reject') {
+          this.expire(payload, 'queued', 'its own timeout passed while it was queued');
+          continue;
+        }
+        this.queues.demote(payload);
+      }
+      next = Math.min(next, deadline, payload.delayed ? Infinity : (queueDeadline ?? Infinity));
+    }
+    for (const payload of this.running) {
+      if (payload.state !== 'executing') continue;
+      if (payload.job.deadline <= now) this.expire(payload, 'executing', 'its response timeout passed while it ran');
+      else next = Math.min(next, payload.job.deadline);
+    }
+    if (next < Infinity) this.watchDeadline(next);
+    if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
+  }
+
+  private expire(payload: Payload, stage: 'queued' | 'executing', why: string): void {
+    if (stage === 'queued') this.queues.left();
+    const waitedMs = Math.round(performance.now() - payload.arrival);
+    payload.fail(
+      new SluiceError('SLUICE_RESPONSE_TIMEOUT', `${this.label} did not answer in time: ${why} (${waitedMs} ms); raise the timeout or add workers`, {
+        stage,
+      }),
+      'expired',
+    );
+  }
+}

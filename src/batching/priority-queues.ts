@@ -1,0 +1,112 @@
+import type { Payload } from './payload.js';
+
+/** A FIFO array with a moving head; dead entries are skipped lazily. */
+class Lane {
+  items: Payload[] = [];
+  head = 0;
+
+  /** Drops dead entries at the head and compacts now and then. */
+  trim(): void {
+    while (this.head < this.items.length && this.items[this.head]?.state !== 'queued') this.head += 1;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 256 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * Queued payloads by priority level (1 = highest), FIFO within a level, and a last lane for payloads the
+ * `delay` queue policy moved behind everything else. Payloads leave by changing state (batched,
+ * expired, cancelled); they are dropped from the lanes lazily, and `liveCount` is kept exact.
+ */
+export class PriorityQueues {
+  private readonly lanes: Lane[];
+  private live = 0;
+
+  constructor(levels: number) {
+    this.lanes = Array.from({ length: levels + 1 }, () => new Lane());
+  }
+
+  /** Payloads still queued. */
+  get liveCount(): number {
+    return this.live;
+  }
+
+  /** Queues a payload at its priority level. */
+  push(payload: Payload): void {
+    this.laneOf(payload.priority).items.push(payload);
+    this.live += 1;
+  }
+
+  /**
+   * Puts a payload back at the front of its level (a batch retried after its instance failed), or at the
+   * front of the delayed ones when the `delay` policy had moved it there. The entry it may still have
+   * further back in that lane (lanes drop entries lazily) is removed, so that it is listed once.
+   */
+  pushFront(payload: Payload): void {
+    const lane = payload.delayed ? this.delayedLane() : this.laneOf(payload.priority);
+    const old = lane.items.indexOf(payload, lane.head);
+    if (old >= 0) lane.items.splice(old, 1);
+    lane.items.splice(lane.head, 0, payload);
+    this.live += 1;
+  }
+
+  /** Moves a queued payload behind every other (the `delay` policy); it keeps its place among the delayed. */
+  demote(payload: Payload): void {
+    if (payload.delayed) return;
+    payload.delayed = true;
+    this.delayedLane().items.push(payload);
+  }
+
+  /** Must be called once when a queued payload leaves the queue (batched, expired, cancelled, refused). */
+  left(): void {
+    this.live -= 1;
+  }
+
+  /** The payload that goes next: the oldest of the highest non-empty level. */
+  first(): Payload | undefined {
+    for (const payload of this.inOrder()) return payload;
+    return undefined;
+  }
+
+  /** Live queued payloads in the order they should run: by level, oldest first, delayed ones last. */
+  *inOrder(): Generator<Payload> {
+    for (let level = 0; level < this.lanes.length; level++) {
+      const lane = this.lanes[level];
+      if (lane === undefined) continue;
+      lane.trim();
+      const isDelayedLane = level === this.lanes.length - 1;
+      for (let i = lane.head; i < lane.items.length; i++) {
+        const payload = lane.items[i];
+        if (payload === undefined || payload.state !== 'queued') continue;
+        // A demoted payload also sits in its original lane; it only counts in the delayed one.
+        if (payload.delayed !== isDelayedLane) continue;
+        yield payload;
+      }
+    }
+  }
+
+  /** Every queued payload, removed from the count (the caller answers them). */
+  drain(): Payload[] {
+    const all = [...this.inOrder()];
+    this.live -= all.length;
+    return all;
+  }
+
+  private delayedLane(): Lane {
+    const lane = this.lanes[this.lanes.length - 1];
+    if (lane === undefined) throw new RangeError('no lane for delayed payloads');
+    return lane;
+  }
+
+  private laneOf(priority: number): Lane {
+    const index = Math.min(Math.max(priority, 1), this.lanes.length - 1) - 1;
+    const lane = this.lanes[index];
+    if (lane === undefined) throw new RangeError(`no lane for priority ${priority}`);
+    return lane;
+  }
+}

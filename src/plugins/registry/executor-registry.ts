@@ -1,0 +1,9 @@
+import type { Executor } from '../sdk/executor.js';
+import { NamedRegistry } from './named-registry.js';
+
+/** Executors by name (the `executor` key of model manifests). */
+export class ExecutorRegistry extends NamedRegistry<Executor> {
+  constructor() {
+    super('executor');
+  }
+}

@@ -1,0 +1,102 @@
+import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import { NUMERIC_DATATYPE_INFO, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
+import type { Batch, JobResult } from './executor.js';
+import type { LoadedModel } from './model-runtime.js';
+
+/** Supplies the typed array a concatenated input is written into (the GPU executor reuses them). */
+export type InputAllocator = (name: string, datatype: Tensor['datatype'], length: number) => NumericTensorData | undefined;
+
+function concatOne(parts: readonly Tensor[], allocate?: InputAllocator): Tensor {
+  const [first] = parts;
+  if (first === undefined) throw new SluiceError('SLUICE_INTERNAL', 'cannot concatenate an empty batch');
+  if (parts.length === 1) return first;
+  const rows = parts.reduce((sum, t) => sum + (t.shape[0] ?? 0), 0);
+  const shape = [rows, ...first.shape.slice(1)];
+  if (first.datatype === 'BYTES') {
+    return { name: first.name, datatype: 'BYTES', shape, data: parts.flatMap((t) => t.data as readonly Uint8Array[]) };
+  }
+  const length = parts.reduce((sum, t) => sum + t.data.length, 0);
+  const data = allocate?.(first.name, first.datatype, length) ?? new NUMERIC_DATATYPE_INFO[first.datatype].array(length);
+  let offset = 0;
+  for (const part of parts) {
+    (data as Float32Array).set(part.data as Float32Array, offset);
+    offset += part.data.length;
+  }
+  return { name: first.name, datatype: first.datatype, shape, data };
+}
+
+/**
+ * The inputs of a whole batch: each input's items concatenated along the first dimension, in item order.
+ * A batch of one is passed through untouched.
+ */
+export function concatBatchInputs(batch: Batch, allocate?: InputAllocator): Tensor[] {
+  const [head] = batch.items;
+  if (head === undefined) return [];
+  if (batch.items.length === 1) return [...head.inputs];
+  return head.inputs.map((input) =>
+    concatOne(
+      batch.items.map((item) => {
+        const part = item.inputs.find((t) => t.name === input.name);
+        if (part === undefined) throw new SluiceError('SLUICE_INTERNAL', `batch item lacks input \`${input.name}\``);
+        return part;
+      }),
+      allocate,
+    ),
+  );
+}
+
+function sliceRows(tensor: Tensor, start: number, rows: number): Tensor {
+  const total = tensor.shape[0] ?? 0;
+  const perRow = total === 0 ? 0 : tensor.data.length / total;
+  const shape = [rows, ...tensor.shape.slice(1)];
+  const data =
+    tensor.datatype === 'BYTES'
+      ? (tensor.data as readonly Uint8Array[]).slice(start * perRow, (start + rows) * perRow)
+      : (tensor.data as NumericTensorData).slice(start * perRow, (start + rows) * perRow);
+  return { name: tensor.name, datatype: tensor.datatype, shape, data };
+}
+
+/**
+ * Splits a batch's outputs back into one answer per item, by the rows each item brought. An output whose
+ * first dimension is not the batch's row count cannot be split: every item then fails with that reason.
+ */
+export function splitBatchOutputs(batch: Batch, outputs: readonly Tensor[]): JobResult[] {
+  if (batch.items.length === 1) return [{ ok: true, outputs }];
+  const rows = batch.items.reduce((sum, item) => sum + item.rows, 0);
+  const unsplittable = outputs.find((t) => t.shape[0] !== rows);
+  if (unsplittable !== undefined) {
+    const error = new SluiceError(
+      'SLUICE_INFERENCE_FAILED',
+      `output \`${unsplittable.name}\` has shape [${unsplittable.shape.join(',')}], not ${rows} rows, so a batch cannot be split; set batching.maxBatchSize: 1 for this model`,
+    );
+    return batch.items.map(() => ({ ok: false, error }));
+  }
+  let start = 0;
+  return batch.items.map((item) => {
+    const answer = outputs.map((tensor) => sliceRows(tensor, start, item.rows));
+    start += item.rows;
+    return { ok: true, outputs: answer };
+  });
+}
+
+function asSluiceError(error: unknown): SluiceError {
+  if (isSluiceError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SluiceError('SLUICE_INFERENCE_FAILED', `inference failed: ${reason}`, {}, { cause: error });
+}
+
+/**
+ * Runs a batch as one session run: inputs concatenated (into `allocate`'s arrays when given), outputs
+ * split back per item. A failed run fails every item with the runtime's reason; `SLUICE_INSTANCE_FAILED`
+ * is re-thrown, since it means the instance itself is unusable.
+ */
+export async function runBatchOnModel(model: LoadedModel, batch: Batch, allocate?: InputAllocator): Promise<JobResult[]> {
+  try {
+    const outputs = await model.run(concatBatchInputs(batch, allocate), batch.outputNames);
+    return splitBatchOutputs(batch, outputs);
+  } catch (error) {
+    if (isSluiceError(error, 'SLUICE_INSTANCE_FAILED')) throw error;
+    const failure = asSluiceError(error);
+    return batch.items.map(() => ({ ok: false, error: failure }));
+  }
+}

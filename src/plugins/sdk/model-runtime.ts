@@ -1,0 +1,62 @@
+import type { Tensor, TensorSpec } from '../../common/tensor/index.js';
+
+/** Graph optimisation levels, from none to all (ORT's names). */
+export type GraphOptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
+
+/** Execution providers Sluice knows how to ask for; `cpu` is always available. */
+export type ExecutionProviderName = 'cpu' | 'cuda' | 'webgpu';
+
+/** How a session is created. Every field is optional; the runtime documents its defaults. */
+export interface RuntimeSessionOptions {
+  /** Threads used inside one operator (0 = the runtime's default: one per physical core). */
+  readonly intraOpNumThreads?: number;
+  /** Threads used across independent operators when `executionMode` is `parallel`. */
+  readonly interOpNumThreads?: number;
+  readonly executionMode?: 'sequential' | 'parallel';
+  readonly graphOptimizationLevel?: GraphOptimizationLevel;
+  /** Preference list; the first provider that initialises wins, `cpu` is the last resort. */
+  readonly executionProviders?: readonly ExecutionProviderName[];
+  /** Device id for GPU providers. */
+  readonly deviceId?: number;
+}
+
+/** A provider that was tried and could not create the session. */
+export interface RejectedExecutionProvider {
+  readonly provider: ExecutionProviderName;
+  /** The runtime's reason, e.g. a missing CUDA library or no WebGPU adapter. */
+  readonly reason: string;
+}
+
+/** Which provider a session ended up on, and why the ones before it were passed over; meant for logs. */
+export interface ExecutionProviderSelection {
+  readonly active: ExecutionProviderName;
+  /** Providers tried before {@link active}, in preference order. */
+  readonly rejected: readonly RejectedExecutionProvider[];
+}
+
+/** A model file loaded into a runtime session, ready to run. Safe to call `run` concurrently. */
+export interface LoadedModel {
+  /** Inputs as the model file declares them (`-1` for symbolic or unknown dimensions). */
+  readonly inputs: readonly TensorSpec[];
+  /** Outputs as the model file declares them. */
+  readonly outputs: readonly TensorSpec[];
+  /** The execution provider that is actually in use. */
+  readonly executionProvider: ExecutionProviderName;
+  /** How {@link executionProvider} was chosen, when the runtime tells (ONNX Runtime does). */
+  readonly providerSelection?: ExecutionProviderSelection;
+  /**
+   * Runs the model. Inputs must already be validated against {@link inputs}; `outputNames` selects
+   * outputs (all when omitted). Results come back in the order of `outputNames` (or {@link outputs}).
+   */
+  run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]>;
+  /** Frees the session. Idempotent. */
+  release(): Promise<void>;
+}
+
+/** A model runtime (ONNX Runtime today); the only thing that knows how model files are executed. */
+export interface ModelRuntime {
+  /** The manifest's `runtime` value this implementation serves. */
+  readonly name: string;
+  /** Loads a model file. Throws `SluiceError` `SLUICE_MODEL_LOAD_FAILED` with the runtime's reason. */
+  load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel>;
+}

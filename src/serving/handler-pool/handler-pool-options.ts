@@ -1,0 +1,32 @@
+import { availableParallelism } from 'node:os';
+import { SluiceError } from '../../common/errors/index.js';
+
+/** How the pool of handler threads is built. */
+export interface HandlerPoolOptions {
+  /**
+   * Worker threads for CPU-heavy handlers. Default: one fewer than the cores Node may use
+   * (`os.availableParallelism()`), at least one, so the event loop keeps a core to itself.
+   */
+  readonly threads?: number;
+  /** How long `close()` lets running handler calls finish before it stops the threads (default 30 s). */
+  readonly closeTimeoutMs?: number;
+  /**
+   * Node options for the threads instead of the process's own; e.g. an `--import` of module hooks, when
+   * the handlers are run from sources that Node cannot load by itself.
+   */
+  readonly execArgv?: readonly string[];
+}
+
+/** The thread count used when none is set: `max(1, cores - 1)`. */
+export function defaultHandlerThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** The thread count to use; a set value must be a positive integer. */
+export function handlerThreads(options: HandlerPoolOptions): number {
+  const threads = options.threads ?? defaultHandlerThreads();
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `handler threads must be a positive integer, got ${threads}`);
+  }
+  return threads;
+}

@@ -1,0 +1,142 @@
+import { types } from 'node:util';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { SluiceError } from '../../common/errors/index.js';
+import type { Logger } from '../../common/logger.js';
+import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
+import { handlerThreads, type HandlerPoolOptions } from './handler-pool-options.js';
+import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine } from './handler-task.js';
+import { fromThreadError } from './thread-error.js';
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+function writeLine(logger: Logger, line: ThreadLogLine): void {
+  logger[line.level](line.message, line.fields);
+}
+
+/** Log lines posted before the answer may still wait on the port when the answer arrives. */
+function drainLines(port: MessagePort, logger: Logger): void {
+  for (let entry = receiveMessageOnPort(port); entry !== undefined; entry = receiveMessageOnPort(port)) {
+    writeLine(logger, entry.message as ThreadLogLine);
+  }
+}
+
+/**
+ * Worker threads for CPU-heavy handlers (see `Handler.cpuHeavy`): their `preprocess` and `postprocess`
+ * run here, off the event loop. The threads start on the first call and stop with {@link close}.
+ */
+export class HandlerPool {
+  readonly threads: number;
+  private pool: Piscina | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: HandlerPoolOptions,
+    private readonly logger: Logger,
+  ) {
+    this.threads = handlerThreads(options);
+  }
+
+  /** True once the threads have been started. */
+  get started(): boolean {
+    return this.pool !== undefined;
+  }
+
+  /**
+   * The handler itself when it runs on the event loop; for a CPU-heavy one, a stand-in of the same name
+   * whose stages run on the pool. Ordinary handlers therefore pay nothing for the pool.
+   */
+  route<State>(handler: Handler<State>): Handler<State> {
+    if (handler.cpuHeavy === undefined) return handler;
+    return {
+      name: handler.name,
+      cpuHeavy: handler.cpuHeavy,
+      preprocess: async (requests: readonly HandlerRequest[], context: HandlerContext) =>
+        (await this.run(handler, 'preprocess', requests, context)) as readonly PreparedRequest<State>[],
+      postprocess: (results: readonly HandlerResult<State>[], context: HandlerContext) => this.run(handler, 'postprocess', results, context),
+    };
+  }
+
+  /**
+   * Runs one stage of a CPU-heavy handler on a worker thread. The handler's errors come back as thrown
+   * there (a `SluiceError` as such); a thread that fails outright rejects with an `Error` saying so, and
+   * calls after {@link close} with `SLUICE_SERVER_SHUTTING_DOWN`.
+   */
+  async run(handler: Handler, stage: HandlerStage, items: readonly unknown[], context: HandlerContext): Promise<readonly unknown[]> {
+    if (this.closing !== undefined) throw this.shuttingDown();
+    const ref = handler.cpuHeavy;
+    if (ref === undefined) throw new SluiceError('SLUICE_INTERNAL', `handler \`${handler.name}\` is not CPU-heavy and runs on the event loop`);
+    const pool = (this.pool ??= this.start());
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (line: ThreadLogLine) => {
+      writeLine(context.logger, line);
+    });
+    const abort = (): void => {
+      port1.postMessage({ abort: true } satisfies ThreadAbortNotice);
+    };
+    context.signal.addEventListener('abort', abort, { once: true });
+    const task: HandlerTask = {
+      handler: handler.name,
+      module: ref.module,
+      exportName: ref.exportName ?? 'default',
+      stage,
+      // Inputs are copied, never moved: they may share buffers with batch-mates or Node's Buffer pool.
+      items,
+      model: context.model,
+      config: context.config,
+      aborted: context.signal.aborted,
+      port: port2,
+    };
+    let outcome: HandlerTaskOutcome;
+    try {
+      outcome = (await pool.run(task, { transferList: [port2] })) as HandlerTaskOutcome;
+    } catch (error) {
+      throw this.threadFailure(error);
+    } finally {
+      context.signal.removeEventListener('abort', abort);
+      drainLines(port1, context.logger);
+      port1.close();
+    }
+    if (!outcome.ok) throw fromThreadError(outcome.error);
+    return outcome.value;
+  }
+
+  /**
+   * Stops the threads; idempotent. Running and queued calls may finish for up to `closeTimeoutMs`
+   * (with `force`, they are cut off at once); calls made afterwards are refused.
+   */
+  close(options: { readonly force?: boolean } = {}): Promise<void> {
+    this.closing ??= (() => {
+      const pool = this.pool;
+      if (pool === undefined) return Promise.resolve();
+      return options.force === true ? pool.destroy() : pool.close();
+    })();
+    return this.closing;
+  }
+
+  private start(): Piscina {
+    const pool = new Piscina({
+      filename: new URL('./handler-worker.js', import.meta.url).href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      closeTimeout: this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+      ...(this.options.execArgv === undefined ? {} : { execArgv: [...this.options.execArgv] }),
+    });
+    pool.on('error', (error: unknown) => {
+      this.logger.warn('handler threads stopped with an error', { error: error instanceof Error ? error.message : String(error) });
+    });
+    this.logger.info('handler threads started', { threads: this.threads });
+    return pool;
+  }
+
+  private threadFailure(error: unknown): Error {
+    if (this.closing !== undefined) return this.shuttingDown();
+    // Errors raised by the thread machinery may come from another realm, where `instanceof Error` fails.
+    const reason = types.isNativeError(error) ? error.message : String(error);
+    return new Error(`its worker thread failed: ${reason}`, { cause: error });
+  }
+
+  private shuttingDown(): SluiceError {
+    return new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and its handler threads are stopped; retry on another replica');
+  }
+}

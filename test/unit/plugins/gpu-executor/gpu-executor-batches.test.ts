@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
+import { float32ToFloat16Bits, type Batch, type BatchItem } from '../../../../src/plugins/sdk/index.js';
+import { writeAddModel, writeIdentityModel } from '../../../support/onnx-models.js';
+import { makeTempDir } from '../../../support/temp-dir.js';
+import { loadContext } from './support/load-context.js';
+import { RecordingRuntime } from './support/recording-runtime.js';
+
+/** Lets every already-settled promise callback run. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** One row for the Add model: `a` = [value, value, value], `b` = [1, 1, 1]. */
+const addRow = (value: number, bRows = 1): BatchItem => ({
+  rows: 1,
+  inputs: [
+    { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([value, value, value]) },
+    { name: 'b', datatype: 'FP32', shape: [bRows, 3], data: new Float32Array(3 * bRows).fill(1) },
+  ],
+});
+const pair = (): Batch => ({ items: [addRow(1), addRow(2)] });
+
+describe('GpuExecutor batches', () => {
+  let dir: { dir: string; cleanup: () => Promise<void> };
+  let addPath: string;
+  let fp16Path: string;
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    addPath = await writeAddModel(dir.dir);
+    fp16Path = await writeIdentityModel(dir.dir, 'FP16');
+  });
+
+  afterAll(() => dir.cleanup());
+
+  it('answers each item of a batch with its own rows', async () => {
+    const model = await new GpuExecutor().load(loadContext(addPath, new RecordingRuntime()));
+    const results = await (await model.createInstance(0)).run(pair());
+    await model.release();
+    expect(results).toEqual([
+      { ok: true, outputs: [{ name: 'sum', datatype: 'FP32', shape: [1, 3], data: new Float32Array([2, 2, 2]) }] },
+      { ok: true, outputs: [{ name: 'sum', datatype: 'FP32', shape: [1, 3], data: new Float32Array([3, 3, 3]) }] },
+    ]);
+  });
+
+  it('fails every item of a batch the runtime cannot run, without failing the instance', async () => {
+    const model = await new GpuExecutor().load(loadContext(addPath, new RecordingRuntime()));
+    const results = await (await model.createInstance(0)).run({ items: [addRow(1, 2), addRow(2)] });
+    await model.release();
+    expect(results.map((result) => !result.ok && result.error.code)).toEqual(['SLUICE_INFERENCE_FAILED', 'SLUICE_INFERENCE_FAILED']);
+  });
+
+  it('feeds an FP16 model the halves of FP32 request data and answers FP16', async () => {
+    const model = await new GpuExecutor().load(loadContext(fp16Path, new RecordingRuntime()));
+    const values = [0.1, -2.5, 70000, 1e-8];
+    const [result] = await (await model.createInstance(0)).run({
+      items: [{ rows: 1, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], data: new Float32Array(values) }] }],
+    });
+    await model.release();
+    expect(result).toEqual({
+      ok: true,
+      outputs: [{ name: 'output', datatype: 'FP16', shape: [1, 4], data: new Uint16Array(values.map(float32ToFloat16Bits)) }],
+    });
+  });
+
+  it('accepts FP32 requests for its FP16 inputs', async () => {
+    const model = await new GpuExecutor().load(loadContext(fp16Path, new RecordingRuntime()));
+    await model.release();
+    expect(model.inputs.map((spec) => model.acceptsDatatype(spec, 'FP32'))).toEqual([true]);
+  });
+
+  it('answers FP16 outputs as FP32 when told to', async () => {
+    const model = await new GpuExecutor({ fp16OutputsAsFp32: true }).load(loadContext(fp16Path, new RecordingRuntime()));
+    const [result] = await (await model.createInstance(0)).run({
+      items: [{ rows: 1, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1.5, -2, 70000]) }] }],
+    });
+    await model.release();
+    expect(result).toEqual({ ok: true, outputs: [{ name: 'output', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1.5, -2, Infinity]) }] });
+  });
+
+  it('declares widened FP16 outputs as FP32', async () => {
+    const model = await new GpuExecutor({ fp16OutputsAsFp32: true }).load(loadContext(fp16Path, new RecordingRuntime()));
+    await model.release();
+    expect(model.outputs).toEqual([{ name: 'output', datatype: 'FP32', shape: [-1, -1] }]);
+  });
+
+  it('reuses the input arrays of a batch for the next batch of the same size', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(addPath, runtime));
+    const instance = await model.createInstance(0);
+    await instance.run(pair());
+    await instance.run(pair());
+    await model.release();
+    const [first, second] = runtime.runs;
+    expect([second?.inputs[0]?.data === first?.inputs[0]?.data, second?.inputs[1]?.data === first?.inputs[1]?.data]).toEqual([true, true]);
+  });
+
+  it('does not reuse input arrays when the pool is off', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false, inputBufferPoolBytes: 0 }).load(loadContext(addPath, runtime));
+    const instance = await model.createInstance(0);
+    await instance.run(pair());
+    await instance.run(pair());
+    await model.release();
+    expect(runtime.runs[1]?.inputs[0]?.data).not.toBe(runtime.runs[0]?.inputs[0]?.data);
+  });
+
+  it('does not hand a batch’s input arrays to another batch while it runs', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(addPath, runtime));
+    const [one, two] = await Promise.all([model.createInstance(0), model.createInstance(1)]);
+    await one.run(pair());
+    runtime.hold();
+    const running = [one.run(pair()), two.run(pair())];
+    await runtime.untilRunsStarted(3);
+    const [, first, second] = runtime.runs;
+    runtime.open();
+    const results = await Promise.all(running);
+    await model.release();
+    expect({ shared: second?.inputs[0]?.data === first?.inputs[0]?.data, ok: results.flat().map((r) => r.ok) }).toEqual({
+      shared: false,
+      ok: [true, true, true, true],
+    });
+  });
+
+  it('holds a batch beyond the device’s in-flight limit until a running one finishes', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false, maxInFlightBatchesPerDevice: 1 }).load(loadContext(addPath, runtime));
+    const [one, two] = await Promise.all([model.createInstance(0), model.createInstance(1)]);
+    runtime.hold();
+    const first = one.run(pair());
+    await runtime.untilRunsStarted(1);
+    const second = two.run(pair());
+    await settle();
+    const startedWhileHeld = runtime.runsStarted;
+    runtime.open();
+    await Promise.all([first, second]);
+    await model.release();
+    expect({ startedWhileHeld, started: runtime.runsStarted }).toEqual({ startedWhileHeld: 1, started: 2 });
+  });
+
+  it('runs two batches at once on a device by default', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(addPath, runtime));
+    const [one, two] = await Promise.all([model.createInstance(0), model.createInstance(1)]);
+    runtime.hold();
+    const running = [one.run(pair()), two.run(pair())];
+    await runtime.untilRunsStarted(1);
+    await settle();
+    const startedWhileHeld = runtime.runsStarted;
+    runtime.open();
+    await Promise.all(running);
+    await model.release();
+    expect(startedWhileHeld).toBe(2);
+  });
+});

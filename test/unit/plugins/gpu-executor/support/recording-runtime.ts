@@ -1,0 +1,75 @@
+import type { ExecutionProviderName, LoadedModel, ModelRuntime, RuntimeSessionOptions, Tensor } from '../../../../../src/plugins/sdk/index.js';
+import { OnnxRuntime } from '../../../../../src/runtime/onnx/index.js';
+
+/** One `run` a {@link RecordingRuntime} saw. */
+export interface RecordedRun {
+  /** Index of the load (session) it ran on. */
+  readonly session: number;
+  readonly inputs: readonly Tensor[];
+}
+
+/**
+ * The real ONNX runtime, recording every load and run, with a hand-operated gate that can hold runs
+ * before they reach the session. The runs themselves are real.
+ *
+ * `claimProvider` makes sessions report a provider instead of the one they really run on (for the load
+ * options it is given; `undefined` keeps the real one): a GPU cannot run here, so tests of what happens on
+ * GPUs (one session per device) run on the CPU under a GPU's name.
+ */
+export class RecordingRuntime implements ModelRuntime {
+  readonly name = 'onnx';
+  readonly loads: RuntimeSessionOptions[] = [];
+  readonly runs: RecordedRun[] = [];
+  private readonly inner = new OnnxRuntime();
+  private held = false;
+  private waiting: (() => void)[] = [];
+  private runListeners: (() => void)[] = [];
+
+  constructor(private readonly claimProvider: (options: RuntimeSessionOptions) => ExecutionProviderName | undefined = () => undefined) {}
+
+  /** Runs that reached a session so far (held ones included). */
+  get runsStarted(): number {
+    return this.runs.length;
+  }
+
+  /** Later runs wait at the gate until {@link open}. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Lets every waiting run through and stops holding new ones. */
+  open(): void {
+    this.held = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
+
+  /** Resolves once at least `count` runs have started. */
+  async untilRunsStarted(count: number): Promise<void> {
+    while (this.runs.length < count) await new Promise<void>((resolve) => this.runListeners.push(resolve));
+  }
+
+  async load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel> {
+    const session = this.loads.length;
+    this.loads.push(options);
+    const model = await this.inner.load(modelPath, options);
+    const claimed = this.claimProvider(options);
+    const provider = claimed ?? model.executionProvider;
+    return {
+      inputs: model.inputs,
+      outputs: model.outputs,
+      executionProvider: provider,
+      providerSelection: claimed === undefined ? model.providerSelection : { active: claimed, rejected: [] },
+      run: async (inputs, outputNames) => {
+        this.runs.push({ session, inputs });
+        const listeners = this.runListeners;
+        this.runListeners = [];
+        for (const listener of listeners) listener();
+        if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        return model.run(inputs, outputNames);
+      },
+      release: () => model.release(),
+    };
+  }
+}

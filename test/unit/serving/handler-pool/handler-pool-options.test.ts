@@ -1,0 +1,19 @@
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../../src/common/errors/index.js';
+import { defaultHandlerThreads, handlerThreads } from '../../../../src/serving/handler-pool/handler-pool-options.js';
+
+describe('handlerThreads', () => {
+  it('defaults to one thread fewer than the cores, at least one', () => {
+    expect(defaultHandlerThreads()).toBe(Math.max(1, availableParallelism() - 1));
+    expect(handlerThreads({})).toBe(defaultHandlerThreads());
+  });
+
+  it('takes a set count', () => {
+    expect(handlerThreads({ threads: 3 })).toBe(3);
+  });
+
+  it.each([0, -1, 1.5])('refuses %p threads', (threads) => {
+    expect(() => handlerThreads({ threads })).toThrow(new SluiceError('SLUICE_CONFIG_INVALID', `handler threads must be a positive integer, got ${threads}`));
+  });
+});

@@ -1,0 +1,200 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../../src/common/errors/index.js';
+import type { LogFields, Logger } from '../../../../src/common/logger.js';
+import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/plugins/sdk/index.js';
+import { HandlerPool } from '../../../../src/serving/handler-pool/index.js';
+import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
+import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
+import { makeTempDir } from '../../../support/temp-dir.js';
+
+interface Line {
+  readonly level: string;
+  readonly message: string;
+  readonly fields?: LogFields;
+}
+
+function recordingLogger(lines: Line[], bound: LogFields = {}): Logger {
+  const write = (level: string) => (message: string, fields?: LogFields) => {
+    lines.push({ level, message, fields: { ...bound, ...fields } });
+  };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), child: (fields) => recordingLogger(lines, { ...bound, ...fields }) };
+}
+
+const iris: ModelDescription = { name: 'iris', version: '1', inputs: [{ name: 'features', datatype: 'FP32', shape: [-1, 4] }], outputs: [] };
+
+function context(options: { lines?: Line[]; signal?: AbortSignal } = {}): HandlerContext {
+  return { model: iris, config: {}, logger: recordingLogger(options.lines ?? []), signal: options.signal ?? new AbortController().signal };
+}
+
+const probe = (body: ProbeBody): HandlerRequest => ({ body, contentType: 'application/json' });
+
+const pools: HandlerPool[] = [];
+function newPool(threads = 1): HandlerPool {
+  const pool = new HandlerPool({ threads, execArgv: TYPESCRIPT_THREAD_ARGV }, recordingLogger([]));
+  pools.push(pool);
+  return pool;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close({ force: true })));
+});
+
+// Calls that leave the pool as it was share one, so that threads start (and import the sources) once.
+let shared: HandlerPool;
+beforeAll(() => {
+  shared = new HandlerPool({ threads: 2, execArgv: TYPESCRIPT_THREAD_ARGV }, recordingLogger([]));
+});
+afterAll(async () => {
+  await shared.close();
+});
+
+/** Resolves once `lines` holds a line with `message`: the thread has reached that point of the handler. */
+async function lineWritten(lines: readonly Line[], message: string): Promise<void> {
+  while (!lines.some((line) => line.message === message)) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const SHUTTING_DOWN = new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and its handler threads are stopped; retry on another replica');
+
+async function preprocess(pool: HandlerPool, body: ProbeBody, ctx = context()): Promise<PreparedRequest<ProbeState>> {
+  const [prepared] = await pool.route(threadProbeHandler).preprocess([probe(body)], ctx);
+  return prepared!;
+}
+
+describe('HandlerPool', () => {
+  it('runs preprocess on another thread', async () => {
+    const prepared = await preprocess(shared, {});
+    expect(prepared.state?.preprocessThread).not.toBe(threadId);
+  });
+
+  it('runs postprocess on another thread and returns its responses', async () => {
+    const results = [{ request: probe({}), outputs: [{ name: 'label', datatype: 'INT64' as const, shape: [1], data: new BigInt64Array([1n]) }], state: { preprocessThread: 7, abortedInPreprocess: false } }];
+    const [response] = (await shared.route(threadProbeHandler).postprocess(results, context())) as ProbeResponse[];
+    expect(response).toEqual({ preprocessThread: 7, abortedInPreprocess: false, postprocessThread: expect.any(Number) as unknown, outputs: ['label'] });
+    expect(response!.postprocessThread).not.toBe(threadId);
+  });
+
+  it('brings the prepared tensors back intact', async () => {
+    const prepared = await preprocess(shared, { features: [5.1, 3.5, 1.4, 0.2] });
+    expect(prepared.inputs).toEqual([{ name: 'features', datatype: 'FP32', shape: [1, 4], data: new Float32Array([5.1, 3.5, 1.4, 0.2]) }]);
+  });
+
+  it('starts no thread before the first call', async () => {
+    const pool = newPool();
+    expect(pool.started).toBe(false);
+    await preprocess(pool, {});
+    expect(pool.started).toBe(true);
+  });
+
+  it('spreads concurrent calls over its threads', async () => {
+    const states = await Promise.all([1, 2, 3, 4, 5, 6].map(() => preprocess(shared, {})));
+    expect(new Set(states.map((p) => p.state?.preprocessThread)).size).toBe(2);
+  });
+
+  it('answers a plain error thrown on the thread with an Error of the same name and message', async () => {
+    const error = await preprocess(shared, { fail: { stage: 'preprocess', kind: 'plain' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(SluiceError);
+    expect(error).toMatchObject({ name: 'TypeError', message: 'probe broke in preprocess' });
+  });
+
+  it('keeps the code, message and details of a SluiceError thrown on the thread', async () => {
+    const error = await preprocess(shared, { fail: { stage: 'preprocess', kind: 'sluice' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SluiceError);
+    expect(error).toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: 'probe refused the request in preprocess', details: { stage: 'preprocess' } });
+  });
+
+  it('answers an error thrown in postprocess the same way', async () => {
+    const results = [{ request: probe({ fail: { stage: 'postprocess', kind: 'plain' } }), outputs: [], state: undefined }];
+    await expect(shared.route(threadProbeHandler).postprocess(results, context())).rejects.toMatchObject({ name: 'TypeError', message: 'probe broke in postprocess' });
+  });
+
+  it('answers an answer that cannot cross threads with a DataCloneError', async () => {
+    const results = [{ request: probe({ uncloneable: true }), outputs: [], state: undefined }];
+    await expect(shared.route(threadProbeHandler).postprocess(results, context())).rejects.toMatchObject({
+      name: 'DataCloneError',
+      message: 'its answer cannot leave the worker thread: () => undefined could not be cloned.',
+    });
+  });
+
+  it('forwards the handler’s log lines to the caller’s logger', async () => {
+    const lines: Line[] = [];
+    const prepared = await preprocess(shared, { log: 'decoding' }, context({ lines }));
+    expect(lines).toEqual([{ level: 'info', message: 'decoding', fields: { thread: prepared.state?.preprocessThread } }]);
+  });
+
+  it('shows an abort that happened before the call as an aborted signal on the thread', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const prepared = await preprocess(shared, {}, context({ signal: controller.signal }));
+    expect(prepared.state?.abortedInPreprocess).toBe(true);
+  });
+
+  it('aborts the signal on the thread when the caller’s signal aborts during the call', async () => {
+    const controller = new AbortController();
+    const lines: Line[] = [];
+    const running = preprocess(shared, { log: 'waiting', untilAborted: true }, context({ lines, signal: controller.signal }));
+    await lineWritten(lines, 'waiting');
+    controller.abort();
+    expect((await running).state?.abortedInPreprocess).toBe(true);
+  });
+
+  it('refuses an export that is not the handler of that name', async () => {
+    const impostor: Handler = { ...threadProbeHandler, name: 'impostor' };
+    const run = shared.route(impostor).preprocess([probe({})], context());
+    await expect(run).rejects.toThrow(`the export \`threadProbeHandler\` of ${threadProbeHandler.cpuHeavy!.module} is handler \`thread-probe\`, not \`impostor\``);
+  });
+
+  it('leaves a handler that is not CPU-heavy as it is', () => {
+    const plain: Handler = { name: 'plain', preprocess: () => Promise.resolve([]), postprocess: () => Promise.resolve([]) };
+    expect(newPool().route(plain)).toBe(plain);
+  });
+
+  it('closes idempotently, and refuses calls once closed', async () => {
+    const pool = newPool();
+    await preprocess(pool, {});
+    await pool.close();
+    await pool.close();
+    await expect(preprocess(pool, {})).rejects.toThrow(SHUTTING_DOWN);
+  });
+
+  it('lets a running call finish when it closes', async () => {
+    const temp = await makeTempDir();
+    const release = join(temp.dir, 'release');
+    const pool = newPool();
+    const lines: Line[] = [];
+    const running = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    const closed = pool.close().then(() => 'closed');
+    await writeFile(release, '');
+    const prepared = await running;
+    expect(prepared.state?.preprocessThread).not.toBe(threadId);
+    expect(await closed).toBe('closed');
+    await temp.cleanup();
+  });
+
+  it('cuts a running call off with SLUICE_SERVER_SHUTTING_DOWN when it closes by force', async () => {
+    const temp = await makeTempDir();
+    const pool = newPool();
+    const lines: Line[] = [];
+    const running = preprocess(pool, { log: 'holding', holdUntil: join(temp.dir, 'never') }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    await pool.close({ force: true });
+    await expect(running).rejects.toThrow(SHUTTING_DOWN);
+    await temp.cleanup();
+  });
+
+  it('answers a call whose thread ends with an Error saying so, and keeps serving', async () => {
+    const pool = newPool();
+    await expect(preprocess(pool, { exitThread: true })).rejects.toMatchObject({ name: 'Error', message: 'its worker thread failed: worker exited with code: 3' });
+    expect((await preprocess(pool, {})).state?.preprocessThread).not.toBe(threadId);
+  });
+
+  it('closes without starting threads when it was never used', async () => {
+    const pool = newPool();
+    await pool.close();
+    expect(pool.started).toBe(false);
+  });
+});
