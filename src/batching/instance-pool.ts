@@ -90,6 +90,8 @@ export class InstancePool {
   private closed = false;
   private readonly utilization = new Map<string, number>();
   private readonly starting = new Set<Promise<void>>();
+  /** Set once the first instances started: from then on, failed starts are retried. */
+  private serving = false;
   private lastStartError: unknown;
 
   constructor(
@@ -180,9 +182,14 @@ export class InstancePool {
     instance.state = 'failed';
     this.remove(instance);
     if (wasRetiring || this.closed) return;
+    this.replaceLater(instance, 'instance failed; replacing it', error.message);
+  }
+
+  /** Starts a replacement for `instance` after a backoff that doubles with each failure in a row. */
+  private replaceLater(instance: PooledInstance, message: string, reason: string): void {
     this.failuresInARow += 1;
     const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.failuresInARow - 1));
-    this.logger.error('instance failed; replacing it', { instance: instance.id, reason: error.message, retryInMs: delay });
+    this.logger.error(message, { instance: instance.id, reason, retryInMs: delay });
     setTimeout(() => {
       if (!this.closed && this.activeCount < this.target) this.start(instance.index);
     }, delay).unref();
@@ -197,6 +204,7 @@ export class InstancePool {
     if (this.target > 0 && this.readyCount === 0) {
       throw this.lastStartError instanceof Error ? this.lastStartError : new Error(String(this.lastStartError));
     }
+    this.serving = true;
   }
 
   /** Releases every instance. Idempotent. */
@@ -224,10 +232,12 @@ export class InstancePool {
       (error: unknown) => {
         this.lastStartError = error;
         const reason = error instanceof Error ? error.message : String(error);
-        this.logger.error('instance failed to start', { instance: instance.id, reason });
         if (instance.state === 'starting') {
           instance.state = 'failed';
           this.remove(instance);
+          // At load a failed start fails the load; later (scaling, replacing) it is retried.
+          if (this.serving && !this.closed) this.replaceLater(instance, 'instance failed to start; retrying', reason);
+          else this.logger.error('instance failed to start', { instance: instance.id, reason });
         }
         this.onAvailable();
       },

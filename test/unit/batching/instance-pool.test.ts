@@ -111,6 +111,38 @@ describe('InstancePool: starting', () => {
     expect([h.pool.readyCount, h.pool.activeCount]).toEqual([1, 1]);
   });
 
+  it('retries a failed start after a backoff once the pool is serving', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    const started = h.pool.started();
+    h.model.starts[0]!.succeed();
+    await started;
+    h.pool.scale(2);
+    h.model.starts[1]!.fail(new Error('out of device memory'));
+    await settle();
+    expect(h.model.starts).toHaveLength(2);
+    expect(h.logger.lines).toContainEqual({
+      level: 'error',
+      message: 'instance failed to start; retrying',
+      fields: { instance: 'm-1-2', reason: 'out of device memory', retryInMs: 100 },
+    });
+    await settle(100);
+    expect(h.model.starts).toHaveLength(3);
+    h.model.starts[2]!.succeed();
+    await settle();
+    expect(h.pool.readyCount).toBe(2);
+  });
+
+  it('does not retry a start that fails while the pool is loading', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    const started = h.pool.started();
+    h.model.starts[0]!.fail(new Error('out of device memory'));
+    await expect(started).rejects.toThrow('out of device memory');
+    await settle(60_000);
+    expect(h.model.starts).toHaveLength(1);
+  });
+
   it('logs an instance that failed to start', async () => {
     const h = new Harness(true);
     h.pool.scale(1);
