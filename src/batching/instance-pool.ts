@@ -104,12 +104,16 @@ export class InstancePool {
 
   /** Instances that take or will take work (starting, idle or busy). */
   get activeCount(): number {
-    return this.instances.filter((i) => i.state === 'starting' || i.state === 'idle' || i.state === 'busy').length;
+    let count = 0;
+    for (const i of this.instances) if (i.state === 'starting' || i.state === 'idle' || i.state === 'busy') count += 1;
+    return count;
   }
 
   /** Instances that are ready (idle or busy). */
   get readyCount(): number {
-    return this.instances.filter((i) => i.state === 'idle' || i.state === 'busy').length;
+    let count = 0;
+    for (const i of this.instances) if (i.state === 'idle' || i.state === 'busy') count += 1;
+    return count;
   }
 
   /** The number of instances asked for. */
@@ -119,7 +123,8 @@ export class InstancePool {
 
   /** An idle instance, if any. */
   idle(): PooledInstance | undefined {
-    return this.instances.find((i) => i.state === 'idle');
+    for (const i of this.instances) if (i.state === 'idle') return i;
+    return undefined;
   }
 
   /** Every instance, for the management API. */

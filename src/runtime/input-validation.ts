@@ -24,10 +24,10 @@ export function validateInputs(
   tensors: readonly Tensor[],
   accepts: (spec: TensorSpec, datatype: Tensor['datatype']) => boolean = (spec, datatype) => spec.datatype === datatype,
 ): void {
-  const byName = new Map(specs.map((spec) => [spec.name, spec]));
-  const seen = new Set<string>();
+  // Models have a handful of inputs: scanning beats building a map per request.
+  const seen: string[] = [];
   for (const tensor of tensors) {
-    const spec = byName.get(tensor.name);
+    const spec = specs.find((s) => s.name === tensor.name);
     if (spec === undefined) {
       throw new SluiceError(
         'SLUICE_TENSOR_UNKNOWN_INPUT',
@@ -35,10 +35,10 @@ export function validateInputs(
         { input: tensor.name, expected: specs.map((s) => s.name) },
       );
     }
-    if (seen.has(tensor.name)) {
+    if (seen.includes(tensor.name)) {
       throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${tensor.name}\` is given more than once; send each input once`);
     }
-    seen.add(tensor.name);
+    seen.push(tensor.name);
     if (!accepts(spec, tensor.datatype)) {
       throw new SluiceError(
         'SLUICE_TENSOR_DATATYPE_MISMATCH',
@@ -63,7 +63,7 @@ export function validateInputs(
     }
   }
   for (const spec of specs) {
-    if (!seen.has(spec.name)) {
+    if (!seen.includes(spec.name)) {
       throw new SluiceError(
         'SLUICE_TENSOR_MISSING_INPUT',
         `model \`${model}\` needs input \`${spec.name}\` (${spec.datatype} ${formatShape(spec.shape)}), which the request does not give`,

@@ -63,6 +63,7 @@ export class ModelVersion {
   private readonly ticker: NodeJS.Timeout;
   private readonly controller = new AbortController();
   private unloading: Promise<void> | undefined;
+  private context: HandlerContext | undefined;
 
   constructor(parts: ModelVersionParts) {
     this.manifest = parts.manifest;
@@ -127,9 +128,10 @@ export class ModelVersion {
     return this.pool.started();
   }
 
-  /** The context handed to this version's handler. */
-  handlerContext(signal?: AbortSignal): HandlerContext {
-    return { model: this.description, logger: this.logger, signal: signal ?? this.controller.signal, config: {} };
+  /** The context handed to this version's handler (one object for all its requests). */
+  handlerContext(): HandlerContext {
+    this.context ??= { model: this.description, logger: this.logger, signal: this.controller.signal, config: {} };
+    return this.context;
   }
 
   /**

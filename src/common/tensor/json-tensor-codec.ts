@@ -42,25 +42,31 @@ export function inferJsonShape(data: unknown, where: string): number[] {
     if (level.length === 0) break;
     level = level[0];
   }
-  checkRectangular(data, shape, 0, where, []);
+  if (shape.length > 0) checkRectangular(data, shape, 0, where, []);
   return shape;
 }
 
-function checkRectangular(value: unknown, shape: readonly number[], depth: number, where: string, index: number[]): void {
-  if (depth === shape.length) {
-    if (Array.isArray(value)) {
-      throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: ragged data, element [${index.join(',')}] is a list but its siblings are not`);
-    }
-    return;
-  }
-  if (!Array.isArray(value) || value.length !== shape[depth]) {
+function checkRectangular(value: unknown, shape: readonly number[], depth: number, where: string, index: readonly number[]): void {
+  const expected = shape[depth] ?? 0;
+  if (!Array.isArray(value) || value.length !== expected) {
     const got = Array.isArray(value) ? `${value.length} values` : describe(value);
     throw new SluiceError(
       'SLUICE_TENSOR_SHAPE_MISMATCH',
-      `${where}: ragged data, row [${index.join(',')}] has ${got} but ${shape[depth] ?? 0} were expected; every row must have the same length`,
+      `${where}: ragged data, row [${index.join(',')}] has ${got} but ${expected} were expected; every row must have the same length`,
     );
   }
-  for (let i = 0; i < value.length; i++) checkRectangular(value[i], shape, depth + 1, where, [...index, i]);
+  const innermost = depth === shape.length - 1;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (innermost) {
+      // The hot case (rows of numbers): no allocation unless something is wrong.
+      if (Array.isArray(item)) {
+        throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: ragged data, element [${[...index, i].join(',')}] is a list but its siblings are not`);
+      }
+    } else {
+      checkRectangular(item, shape, depth + 1, where, [...index, i]);
+    }
+  }
 }
 
 /** Flattens nested JSON arrays row-major (flat arrays pass through unchanged). */

@@ -52,6 +52,16 @@ export class Counter extends LabelledMetric<{ value: number }> {
     this.seriesFor(labels).value += amount;
   }
 
+  /** The series for `labels` as a handle, so hot paths skip the label lookup. */
+  bind(labels: LabelValues): { inc(amount?: number): void } {
+    const series = this.seriesFor(labels);
+    return {
+      inc: (amount = 1) => {
+        series.value += amount;
+      },
+    };
+  }
+
   protected newSeries(): { value: number } {
     return { value: 0 };
   }
@@ -84,11 +94,29 @@ export class Histogram extends LabelledMetric<HistogramSeries> {
 
   /** Records one observation for `labels`. */
   observe(labels: LabelValues, value: number): void {
+    this.record(this.seriesFor(labels), value);
+  }
+
+  /** The series for `labels` as a handle, so hot paths skip the label lookup. */
+  bind(labels: LabelValues): { observe(value: number): void } {
     const series = this.seriesFor(labels);
+    return {
+      observe: (value: number) => {
+        this.record(series, value);
+      },
+    };
+  }
+
+  private record(series: HistogramSeries, value: number): void {
     series.sum += value;
     series.count += 1;
-    const index = this.bucketBounds.findIndex((bound) => value <= bound);
-    if (index >= 0) series.buckets[index] = (series.buckets[index] ?? 0) + 1;
+    const bounds = this.bucketBounds;
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= (bounds[i] ?? Infinity)) {
+        series.buckets[i] = (series.buckets[i] ?? 0) + 1;
+        return;
+      }
+    }
   }
 
   protected newSeries(): HistogramSeries {

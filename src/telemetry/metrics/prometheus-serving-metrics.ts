@@ -3,6 +3,19 @@ import type { BatchObservation, InferenceObservation, InstanceUtilization, Servi
 
 const MODEL_LABELS = ['model_name', 'model_version'] as const;
 
+/** Bound series of one model version. */
+interface ModelSeries {
+  readonly requests: { inc(amount?: number): void };
+  readonly latencyTotal: { inc(amount?: number): void };
+  readonly queueTotal: { inc(amount?: number): void };
+  /** Bound lazily: a failure series appears only once a request failed. */
+  readonly failures: { inc(): void };
+  readonly latency: { observe(value: number): void };
+  readonly queueTime: { observe(value: number): void };
+  readonly batchSize: { observe(value: number): void };
+  readonly compute: { observe(value: number): void };
+}
+
 /** Batch sizes: powers of two up to 1024. */
 const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
@@ -24,6 +37,7 @@ export class PrometheusServingMetrics implements ServingMetrics {
   private readonly batchSize: Histogram;
   private readonly compute: Histogram;
   private utilization: () => readonly InstanceUtilization[] = () => [];
+  private readonly bound = new Map<string, ModelSeries>();
 
   constructor() {
     const r = this.registry;
