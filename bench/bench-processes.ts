@@ -1,54 +1,52 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanupOnInterrupt, spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
 
 /** A server the benchmark started, and how to reach and stop it. */
 export interface BenchServer {
   readonly baseUrl: string;
+  /** The management API (Sluice only). */
+  readonly managementUrl?: string;
+  /** The server's process id. */
+  readonly pid: number;
   stop(): Promise<void>;
-}
-
-function waitForLine(child: ChildProcess, match: (line: string) => string | undefined): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      for (const line of buffer.split('\n')) {
-        const found = match(line);
-        if (found !== undefined) resolve(found);
-      }
-    });
-    child.once('exit', (code) => {
-      reject(new Error(`server exited with ${String(code)} before it was ready`));
-    });
-  });
-}
-
-function stopper(child: ChildProcess): () => Promise<void> {
-  return () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) {
-        resolve();
-        return;
-      }
-      child.once('exit', () => {
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
 }
 
 /** Starts the hand-rolled Fastify + onnxruntime-node server on `modelPath`. */
 export async function startHandRolled(distRoot: string, modelPath: string): Promise<BenchServer> {
-  const child = spawn(process.execPath, [join(distRoot, 'bench', 'baseline', 'hand-rolled-server.js'), modelPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await waitForLine(child, (line) => /^ready (\d+)$/.exec(line)?.[1]);
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: stopper(child) };
+  const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'baseline', 'hand-rolled-server.js'), modelPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await waitForStdoutLine(child, (line) => /^ready (\d+)$/.exec(line)?.[1]);
+    return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
 }
 
-/** Starts Sluice (`sluice start --foreground`) serving `models` from `modelStore` on ephemeral ports. */
+/** Where Sluice listens, from its "Sluice is serving" log line. */
+interface ServingLine {
+  readonly inference: string;
+  readonly management: string;
+}
+
+function servingLine(line: string): ServingLine | undefined {
+  if (!line.startsWith('{')) return undefined;
+  const parsed = JSON.parse(line) as { msg?: unknown; inference?: unknown; management?: unknown };
+  if (parsed.msg !== 'Sluice is serving' || typeof parsed.inference !== 'string' || typeof parsed.management !== 'string') return undefined;
+  return { inference: parsed.inference, management: parsed.management };
+}
+
+/**
+ * Starts Sluice (`sluice start --foreground`) serving `models` from `modelStore` on ephemeral ports, with
+ * snapshots off and its configuration in a temporary directory removed on stop.
+ */
 export async function startSluice(distRoot: string, modelStore: string, models: readonly string[]): Promise<BenchServer> {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
+  const removeDir = cleanupOnInterrupt(() => rm(dir, { recursive: true, force: true }));
   const config = join(dir, 'sluice.yaml');
   await writeFile(
     config,
@@ -63,14 +61,19 @@ export async function startSluice(distRoot: string, modelStore: string, models: 
       '',
     ].join('\n'),
   );
-  const child = spawn(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
+  const child = spawnTracked(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await waitForLine(child, (line) => {
-    if (!line.startsWith('{')) return undefined;
-    const parsed = JSON.parse(line) as { msg?: string; inference?: string };
-    return parsed.msg === 'Sluice is serving' ? parsed.inference : undefined;
-  });
-  return { baseUrl: url, stop: stopper(child) };
+  const stop = async (): Promise<void> => {
+    await stopChild(child);
+    await removeDir();
+  };
+  try {
+    const urls = await waitForStdoutLine(child, servingLine);
+    return { baseUrl: urls.inference, managementUrl: urls.management, pid: child.pid ?? 0, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

@@ -1,91 +1,125 @@
 /**
- * `npm run bench`: the MLP (64→256→256→10) served by a hand-rolled Fastify + onnxruntime-node route and
- * by Sluice, measured in one run at several concurrencies, printing req/s, p50, p99 and Sluice's ratios
- * to the baseline. Absolute figures depend on the machine; the ratios are what to compare.
+ * `npm run bench`: the demo MLP and CNN measured in one run, side by side, with four setups (see
+ * {@link SETUP_LABELS}): `session.run` in this process at the best batch size, a hand-rolled Fastify +
+ * onnxruntime-node route, Sluice with batching off and Sluice with dynamic batching, each server at
+ * several concurrencies. Prints the results, the ratios between setups and Sluice's targets. Absolute
+ * figures depend on the machine; the ratios, measured in one run, are what to compare.
  *
- *   npm run bench -- [--duration 5] [--concurrency 1,16,64] [--json results.json]
+ *   npm run bench -- [--duration 5] [--concurrency 1,16,64] [--models mlp,cnn] [--json results.json]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { startHandRolled, startSluice, type BenchServer } from './bench-processes.js';
-import { runLoad, type LoadResult } from './load.js';
+import { BENCH_USAGE, parseBenchOptions, type BenchOptions } from './bench-options.js';
+import { benchModels } from './bench-models.js';
+import { SETUP_LABELS, type BenchResults, type InProcessRun, type LoadRun } from './bench-results.js';
+import { IN_PROCESS_BATCH_SIZES, measureSessionThroughput } from './in-process.js';
+import { startForeignCpuMeter } from './cpu-usage.js';
+import { describeMachine, machineInfo } from './machine-info.js';
+import { measureServer } from './measure-server.js';
+import { busyMachineWarnings, formatInProcessTable, formatRatios, formatResultsTable, formatTargets } from './report.js';
+import { serverSetup } from './server-setups.js';
+import { checkTargets } from './targets.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    concurrency: { type: 'string', default: '1,16,64' },
-    json: { type: 'string' },
-  },
-});
-const durationSeconds = Number(values.duration);
-const concurrencies = values.concurrency.split(',').map(Number);
-const input = Array.from({ length: 64 }, (_, i) => Math.sin(i));
 
-interface Setup {
-  readonly name: string;
-  readonly start: () => Promise<BenchServer>;
-  readonly path: string;
-  readonly body: string;
+function progress(text: string): void {
+  process.stderr.write(text + '\n');
 }
 
-const setups: Setup[] = [
-  {
-    name: 'hand-rolled fastify + ORT',
-    start: () => startHandRolled(distRoot, join(repoRoot, 'model-store', 'mlp', 'model.onnx')),
-    path: '/predict',
-    body: JSON.stringify({ data: input }),
-  },
-  {
-    name: 'sluice /predictions',
-    start: () => startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp']),
-    path: '/predictions/mlp',
-    body: JSON.stringify(input),
-  },
-  {
-    name: 'sluice /v2 infer (JSON)',
-    start: () => startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp']),
-    path: '/v2/models/mlp/infer',
-    body: JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: input }] }),
-  },
-];
-
-const results: { setup: string; concurrency: number; result: LoadResult }[] = [];
-for (const setup of setups) {
-  const server = await setup.start();
-  try {
-    // Warm-up: JIT, ORT arenas, connection pools.
-    await runLoad({ url: server.baseUrl + setup.path, body: setup.body, connections: 4, durationSeconds: 1 });
-    for (const concurrency of concurrencies) {
-      const result = await runLoad({ url: server.baseUrl + setup.path, body: setup.body, connections: concurrency, durationSeconds });
-      results.push({ setup: setup.name, concurrency, result });
+async function measure(options: BenchOptions): Promise<BenchResults> {
+  const machine = machineInfo();
+  // A second of the machine without the benchmark: is anything else using the CPUs?
+  const idleCheck = await startForeignCpuMeter([process.pid], machine.cpus);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const otherCpuAtStart = await idleCheck?.();
+  if (otherCpuAtStart !== undefined && otherCpuAtStart >= 0.1) {
+    progress(`warning: other processes are using ${otherCpuAtStart.toFixed(2)} cores; the figures will be skewed`);
+  }
+  const models = benchModels(repoRoot);
+  const inProcess: InProcessRun[] = [];
+  const load: LoadRun[] = [];
+  for (const name of options.models) {
+    const model = models[name];
+    if (options.setups.includes('a')) {
+      progress(`${name}: ${SETUP_LABELS.a}, batch ${IN_PROCESS_BATCH_SIZES.join(', ')}`);
+      inProcess.push(
+        ...(await measureSessionThroughput({
+          model: name,
+          modelPath: join(model.dir, 'model.onnx'),
+          inputName: model.inputName,
+          itemShape: model.itemShape,
+          batchSizes: IN_PROCESS_BATCH_SIZES,
+          secondsPerBatch: Math.min(3, Math.max(0.5, options.durationSeconds / 3)),
+          intraOpNumThreads: 0,
+          cpus: machine.cpus,
+        })),
+      );
     }
-  } finally {
-    await server.stop();
+    for (const setup of (['b', 'c', 'd'] as const).filter((id) => options.setups.includes(id))) {
+      progress(`${name}: ${SETUP_LABELS[setup]}`);
+      load.push(
+        ...(await measureServer(serverSetup(setup, model, distRoot, options.maxBatchDelayMs), {
+          concurrencies: options.concurrencies,
+          durationSeconds: options.durationSeconds,
+          warmupSeconds: options.warmupSeconds,
+          cpus: machine.cpus,
+          onRun: (run) => {
+            progress(`  c=${run.concurrency}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${Math.round(run.p50Us)} µs, ${run.non2xx + run.errors} failed`);
+          },
+        })),
+      );
+    }
+  }
+  return {
+    date: new Date().toISOString(),
+    machine,
+    durationSeconds: options.durationSeconds,
+    concurrencies: options.concurrencies,
+    models: options.models,
+    ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}),
+    inProcess,
+    load,
+    ...(otherCpuAtStart !== undefined ? { otherCpuAtStart } : {}),
+  };
+}
+
+function report(results: BenchResults): string {
+  const models = benchModels(repoRoot);
+  return [
+    `\nSluice benchmark, ${results.date}`,
+    describeMachine(results.machine),
+    `${results.durationSeconds} s per load run${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
+    'a: session.run in this process (items/s)',
+    formatInProcessTable(results.inProcess),
+    'results (req/s = 2xx responses per second; p50 and p99 from every response time)',
+    formatResultsTable(results),
+    'ratios (throughput; d/a and b/a against the best batch of a)',
+    formatRatios(results),
+    'targets',
+    formatTargets(checkTargets(results)),
+    busyMachineWarnings(results),
+  ].join('\n');
+}
+
+function parseOptionsOrExit(): BenchOptions | 'help' {
+  try {
+    return parseBenchOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${BENCH_USAGE}`);
+    process.exit(2);
   }
 }
 
-const pad = (text: string, width: number): string => text.padEnd(width);
-const fmt = (n: number, digits = 2): string => n.toFixed(digits);
-process.stdout.write(`\nMLP 64→256→256→10, ${durationSeconds} s per run\n\n`);
-process.stdout.write(`${pad('setup', 28)}${pad('c', 5)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}errors\n`);
-for (const { setup, concurrency, result } of results) {
-  process.stdout.write(
-    `${pad(setup, 28)}${pad(String(concurrency), 5)}${pad(fmt(result.requestsPerSecond, 0), 10)}${pad(fmt(result.p50Ms), 9)}${pad(fmt(result.p99Ms), 9)}${result.errors + result.non2xx}\n`,
-  );
-}
-process.stdout.write('\nratios to the hand-rolled baseline (throughput; p50 difference)\n');
-const baseline = setups[0]?.name ?? '';
-for (const { setup, concurrency, result } of results.filter((r) => r.setup !== baseline)) {
-  const base = results.find((r) => r.setup === baseline && r.concurrency === concurrency)?.result;
-  if (base === undefined) continue;
-  process.stdout.write(
-    `${pad(setup, 28)}c=${pad(String(concurrency), 4)}${fmt(result.requestsPerSecond / base.requestsPerSecond)}×   p50 ${result.p50Ms - base.p50Ms >= 0 ? '+' : ''}${fmt(result.p50Ms - base.p50Ms)} ms\n`,
-  );
-}
-if (values.json !== undefined) {
-  await writeFile(values.json, JSON.stringify({ date: new Date().toISOString(), durationSeconds, results }, null, 2));
+const options = parseOptionsOrExit();
+if (options === 'help') {
+  process.stdout.write(BENCH_USAGE);
+} else {
+  const results = await measure(options);
+  process.stdout.write(report(results));
+  if (options.json !== undefined) {
+    await writeFile(options.json, JSON.stringify({ ...results, targets: checkTargets(results) }, null, 2) + '\n');
+    progress(`wrote ${options.json}`);
+  }
 }

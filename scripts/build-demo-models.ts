@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../src/common/package-root.js';
-import { IRIS_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';
+import { buildCnnModel } from './cnn-model.js';
+import { CNN_MANIFEST, IRIS_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';
 import { IRIS_SPECIES, loadIrisDataset } from './iris-dataset.js';
 import { buildMlpModel } from './mlp-model.js';
 import { buildIrisModel, trainIris } from './train-iris.js';
@@ -22,8 +23,9 @@ export interface DemoModelsBuild {
 }
 
 /**
- * (Re)builds the demo models into `outDir`: `iris/` (trained softmax regression, labels, manifest)
- * and `mlp/` (the seeded benchmark MLP, manifest). Deterministic: the same sources give the same bytes.
+ * (Re)builds the demo models into `outDir`: `iris/` (trained softmax regression, labels, manifest),
+ * `mlp/` (the seeded benchmark MLP, manifest) and `cnn/` (the seeded benchmark CNN, manifest).
+ * Deterministic: the same sources give the same bytes.
  */
 export async function buildDemoModels(outDir: string = defaultModelStore()): Promise<DemoModelsBuild> {
   const iris = trainIris(await loadIrisDataset());
@@ -33,6 +35,8 @@ export async function buildDemoModels(outDir: string = defaultModelStore()): Pro
     ['iris/model.yaml', IRIS_MANIFEST],
     ['mlp/model.onnx', buildMlpModel()],
     ['mlp/model.yaml', MLP_MANIFEST],
+    ['cnn/model.onnx', buildCnnModel()],
+    ['cnn/model.yaml', CNN_MANIFEST],
   ];
   const written: string[] = [];
   for (const [relativePath, content] of files) {

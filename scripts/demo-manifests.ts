@@ -20,3 +20,14 @@ handler: passthrough
 batching: { maxBatchSize: 64, maxBatchDelayMs: 0 }
 workers: { min: 1, max: 2 }
 `;
+
+/** `model-store/cnn/model.yaml`. */
+export const CNN_MANIFEST = `name: cnn
+version: "1.0"
+description: Benchmark model, a small 3x32x32 image CNN (3x3 convolutions 32-64-128) with seeded random weights (logits out).
+runtime: onnx
+model: model.onnx
+handler: passthrough
+batching: { maxBatchSize: 64, maxBatchDelayMs: 0 }
+workers: { min: 1, max: 1 }
+`;

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { SETUP_IDS, type SetupId } from './bench-results.js';
+
+/** Models `npm run bench` knows, in report order. */
+export const BENCH_MODEL_NAMES = ['mlp', 'cnn'] as const;
+
+/** One of {@link BENCH_MODEL_NAMES}. */
+export type BenchModelName = (typeof BENCH_MODEL_NAMES)[number];
+
+/** What one `npm run bench` measures. */
+export interface BenchOptions {
+  /** Seconds per load run (and the time budget of the in-process runs). */
+  readonly durationSeconds: number;
+  /** Seconds of load before measuring each server. */
+  readonly warmupSeconds: number;
+  readonly concurrencies: readonly number[];
+  readonly models: readonly BenchModelName[];
+  readonly setups: readonly SetupId[];
+  /** Replaces the manifest's `maxBatchDelayMs` in setup d. */
+  readonly maxBatchDelayMs?: number;
+  /** Where to write every result as JSON. */
+  readonly json?: string;
+}
+
+/** Usage text for `npm run bench -- --help` and errors. */
+export const BENCH_USAGE = `usage: npm run bench -- [options]
+  --duration S          seconds per load run (default 5)
+  --warmup S            seconds of load before measuring each server (default 2)
+  --concurrency LIST    connections per run, e.g. 1,16,64 (default)
+  --models LIST         mlp,cnn (default)
+  --setups LIST         a,b,c,d (default): a in-process, b hand-rolled, c Sluice unbatched, d Sluice batched
+  --max-batch-delay MS  setup d waits up to MS for fuller batches (default: the manifest's maxBatchDelayMs)
+  --json FILE           write every result to FILE
+`;
+
+function list(value: string, option: string): string[] {
+  const items = value.split(',').map((item) => item.trim());
+  if (items.some((item) => item === '')) throw new Error(`${option} takes a comma-separated list, got ${JSON.stringify(value)}`);
+  return items;
+}
+
+function positiveNumber(value: string, option: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`${option} must be a positive number of seconds, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function delayMs(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new Error(`--max-batch-delay must be a number of milliseconds ≥ 0, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function oneOf<T extends string>(items: readonly string[], allowed: readonly T[], option: string): T[] {
+  const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
+  if (unknown.length > 0) throw new Error(`${option}: unknown ${unknown.join(', ')}; choose from ${allowed.join(', ')}`);
+  // Report order, not command-line order, and each once.
+  return allowed.filter((item) => items.includes(item));
+}
+
+/** Parses `npm run bench` arguments; throws an Error saying what is wrong. */
+export function parseBenchOptions(args: readonly string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '2' },
+      concurrency: { type: 'string', default: '1,16,64' },
+      models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
+      setups: { type: 'string', default: SETUP_IDS.join(',') },
+      'max-batch-delay': { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const concurrencies = list(values.concurrency, '--concurrency').map((item) => {
+    const number = Number(item);
+    if (!Number.isInteger(number) || number < 1) throw new Error(`--concurrency: ${JSON.stringify(item)} is not a positive integer`);
+    return number;
+  });
+  return {
+    durationSeconds: positiveNumber(values.duration, '--duration'),
+    warmupSeconds: positiveNumber(values.warmup, '--warmup'),
+    concurrencies: [...new Set(concurrencies)],
+    models: oneOf(list(values.models, '--models'), BENCH_MODEL_NAMES, '--models'),
+    setups: oneOf(list(values.setups, '--setups'), SETUP_IDS, '--setups'),
+    ...(values['max-batch-delay'] !== undefined ? { maxBatchDelayMs: delayMs(values['max-batch-delay']) } : {}),
+    ...(values.json !== undefined ? { json: values.json } : {}),
+  };
+}

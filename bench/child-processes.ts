@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+
+/** Children started through {@link spawnTracked} that have not exited yet. */
+const live = new Set<ChildProcess>();
+/** Clean-ups (temporary directories) still to run if the benchmark is interrupted. */
+const pendingCleanups = new Set<() => Promise<void>>();
+let handlersInstalled = false;
+
+function installHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  // Last resort on any exit, including an uncaught error: nothing may outlive the benchmark.
+  process.once('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n${signal}: stopping the servers the benchmark started\n`);
+      void Promise.allSettled([...live].map((child) => stopChild(child, 3000)))
+        .then(() => Promise.allSettled([...pendingCleanups].map((cleanup) => cleanup())))
+        .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+}
+
+/**
+ * Spawns a child the benchmark owns: it is stopped when the benchmark is interrupted (SIGINT, SIGTERM)
+ * and killed when the benchmark exits for any other reason.
+ */
+export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  installHandlers();
+  const child = spawn(command, args, options);
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+/** Registers a clean-up to run if the benchmark is interrupted; the returned function runs it now instead. */
+export function cleanupOnInterrupt(cleanup: () => Promise<void>): () => Promise<void> {
+  installHandlers();
+  pendingCleanups.add(cleanup);
+  return async () => {
+    pendingCleanups.delete(cleanup);
+    await cleanup();
+  };
+}
+
+/** Sends SIGTERM and waits for the exit; SIGKILL when the child has not exited after `graceMs`. */
+export function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Resolves with the first value `match` finds in a line of the child's stdout; rejects when the child
+ * exits first or after `timeoutMs`. Lines the child writes afterwards are read and dropped.
+ */
+export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) => T | undefined, timeoutMs = 120_000): Promise<T> {
+  const stdout = child.stdout;
+  if (stdout === null) return Promise.reject(new Error('the child has no stdout pipe'));
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      finish();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      settle(() => {
+        reject(new Error(`the server exited (${signal ?? String(code)}) before it was ready`));
+      });
+    };
+    const timer = setTimeout(() => {
+      settle(() => {
+        reject(new Error(`the server was not ready after ${timeoutMs} ms`));
+      });
+    }, timeoutMs);
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
+      if (settled) return;
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const found = match(line);
+        if (found !== undefined) {
+          settle(() => {
+            resolve(found);
+          });
+          return;
+        }
+      }
+    });
+    child.once('exit', onExit);
+  });
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { checkTargets, type TargetCheck } from '../../../bench/targets.js';
+import { inProcessRun, loadRun, results } from './bench-fixtures.js';
+
+function status(checks: readonly TargetCheck[], start: string): TargetCheck {
+  const check = checks.find((candidate) => candidate.target.startsWith(start));
+  if (check === undefined) throw new Error(`no target starting with ${start}`);
+  return check;
+}
+
+/** Every target met: batched Sluice beats the route, adds little latency, and nears the limit. */
+const allMet = [
+  loadRun({ setup: 'b', model: 'mlp', concurrency: 1, p50Us: 60 }),
+  loadRun({ setup: 'c', model: 'mlp', concurrency: 1, p50Us: 100 }),
+  loadRun({ setup: 'd', model: 'mlp', concurrency: 1, p50Us: 110 }),
+  loadRun({ setup: 'b', model: 'mlp', concurrency: 16, requestsPerSecond: 15_000 }),
+  loadRun({ setup: 'd', model: 'mlp', concurrency: 16, requestsPerSecond: 15_000 }),
+  loadRun({ setup: 'b', model: 'cnn', concurrency: 1, p50Us: 300 }),
+  loadRun({ setup: 'c', model: 'cnn', concurrency: 1, p50Us: 350 }),
+  loadRun({ setup: 'd', model: 'cnn', concurrency: 1, p50Us: 420 }),
+  loadRun({ setup: 'd', model: 'cnn', concurrency: 16, requestsPerSecond: 5_100 }),
+];
+const limits = [inProcessRun('cnn', 1, 3_000), inProcessRun('cnn', 64, 6_000)];
+
+describe('checkTargets', () => {
+  it('passes every target at its bound', () => {
+    expect(checkTargets(results(allMet, limits)).map((check) => check.status)).toEqual(['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS']);
+  });
+
+  it('compares batched Sluice with the hand-rolled route at c=16', () => {
+    const load = allMet.map((run) => (run.setup === 'd' && run.model === 'mlp' && run.concurrency === 16 ? { ...run, requestsPerSecond: 14_999 } : run));
+    expect(status(checkTargets(results(load, limits)), 'mlp c=16')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('d/b = 1.00') });
+  });
+
+  it('allows batching 20 % more latency than no batching at c=1', () => {
+    const load = allMet.map((run) => (run.setup === 'd' && run.model === 'mlp' && run.concurrency === 1 ? { ...run, p50Us: 121 } : run));
+    expect(status(checkTargets(results(load, limits)), 'mlp c=1: p50(d)').status).toBe('FAIL');
+  });
+
+  it('allows Sluice 50 µs more than the route at c=1', () => {
+    const load = allMet.map((run) => (run.setup === 'c' && run.model === 'cnn' ? { ...run, p50Us: 351 } : run));
+    expect(status(checkTargets(results(load, limits)), 'cnn c=1: p50(c) − p50(b)')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('51 µs') });
+  });
+
+  it('measures the CNN against the best in-process batch', () => {
+    const check = status(checkTargets(results(allMet, [...limits, inProcessRun('cnn', 128, 7_000)])), 'cnn c=16');
+    expect(check).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('at batch 128') });
+  });
+
+  it('fails a target whose runs had failed requests, however fast they were', () => {
+    const load = allMet.map((run) => (run.setup === 'd' && run.model === 'mlp' && run.concurrency === 16 ? { ...run, requestsPerSecond: 90_000, non2xx: 3, errors: 1 } : run));
+    expect(status(checkTargets(results(load, limits)), 'mlp c=16')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('d had 4 failed requests') });
+  });
+
+  it('skips targets whose runs were not measured', () => {
+    const checks = checkTargets(results(allMet.filter((run) => run.model === 'mlp'), [], ['mlp']));
+    expect(checks.map((check) => check.status)).toEqual(['PASS', 'PASS', 'PASS', 'SKIP', 'SKIP', 'SKIP']);
+    expect(status(checks, 'cnn c=16').detail).toMatch(/^not measured/);
+  });
+});
