@@ -1,33 +1,36 @@
-/** Weight of the newest gap in the running average of arrival gaps. */
-const GAP_WEIGHT = 0.2;
-/** A partial batch stops waiting when no request arrived for this many average gaps. */
-const QUIET_GAPS = 2;
+/** A batch that finished longer ago than this says nothing about the requests to come, in milliseconds. */
+const MIN_RECENT_MS = 2;
+/** …or than this many delays, when the delay is longer. */
+const RECENT_DELAYS = 10;
 
 /**
  * Decides whether a partial batch should wait for more requests (`maxBatchDelayMs > 0`). The delay is
- * counted from the oldest queued request's arrival. The wait ends early when requests stopped arriving:
- * gaps are only learned from requests that arrived while others were in the server, so a lone client
- * (one request at a time) never waits for a batch that cannot fill.
+ * counted from the oldest queued request's arrival.
+ *
+ * It only waits when more requests are to be expected: clients answered by the last batch tend to send
+ * their next request right away, so a batch that finished recently with `n` rows predicts about `n` rows
+ * coming. A partial batch waits for that many, never longer than the delay. A lone client (batches of one)
+ * never waits, and when requests stop coming the expectation drops with the next, smaller batch.
  */
 export class BatchDelay {
-  private gapMs: number | undefined;
-  private lastArrival = 0;
+  private lastRows = 0;
+  private lastAt = -Infinity;
 
-  /** Records an arrival; `concurrent` is true when other requests were queued or running at that moment. */
-  arrived(now: number, concurrent: boolean): void {
-    if (concurrent && this.lastArrival > 0) {
-      const gap = now - this.lastArrival;
-      this.gapMs = this.gapMs === undefined ? gap : this.gapMs * (1 - GAP_WEIGHT) + gap * GAP_WEIGHT;
-    } else if (!concurrent) {
-      this.gapMs = undefined;
-    }
-    this.lastArrival = now;
+  /** Records a batch of `rows` rows that finished at `now`. */
+  batchFinished(now: number, rows: number): void {
+    this.lastRows = rows;
+    this.lastAt = now;
   }
 
-  /** Milliseconds a partial batch headed by a request that arrived at `headArrival` should still wait (0 = go). */
-  waitMs(now: number, headArrival: number, maxDelayMs: number): number {
-    if (maxDelayMs <= 0 || this.gapMs === undefined) return 0;
-    const until = Math.min(headArrival + maxDelayMs, this.lastArrival + QUIET_GAPS * this.gapMs);
-    return Math.max(0, until - now);
+  /**
+   * Milliseconds a partial batch of `queuedRows` rows, headed by a request that arrived at `headArrival`,
+   * should still wait (0 = run now).
+   */
+  waitMs(now: number, headArrival: number, maxDelayMs: number, queuedRows: number): number {
+    if (maxDelayMs <= 0) return 0;
+    const recent = now - this.lastAt <= Math.max(MIN_RECENT_MS, RECENT_DELAYS * maxDelayMs);
+    const expected = recent ? this.lastRows : 1;
+    if (queuedRows >= expected) return 0;
+    return Math.max(0, headArrival + maxDelayMs - now);
   }
 }

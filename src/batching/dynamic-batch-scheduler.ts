@@ -77,8 +77,6 @@ export class DynamicBatchScheduler implements Scheduler {
     const refusal = this.refusal(job);
     if (refusal) return Promise.reject(refusal);
     const { rows, key } = batchPlacement(job.inputs, job.outputNames, this.options.batchable && this.options.policy.maxBatchSize > 1);
-    const now = performance.now();
-    this.delay.arrived(now, this.queues.liveCount + this.executing > 0);
     return new Promise<InferenceOutcome>((resolve, reject) => {
       const sequence = this.sequence++;
       const priority = job.priority ?? this.options.policy.defaultPriority;
@@ -190,8 +188,9 @@ export class DynamicBatchScheduler implements Scheduler {
       if (policy.maxBatchDelayMs > 0) {
         const head = this.queues.first();
         if (head === undefined) return;
-        const wait = this.delay.waitMs(performance.now(), head.arrival, policy.maxBatchDelayMs);
-        if (wait > 0 && compatibleRows(this.queues, head, policy.maxBatchSize) < policy.maxBatchSize) {
+        const rows = compatibleRows(this.queues, head, policy.maxBatchSize);
+        const wait = rows < policy.maxBatchSize ? this.delay.waitMs(performance.now(), head.arrival, policy.maxBatchDelayMs, rows) : 0;
+        if (wait > 0) {
           this.pumpAfter(wait);
           return;
         }
@@ -270,6 +269,7 @@ export class DynamicBatchScheduler implements Scheduler {
         payload.fail(result?.error ?? new SluiceError('SLUICE_INTERNAL', 'the executor returned no result for a request of the batch'));
       }
     });
+    this.delay.batchFinished(performance.now(), rows);
     this.recent.push(picked.length);
     if (this.recent.length > RECENT_BATCHES) this.recent.shift();
     this.executing -= picked.length;

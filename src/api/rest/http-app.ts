@@ -2,6 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from '../../common/logger.js';
+import { readBody } from './common/body-reader.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
 
@@ -55,8 +56,16 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     done(null, payload);
   });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
-    done(null, body);
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    const headerLength = Number(request.headers['inference-header-content-length']);
+    readBody(payload, options.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined).then(
+      (body) => {
+        done(null, body);
+      },
+      (error: unknown) => {
+        done(error instanceof Error ? error : new Error(String(error)), undefined);
+      },
+    );
   });
   // Nest types its options as a class, but documents and reads them as a plain object.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment

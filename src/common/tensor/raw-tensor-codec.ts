@@ -6,6 +6,8 @@ import { elementCount, type Tensor } from './tensor.js';
  * Raw tensor bytes as the OIP binary extension and gRPC `raw_*_contents` carry them: numeric elements
  * little-endian, row-major; BYTES elements each prefixed by a 4-byte little-endian length.
  * Sluice runs on little-endian hosts only (x86-64, arm64), so typed arrays map bytes one to one.
+ * Numeric data that is aligned for its element size is a view of `bytes` (no copy): the caller must not
+ * change `bytes` afterwards.
  */
 export function tensorFromRawBytes(
   name: string,
@@ -25,7 +27,10 @@ export function tensorFromRawBytes(
       { expected, got: bytes.byteLength },
     );
   }
-  // Copy: the source may sit at an offset that is not aligned for the element size.
+  if (bytes.byteOffset % info.bytes === 0) {
+    // Aligned (the HTTP layer places binary tensors so): a view, no copy.
+    return { name, datatype, shape: [...shape], data: new info.array(bytes.buffer, bytes.byteOffset, count) };
+  }
   const aligned = new Uint8Array(expected);
   aligned.set(bytes);
   return { name, datatype, shape: [...shape], data: new info.array(aligned.buffer, 0, count) };

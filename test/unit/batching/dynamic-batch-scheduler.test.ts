@@ -297,29 +297,34 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
     expect(h.batches()).toEqual([[1], [2]]);
   });
 
-  it('holds a partial batch while requests keep arriving', async () => {
+  it('holds a partial batch while fewer rows wait than the last batch brought', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100 });
     h.submit(1);
-    await settle(10);
     h.submit(2);
-    await settle(10);
     h.submit(3);
+    h.submit(4);
     await h.succeed(1);
-    expect(h.batches()).toEqual([[1]]);
+    await h.succeed(2);
+    h.submit(5);
+    expect(h.batches()).toEqual([[1], [2, 3, 4]]);
+    h.submit(6);
+    h.submit(7);
+    expect(h.batches()).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
   });
 
-  it('runs the fuller batch once requests stop arriving', async () => {
+  it('runs the partial batch when the delay, counted from its oldest request, has passed', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100 });
     h.submit(1);
-    await settle(10);
     h.submit(2);
-    await settle(10);
     h.submit(3);
-    await h.succeed(1);
-    await settle(10);
     h.submit(4);
-    await settle(100);
-    expect(h.batches()).toEqual([[1], [2, 3, 4]]);
+    await h.succeed(1);
+    await h.succeed(2);
+    h.submit(5);
+    await settle(60);
+    h.submit(6);
+    await settle(40);
+    expect(h.batches()).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
   it('does not hold a batch that is already full', async () => {

@@ -27,11 +27,20 @@ describe('tensorFromRawBytes', () => {
     expect(tensorFromRawBytes('x', 'INT32', [2], backing.subarray(1)).data).toEqual(new Int32Array([7, -1]));
   });
 
-  it('copies the bytes so later changes to the source do not leak into the tensor', () => {
-    const bytes = new Uint8Array([1, 2]);
-    const tensor = tensorFromRawBytes('x', 'UINT8', [2], bytes);
-    bytes[0] = 9;
-    expect(tensor.data).toEqual(new Uint8Array([1, 2]));
+  it('uses aligned bytes in place, without a copy', () => {
+    const bytes = new Uint8Array(new Float32Array([1.5, -2]).buffer);
+    const tensor = tensorFromRawBytes('x', 'FP32', [2], bytes);
+    expect((tensor.data as Float32Array).buffer).toBe(bytes.buffer);
+    expect([...(tensor.data as Float32Array)]).toEqual([1.5, -2]);
+  });
+
+  it('copies bytes that are not aligned for the element size', () => {
+    const backing = new Uint8Array(9);
+    backing.set(new Uint8Array(new Float32Array([1.5, -2]).buffer), 1);
+    const bytes = backing.subarray(1);
+    const tensor = tensorFromRawBytes('x', 'FP32', [2], bytes);
+    expect((tensor.data as Float32Array).buffer).not.toBe(bytes.buffer);
+    expect([...(tensor.data as Float32Array)]).toEqual([1.5, -2]);
   });
 
   it('reads 64-bit integers', () => {

@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import { SluiceError } from '../../../common/errors/index.js';
+
+/** Largest element of a tensor (8 bytes: FP64, INT64): binary tensors are aligned to it. */
+const TENSOR_ALIGNMENT = 8;
+
+function tooLarge(limit: number): SluiceError {
+  return new SluiceError(
+    'SLUICE_REQUEST_TOO_LARGE',
+    `the request body is larger than the limit of ${limit} bytes; send less data per request or raise maxRequestSizeBytes`,
+    { limit },
+  );
+}
+
+/**
+ * An empty buffer of `length` bytes in memory of its own, placed so that byte `alignAt` of it starts on an
+ * 8-byte boundary: raw tensors that follow a JSON header of `alignAt` bytes can then be used in place.
+ */
+function alignedBuffer(length: number, alignAt: number): Buffer {
+  const backing = Buffer.allocUnsafeSlow(length + TENSOR_ALIGNMENT);
+  const pad = (TENSOR_ALIGNMENT - (alignAt % TENSOR_ALIGNMENT)) % TENSOR_ALIGNMENT;
+  return backing.subarray(pad, pad + length);
+}
+
+/**
+ * Reads a request body of at most `limit` bytes. With `alignAt` (the binary tensor extension's header
+ * length), the bytes after the header start on an 8-byte boundary, so tensors need no copy. A body
+ * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known.
+ */
+export function readBody(stream: IncomingMessage, limit: number, alignAt?: number): Promise<Buffer> {
+  const declared = Number(stream.headers['content-length']);
+  const known = Number.isSafeInteger(declared) && declared >= 0;
+  if (known && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let target = known ? alignedBuffer(declared, alignAt ?? 0) : undefined;
+    let received = 0;
+    const fail = (error: SluiceError): void => {
+      stream.removeListener('data', onData);
+      stream.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      if (received + chunk.length > (known ? declared : limit)) {
+        fail(known ? new SluiceError('SLUICE_REQUEST_INVALID', 'the request body is longer than its Content-Length') : tooLarge(limit));
+        return;
+      }
+      if (target) chunk.copy(target, received);
+      else chunks.push(chunk);
+      received += chunk.length;
+    };
+    stream.on('data', onData);
+    stream.once('error', reject);
+    stream.once('end', () => {
+      if (target) {
+        if (received !== declared) {
+          reject(new SluiceError('SLUICE_REQUEST_INVALID', `the request body ended after ${received} of its ${declared} bytes`));
+          return;
+        }
+        resolve(target);
+        return;
+      }
+      target = alignedBuffer(received, alignAt ?? 0);
+      let offset = 0;
+      for (const chunk of chunks) {
+        chunk.copy(target, offset);
+        offset += chunk.length;
+      }
+      resolve(target);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { PassThrough } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from '@jest/globals';
+import { readBody } from '../../../../src/api/rest/common/body-reader.js';
+
+/** A request stream with the given headers that sends `chunks`. */
+function request(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
+  const stream = new PassThrough();
+  Object.assign(stream, { headers });
+  setImmediate(() => {
+    for (const chunk of chunks) stream.write(chunk);
+    stream.end();
+  });
+  return stream as unknown as IncomingMessage;
+}
+
+describe('readBody', () => {
+  it('reads a body with a Content-Length', async () => {
+    const body = await readBody(request([Buffer.from('hel'), Buffer.from('lo')], { 'content-length': '5' }), 100);
+    expect(body.toString()).toBe('hello');
+  });
+
+  it('reads a chunked body without a Content-Length', async () => {
+    const body = await readBody(request([Buffer.from('ab'), Buffer.from('cd')]), 100);
+    expect(body.toString()).toBe('abcd');
+  });
+
+  it('places the bytes after a binary header on an 8-byte boundary', async () => {
+    const body = await readBody(request([Buffer.from('{"h":1}'), Buffer.alloc(16)], { 'content-length': '23' }), 100, 7);
+    expect((body.byteOffset + 7) % 8).toBe(0);
+    expect(body.subarray(0, 7).toString()).toBe('{"h":1}');
+  });
+
+  it('aligns a chunked body too', async () => {
+    const body = await readBody(request([Buffer.from('{"h":12}'), Buffer.alloc(5)]), 100, 8);
+    expect((body.byteOffset + 8) % 8).toBe(0);
+    expect(body.length).toBe(13);
+  });
+
+  it('refuses a declared length over the limit before reading', async () => {
+    await expect(readBody(request([Buffer.alloc(10)], { 'content-length': '10' }), 4)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_TOO_LARGE',
+      message: 'the request body is larger than the limit of 4 bytes; send less data per request or raise maxRequestSizeBytes',
+    });
+  });
+
+  it('refuses a chunked body once it passes the limit', async () => {
+    await expect(readBody(request([Buffer.alloc(3), Buffer.alloc(3)]), 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+  });
+
+  it('refuses a body shorter than its Content-Length', async () => {
+    await expect(readBody(request([Buffer.from('abc')], { 'content-length': '5' }), 100)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_INVALID',
+      message: 'the request body ended after 3 of its 5 bytes',
+    });
+  });
+});
