@@ -1,4 +1,4 @@
-import type { TensorSpec } from '../../src/plugins/sdk/index.js';
+import type { BatchingDefaults, DeclaredBatching, TensorSpec } from '../../src/plugins/sdk/index.js';
 
 /** `batching.maxBatchSize` for GPU models whose manifest gives none: GPUs need large batches to be busy. */
 export const GPU_DEFAULT_MAX_BATCH_SIZE = 32;
@@ -9,19 +9,11 @@ export const GPU_DEFAULT_MAX_BATCH_SIZE = 32;
  */
 export const GPU_DEFAULT_MAX_BATCH_DELAY_MS = 2;
 
-/** Batching keys as a manifest declares them; absent keys are the ones to fill in. */
-export interface DeclaredBatching {
-  readonly maxBatchSize?: number;
-  readonly maxBatchDelayMs?: number;
-  readonly preferredBatchSizes?: readonly number[];
-}
+/** Batching keys as a manifest declares them (the SDK's type). */
+export type { DeclaredBatching } from '../../src/plugins/sdk/index.js';
 
-/** Batching settings with every key filled in. */
-export interface GpuBatching {
-  readonly maxBatchSize: number;
-  readonly maxBatchDelayMs: number;
-  readonly preferredBatchSizes: readonly number[];
-}
+/** Batching settings with every key filled in (the SDK's type). */
+export type GpuBatching = BatchingDefaults;
 
 /**
  * Batching for a model on the GPU executor: what the manifest declares, and for what it leaves out

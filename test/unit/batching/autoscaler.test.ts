@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Autoscaler, type AutoscaleSettings, type AutoscaleTarget } from '../../../src/batching/autoscaler.js';
-import { RecordingLogger } from './support/recording-logger.js';
+import { RecordingLogger } from '../../support/recording-logger.js';
 
 const SETTINGS: AutoscaleSettings = {
   enabled: true,

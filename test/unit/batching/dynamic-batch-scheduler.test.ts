@@ -6,7 +6,7 @@ import type { InferenceJob, InferenceOutcome } from '../../../src/batching/sched
 import { SluiceError } from '../../../src/common/errors/index.js';
 import type { Tensor } from '../../../src/common/tensor/index.js';
 import { FakeExecutorModel, tagOf, taggedInput, type HeldRun } from './support/fake-executor.js';
-import { RecordingLogger } from './support/recording-logger.js';
+import { RecordingLogger } from '../../support/recording-logger.js';
 
 const POLICY: BatchingPolicy = {
   maxBatchSize: 4,

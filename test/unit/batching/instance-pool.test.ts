@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { InstancePool, type PooledInstance } from '../../../src/batching/instance-pool.js';
 import { SluiceError } from '../../../src/common/errors/index.js';
 import { FakeExecutorModel } from './support/fake-executor.js';
-import { RecordingLogger } from './support/recording-logger.js';
+import { RecordingLogger } from '../../support/recording-logger.js';
 
 const fatal = new SluiceError('SLUICE_INSTANCE_FAILED', 'instance m-1-1 failed: device lost');
 

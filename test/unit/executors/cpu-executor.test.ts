@@ -4,7 +4,7 @@ import { CpuExecutor } from '../../../src/executors/cpu-executor.js';
 import type { ExecutorModel } from '../../../src/executors/executor.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../../src/plugins/sdk/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
-import { RecordingLogger } from '../batching/support/recording-logger.js';
+import { RecordingLogger } from '../../support/recording-logger.js';
 import { writeAddModel } from '../../support/onnx-models.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
