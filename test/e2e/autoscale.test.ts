@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { GatedRuntime } from '../support/gated-runtime.js';
+import { writeIdentityModel } from '../support/onnx-models.js';
+import { addStoreModel } from '../support/store-models.js';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+interface Described {
+  workers: { status: string }[];
+  autoscale: { enabled: boolean; decisions: { from: number; to: number; reason: string }[] };
+}
+
+/** The autoscaler, driven by a real queue: a held run makes requests wait, then the load goes away. */
+describe('autoscaling under load', () => {
+  let t: TestServer;
+  const runtime = new GatedRuntime((path) => path.includes('/elastic/'));
+  const describeModel = async (): Promise<Described> => ((await requestJson(`${t.management}/models/elastic`)).body as [Described])[0];
+  const until = async (check: (d: Described) => boolean): Promise<Described> => {
+    for (;;) {
+      const d = await describeModel();
+      if (check(d)) return d;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      runtime,
+      demoModels: [],
+      prepare: async (store) => {
+        await addStoreModel(store, 'elastic', (dir) => writeIdentityModel(dir, 'FP32', [-1]), {
+          name: 'elastic',
+          version: '1',
+          workers: { min: 1, max: 2, autoscale: { intervalMs: 100, scaleUpQueueMs: 20, scaleUpAfter: 2, scaleDownIdleMs: 300, cooldownMs: 0 } },
+        });
+      },
+    });
+  });
+  afterAll(async () => {
+    runtime.release();
+    await t.close();
+  });
+
+  it('adds a worker when requests keep waiting, then removes it once idle, and shows why', async () => {
+    runtime.hold();
+    const infer = (): Promise<unknown> =>
+      requestJson(`${t.inference}/v2/models/elastic/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'FP32', data: [1] }] } });
+    const load = [infer(), infer(), infer()];
+    const scaledUp = await until((d) => d.workers.length === 2);
+    expect(scaledUp.autoscale.decisions[0]).toMatchObject({ from: 1, to: 2, reason: expect.stringMatching(/^queue time [\d.]+ ms stayed above 20 ms for 2 looks$/) as unknown });
+    runtime.release();
+    await Promise.all(load);
+    const scaledDown = await until((d) => d.workers.length === 1);
+    expect(scaledDown.autoscale.decisions.at(-1)).toMatchObject({ from: 2, to: 1, reason: expect.stringMatching(/^workers idle for \d+ ms$/) as unknown });
+  });
+});
