@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../src/common/package-root.js';
 import { buildCnnModel } from './cnn-model.js';
-import { CNN_MANIFEST, IRIS_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';
+import { CNN_MANIFEST, IRIS_MANIFEST, IRIS_QUICK_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';
 import { IRIS_SPECIES, loadIrisDataset } from './iris-dataset.js';
 import { buildMlpModel } from './mlp-model.js';
 import { buildIrisModel, trainIris } from './train-iris.js';
@@ -28,11 +28,17 @@ export interface DemoModelsBuild {
  * Deterministic: the same sources give the same bytes.
  */
 export async function buildDemoModels(outDir: string = defaultModelStore()): Promise<DemoModelsBuild> {
-  const iris = trainIris(await loadIrisDataset());
+  const dataset = await loadIrisDataset();
+  const iris = trainIris(dataset);
+  // Few steps on purpose: a classifier that is often unsure, so the second opinion has work to do.
+  const irisQuick = trainIris(dataset, { iterations: 30, learningRate: 0.5 });
   const files: ReadonlyArray<readonly [string, string | Uint8Array]> = [
     ['iris/model.onnx', buildIrisModel(iris)],
     ['iris/labels.txt', IRIS_SPECIES.join('\n') + '\n'],
     ['iris/model.yaml', IRIS_MANIFEST],
+    ['iris-quick/model.onnx', buildIrisModel(irisQuick)],
+    ['iris-quick/labels.txt', IRIS_SPECIES.join('\n') + '\n'],
+    ['iris-quick/model.yaml', IRIS_QUICK_MANIFEST],
     ['mlp/model.onnx', buildMlpModel()],
     ['mlp/model.yaml', MLP_MANIFEST],
     ['cnn/model.onnx', buildCnnModel()],

@@ -11,6 +11,18 @@ workers: { min: 1, max: 1 }
 `;
 
 /** `model-store/mlp/model.yaml`. */
+/** The quick iris classifier: the first opinion of the `iris-second-opinion` workflow. */
+export const IRIS_QUICK_MANIFEST = `name: iris-quick
+version: "1.0"
+description: A quick, less certain iris classifier (softmax regression trained for only a few steps); the first opinion of the iris-second-opinion workflow.
+runtime: onnx
+model: model.onnx
+handler: classifier
+labels: labels.txt
+batching: { maxBatchSize: 16, maxBatchDelayMs: 0 }
+workers: { min: 1, max: 1 }
+`;
+
 export const MLP_MANIFEST = `name: mlp
 version: "1.0"
 description: Benchmark model, a 64-256-256-10 ReLU MLP with seeded random weights (logits out).

@@ -18,10 +18,13 @@ describe('buildDemoModels', () => {
     await cleanup();
   });
 
-  it('writes the iris, mlp and cnn models, labels and manifests', () => {
+  it('writes the iris, iris-quick, mlp and cnn models, labels and manifests', () => {
     expect(files.map((file) => relative(dir, file)).sort()).toEqual([
       'cnn/model.onnx',
       'cnn/model.yaml',
+      'iris-quick/labels.txt',
+      'iris-quick/model.onnx',
+      'iris-quick/model.yaml',
       'iris/labels.txt',
       'iris/model.onnx',
       'iris/model.yaml',
@@ -31,7 +34,18 @@ describe('buildDemoModels', () => {
   });
 
   // The committed files must be exactly what the scripts produce, so nobody edits them by hand.
-  it.each(['iris/model.onnx', 'iris/labels.txt', 'iris/model.yaml', 'mlp/model.onnx', 'mlp/model.yaml', 'cnn/model.onnx', 'cnn/model.yaml'])(
+  it.each([
+    'iris/model.onnx',
+    'iris/labels.txt',
+    'iris/model.yaml',
+    'iris-quick/model.onnx',
+    'iris-quick/labels.txt',
+    'iris-quick/model.yaml',
+    'mlp/model.onnx',
+    'mlp/model.yaml',
+    'cnn/model.onnx',
+    'cnn/model.yaml',
+  ])(
     'committed model-store/%s equals a fresh build byte for byte',
     async (file) => {
       const fresh = await readFile(join(dir, file));
