@@ -5,6 +5,7 @@ import { SluiceError } from '../../common/errors/index.js';
 import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
 import type { TensorSpec } from '../../common/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
+import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';
 import { nodeErrorCode } from '../fs/error-facts.js';
 import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
 import { MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
@@ -35,6 +36,9 @@ function parseYaml(text: string, source: string, filename: string): unknown {
   }
 }
 
+const PACKAGE_FILE_MISSING =
+  'names no file of an installed npm package; write npm:<package>/<path inside the package> and install the package';
+
 const FILE_PROBLEM_TEXT: Readonly<Record<ContainedFileProblem, string>> = {
   ...RELATIVE_PATH_PROBLEM_TEXT,
   missing: 'does not exist; put the file in the model directory or fix the path',
@@ -48,9 +52,11 @@ async function locateManifestFile(
   value: string,
   problems: string[],
 ): Promise<string | undefined> {
-  const found = await locateContainedFile(baseDir, value);
+  const fromPackage = value.startsWith(PACKAGE_FILE_PREFIX);
+  const found = fromPackage ? await locatePackageFile(value) : await locateContainedFile(baseDir, value);
   if (found.ok) return found.path;
-  problems.push(`\`${key}\` (${JSON.stringify(value)}) ${FILE_PROBLEM_TEXT[found.problem]}`);
+  const problem = fromPackage && found.problem === 'missing' ? PACKAGE_FILE_MISSING : FILE_PROBLEM_TEXT[found.problem];
+  problems.push(`\`${key}\` (${JSON.stringify(value)}) ${problem}`);
   return undefined;
 }
 

@@ -64,13 +64,13 @@ export interface ModelManifest {
   readonly runtime: 'onnx';
   /** The `model` key as written (relative to {@link baseDir}). */
   readonly model: string;
-  /** Absolute path of the model file; known to be a regular file inside {@link baseDir}. */
+  /** Absolute path of the model file; a regular file inside {@link baseDir}, or inside an installed package for `npm:` references. */
   readonly modelPath: string;
   readonly handler: string;
   readonly envelope?: string;
   /** The `labels` key as written, when given. */
   readonly labels?: string;
-  /** Absolute path of the labels file, when given; known to be a regular file inside {@link baseDir}. */
+  /** Absolute path of the labels file, when given; located like {@link modelPath}. */
   readonly labelsPath?: string;
   readonly inputs?: readonly TensorSpec[];
   readonly outputs?: readonly TensorSpec[];
