@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/node_modules/**', '.device/**', 'bin/**'] },
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/node_modules/**', '.device/**', 'bin/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

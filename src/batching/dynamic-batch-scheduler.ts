@@ -60,6 +60,7 @@ export class DynamicBatchScheduler implements Scheduler {
   private windowQueueMs = 0;
   private windowDispatched = 0;
   private pumpTimer: NodeJS.Timeout | undefined;
+  private gathering = false;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private deadlineAt = Infinity;
   private readonly idleWaiters = new Set<() => void>();
@@ -83,7 +84,8 @@ export class DynamicBatchScheduler implements Scheduler {
       const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, resolve), this.delivery(sequence, reject));
       this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
-      this.pump();
+      if (job.gather === true) this.pumpSoon();
+      else this.pump();
     });
   }
 
@@ -206,6 +208,16 @@ export class DynamicBatchScheduler implements Scheduler {
       if (picked.length === 0) return;
       this.dispatch(instance, picked);
     }
+  }
+
+  /** Pumps once the current turn of the event loop is over (every job submitted in it is queued by then). */
+  private pumpSoon(): void {
+    if (this.gathering) return;
+    this.gathering = true;
+    setImmediate(() => {
+      this.gathering = false;
+      this.pump();
+    });
   }
 
   private pumpAfter(waitMs: number): void {

@@ -17,6 +17,11 @@ export interface InferenceJob {
   readonly priority?: number;
   /** True once the client has gone away: a queued job whose client left is dropped without running. */
   readonly isCancelled?: () => boolean;
+  /**
+   * Start no batch before the current turn of the event loop ends: jobs submitted together (the calls of a
+   * workflow `forEach`) then share a batch even when an instance is idle.
+   */
+  readonly gather?: boolean;
 }
 
 /** The answer to one {@link InferenceJob}. */

@@ -44,6 +44,10 @@ export interface SluiceConfig {
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
+  /** Absolute once loaded. */
+  readonly workflowStore: string;
+  /** Which workflows of the workflow store are registered at start-up. */
+  readonly workflows: ModelSelection;
   readonly defaultWorkers: number;
   readonly jobQueueSize: number;
   readonly maxRequestSizeBytes: number;
@@ -70,7 +74,7 @@ export type ConfigLayer = { readonly [K in keyof SluiceConfig]?: LayerValue<Slui
  * Keys whose values are filesystem paths, resolved against the directory of the source that sets
  * them. Dotted, as in error messages.
  */
-export const CONFIG_PATH_KEYS = ['modelStore', 'snapshot.file'] as const;
+export const CONFIG_PATH_KEYS = ['modelStore', 'workflowStore', 'snapshot.file'] as const;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -92,6 +96,8 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   metrics: { host: '127.0.0.1', port: 8082 },
   modelStore: './model-store',
   models: 'all',
+  workflowStore: './workflows',
+  workflows: 'all',
   defaultWorkers: 1,
   jobQueueSize: 100,
   maxRequestSizeBytes: 6553500,

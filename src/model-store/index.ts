@@ -34,5 +34,5 @@ export {
 export { packModelArchive, type PackResult } from './archive/archive-packer.js';
 export { extractModelArchive, EXTRACTED_DIR_NAME } from './archive/archive-extractor.js';
 
-export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotModel } from './snapshot/snapshot.js';
+export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotModel, type SnapshotWorkflow } from './snapshot/snapshot.js';
 export { SnapshotStore } from './snapshot/snapshot-store.js';

@@ -6,10 +6,13 @@ import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
 import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
 import { GpuExecutor } from '../../plugins/gpu-executor/index.js';
+import { ocrHandlers } from '../../plugins/ocr/index.js';
 import type { Handler } from '../plugins/sdk/handler.js';
+import type { NodeHandler } from '../plugins/sdk/node-handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
 import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
+import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
 import { SLUICE_VERSION } from './version.js';
 
@@ -28,6 +31,8 @@ export interface StartServerOptions {
   readonly handlers?: readonly Handler[];
   /** The worker threads of CPU-heavy handlers (default: `max(1, cores - 1)` threads). */
   readonly handlerPool?: HandlerPoolOptions;
+  /** Workflow node handlers beside the built-in ones, for embedders and tests. */
+  readonly nodeHandlers?: readonly NodeHandler[];
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -36,7 +41,7 @@ export interface SluiceServer {
   readonly inference: HttpApp;
   readonly management: HttpApp;
   readonly metrics: HttpApp;
-  readonly startup: StartupReport;
+  readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
   /** Stops accepting, drains in-flight requests (bounded by `shutdownTimeoutMs`), frees everything. Idempotent. */
   stop(): Promise<{ drained: boolean }>;
 }
@@ -56,10 +61,14 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       ...(options.handlers ?? []).map((handler) => ({ handler, origin: 'the embedding application' })),
     ],
     executors: [{ executor: new GpuExecutor(), origin: 'built-in plugin @sluice/gpu-executor' }],
+    nodeHandlers: [
+      ...ocrHandlers.map((handler) => ({ handler, origin: 'built-in plugin @sluice/ocr' })),
+      ...(options.nodeHandlers ?? []).map((handler) => ({ handler, origin: 'the embedding application' })),
+    ],
     ...(options.runtime ? { runtime: options.runtime } : {}),
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });
-  const startup = await core.manager.startup(options.restoreSnapshot ?? true);
+  const startup = await core.start(options.restoreSnapshot ?? true);
   const apps: HttpApp[] = [];
   const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
     const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger });

@@ -14,6 +14,8 @@ export interface RequestKnobs {
   readonly timeoutMs?: number;
   /** True once the client has gone away. */
   readonly isCancelled?: () => boolean;
+  /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
+  readonly gather?: boolean;
 }
 
 /** A request in tensors (Open Inference Protocol, KServe v2). */
@@ -124,6 +126,7 @@ export class InferenceService {
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
         ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
+        ...(knobs.gather === true ? { gather: true } : {}),
       });
       observe(true, outcome.queueUs);
       return outcome.outputs;

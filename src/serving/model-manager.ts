@@ -3,7 +3,15 @@ import { join, relative, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
-import { MANIFEST_FILE_NAME, isPathInside, scanModelStore, type Snapshot, type SnapshotModel, type SnapshotStore } from '../model-store/index.js';
+import {
+  MANIFEST_FILE_NAME,
+  isPathInside,
+  scanModelStore,
+  type Snapshot,
+  type SnapshotModel,
+  type SnapshotStore,
+  type SnapshotWorkflow,
+} from '../model-store/index.js';
 import { loadModelVersion, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
@@ -27,6 +35,8 @@ export interface StartupReport {
   readonly loaded: readonly string[];
   readonly failed: readonly { readonly source: string; readonly reason: string }[];
   readonly restoredFromSnapshot: boolean;
+  /** The workflows of the restored snapshot, for the workflow manager to register next. */
+  readonly snapshotWorkflows?: readonly SnapshotWorkflow[];
 }
 
 /** Everything the manager works with. */
@@ -37,6 +47,8 @@ export interface ModelManagerDeps {
   readonly config: SluiceConfig;
   readonly snapshots: SnapshotStore | undefined;
   readonly logger: Logger;
+  /** The registered workflows, written to the same snapshot. */
+  readonly workflowsForSnapshot?: () => readonly SnapshotWorkflow[];
 }
 
 function reasonOf(error: unknown): string {
@@ -63,6 +75,24 @@ export class ModelManager {
       const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined }));
       await this.writeSnapshot();
       return loaded;
+    });
+  }
+
+  /**
+   * The versions `url` stands for, registering those that are not registered yet with `request`'s
+   * settings; versions already registered are used as they are (a workflow naming a model the server
+   * already serves).
+   */
+  ensureRegistered(request: RegisterRequest): Promise<{ readonly name: string; readonly version: string }[]> {
+    return this.mutations.run(async () => {
+      const sources = await this.deps.sources.resolve(request.url);
+      const name = (s: ModelSource): string => request.name ?? s.manifest.name;
+      const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
+      if (missing.length > 0) {
+        await this.loadAll(missing, withoutUndefined({ ...request, url: undefined }));
+        await this.writeSnapshot();
+      }
+      return sources.map((s) => ({ name: name(s), version: s.manifest.version }));
     });
   }
 
@@ -138,9 +168,18 @@ export class ModelManager {
         }
         this.defaultToHighestVersions();
       }
-      await this.writeSnapshot();
-      return { loaded, failed, restoredFromSnapshot: snapshot !== undefined };
+      return {
+        loaded,
+        failed,
+        restoredFromSnapshot: snapshot !== undefined,
+        ...(snapshot?.workflows ? { snapshotWorkflows: snapshot.workflows } : {}),
+      };
     });
+  }
+
+  /** Writes the snapshot now (after a workflow change, or once start-up has loaded everything). */
+  persist(): Promise<void> {
+    return this.mutations.run(() => this.writeSnapshot());
   }
 
   /** Unloads every version (shutdown); queued requests are answered with `reason`. */
@@ -257,6 +296,7 @@ export class ModelManager {
         queuePolicy: v.settings.queuePolicy,
         preserveOrdering: v.settings.preserveOrdering,
       })),
+      ...(this.deps.workflowsForSnapshot ? { workflows: this.deps.workflowsForSnapshot() } : {}),
     };
     await store.write(snapshot);
   }

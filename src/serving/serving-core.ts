@@ -7,13 +7,20 @@ import { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import type { Executor } from '../plugins/sdk/executor.js';
 import type { Handler } from '../plugins/sdk/handler.js';
+import type { NodeHandler } from '../plugins/sdk/node-handler.js';
+import { NodeHandlerRegistry } from '../plugins/registry/node-handler-registry.js';
+import { createSchedulerModelCaller } from './workflows/scheduler-model-caller.js';
+import { createServerCatalog } from './workflows/server-catalog.js';
+import { WorkflowManager, type WorkflowStartupReport } from './workflows/workflow-manager.js';
+import { WorkflowRegistry } from './workflows/workflow-registry.js';
+import { WorkflowService } from './workflows/workflow-service.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import { HandlerPool, type HandlerPoolOptions } from './handler-pool/index.js';
 import { InferenceService } from './inference-service.js';
-import { ModelManager } from './model-manager.js';
+import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
 
@@ -28,6 +35,8 @@ export interface ServingCoreOptions {
   readonly handlers: readonly { readonly handler: Handler; readonly origin: string }[];
   /** Executors besides the built-in `cpu` one. */
   readonly executors?: readonly { readonly executor: Executor; readonly origin: string }[];
+  /** Workflow node handlers (`handler:` nodes). */
+  readonly nodeHandlers?: readonly { readonly handler: NodeHandler; readonly origin: string }[];
   readonly runtime?: ModelRuntime;
   readonly metrics?: ServingMetrics;
   /** When false the snapshot is neither read nor written. */
@@ -48,6 +57,10 @@ export class ServingCore {
   readonly metrics: ServingMetrics;
   readonly inference: InferenceService;
   readonly manager: ModelManager;
+  readonly workflows = new WorkflowRegistry();
+  readonly workflowManager: WorkflowManager;
+  readonly workflowService: WorkflowService;
+  readonly nodeHandlers = new NodeHandlerRegistry();
   /** Runs the stages of CPU-heavy handlers off the event loop; started on first use. */
   readonly handlerPool: HandlerPool;
   private stopped = false;
@@ -86,7 +99,37 @@ export class ServingCore {
       config: options.config,
       snapshots: snapshotsEnabled ? new SnapshotStore(options.config.snapshot.file) : undefined,
       logger: options.logger,
+      workflowsForSnapshot: () => this.workflowManager.snapshotEntries(),
     });
+    for (const { handler, origin } of options.nodeHandlers ?? []) this.nodeHandlers.register(handler, origin);
+    this.nodeHandlers.freeze();
+    const catalog = createServerCatalog({ models: this.registry, handlers: this.nodeHandlers, workflows: this.workflows });
+    this.workflowManager = new WorkflowManager({
+      registry: this.workflows,
+      catalog,
+      config: options.config,
+      logger: options.logger,
+      persist: () => this.manager.persist(),
+      ensureModels: (request) => this.manager.ensureRegistered(request),
+      inference: this.inference,
+    });
+    this.workflowService = new WorkflowService(this.workflows, {
+      models: createSchedulerModelCaller(this.inference),
+      handler: (name) => this.nodeHandlers.find(name),
+      workflow: (name) => this.workflows.find(name)?.plan,
+      logger: options.logger,
+    });
+  }
+
+  /**
+   * Loads what start-up serves: the models (snapshot or configuration), then the workflows (the
+   * snapshot's, or the configured ones), then writes the snapshot.
+   */
+  async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
+    const models = await this.manager.startup(restoreSnapshot);
+    const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
+    await this.manager.persist();
+    return { ...models, workflows };
   }
 
   /** TorchServe's health rule: every version has at least its minimum of workers. */

@@ -4,6 +4,7 @@ import { loadConfig, type ConfigLayer, type SluiceConfig } from '../../src/confi
 import type { Logger } from '../../src/common/logger.js';
 import type { Handler } from '../../src/plugins/sdk/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
+import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
@@ -37,6 +38,8 @@ export interface TestServerOptions {
   readonly logger?: Logger;
   /** Replaces the ONNX runtime (e.g. a {@link GatedRuntime} to hold runs). */
   readonly runtime?: ModelRuntime;
+  /** Workflow node handlers beside the built-in ones. */
+  readonly nodeHandlers?: readonly NodeHandler[];
   /** Handlers beside the built-in ones (e.g. the test handlers of `support/handlers/`). */
   readonly handlers?: readonly Handler[];
   /** Handler thread settings; threads running test handlers need `TYPESCRIPT_THREAD_ARGV`. */
@@ -69,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       management: { port: 0 },
       metrics: { port: 0 },
       modelStore: store,
+      workflowStore: join(dir, 'workflows'),
       snapshot: { enabled: true, file: join(dir, 'snapshot.json') },
       logLevel: 'silent',
       ...options.config,
@@ -79,6 +83,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: options.logger ?? new JsonLogger(config.logLevel),
     restoreSnapshot: options.restoreSnapshot ?? true,
     ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.nodeHandlers ? { nodeHandlers: options.nodeHandlers } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });

@@ -55,6 +55,14 @@ export const ERROR_CODES = {
   SLUICE_INSTANCE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_HANDLER_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_SERVER_SHUTTING_DOWN: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  // Workflows: definitions, request inputs and runs.
+  SLUICE_WORKFLOW_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_WORKFLOW_NOT_FOUND: { category: 'NOT_FOUND', type: 'WorkflowNotFoundException' },
+  SLUICE_WORKFLOW_INPUT_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_WORKFLOW_NODE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
+  SLUICE_WORKFLOW_NODE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
+  SLUICE_WORKFLOW_DEADLINE_EXCEEDED: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
+  SLUICE_WORKFLOW_CANCELLED: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Configuration and start-up.
   SLUICE_CONFIG_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidConfigException' },
   SLUICE_INTERNAL: { category: 'INTERNAL', type: 'InternalServerException' },

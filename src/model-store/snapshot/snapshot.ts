@@ -26,10 +26,21 @@ export interface SnapshotModel {
   readonly preserveOrdering?: boolean;
 }
 
+/** One registered workflow as a snapshot records it. */
+export interface SnapshotWorkflow {
+  readonly name: string;
+  /** What it was registered from: a workflow-store name or an allowed http(s) URL. */
+  readonly url: string;
+  /** For a TorchServe spec: its handler module in the workflow store. */
+  readonly handler?: string;
+}
+
 /** The registered models of a running server, as `schemas/snapshot.schema.json` describes them. */
 export interface Snapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   /** ISO-8601 UTC time the snapshot was taken. */
   readonly createdAt: string;
   readonly models: readonly SnapshotModel[];
+  /** The registered workflows, restored after the models. */
+  readonly workflows?: readonly SnapshotWorkflow[];
 }

@@ -18,6 +18,7 @@ function resolvedDefaults(dir: string): SluiceConfig {
   return {
     ...DEFAULT_CONFIG,
     modelStore: join(dir, 'model-store'),
+    workflowStore: join(dir, 'workflows'),
     snapshot: { ...DEFAULT_CONFIG.snapshot, file: join(dir, '.sluice', 'snapshot.json') },
   };
 }

@@ -7,6 +7,7 @@ import { KServeV1Controller } from './kserve-v1.controller.js';
 import { OipController } from './oip.controller.js';
 import { PingController } from './ping.controller.js';
 import { PredictionsController } from './predictions.controller.js';
+import { WorkflowPredictionsController } from '../workflows/workflow-predictions.controller.js';
 
 /** The inference port: TorchServe predictions, KServe v1, Open Inference Protocol v2. */
 @Module({})
@@ -15,7 +16,7 @@ export class InferenceApiModule {
   static forCore(core: ServingCore): DynamicModule {
     return {
       module: InferenceApiModule,
-      controllers: [PingController, PredictionsController, KServeV1Controller, OipController, ApiDescriptionController],
+      controllers: [PingController, PredictionsController, WorkflowPredictionsController, KServeV1Controller, OipController, ApiDescriptionController],
       providers: [
         { provide: ServingCore, useValue: core },
         {

@@ -8,6 +8,7 @@ import { knobsFromOipParameters } from '../common/request-knobs.js';
 import { bodyBytes, isJsonMediaType, mediaTypeOf, parseJson } from '../common/request-body.js';
 import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
+import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../workflows/workflow-oip.js';
 
 /** Header that announces the JSON header's length in the binary tensor extension. */
 const HEADER_LENGTH = 'inference-header-content-length';
@@ -111,6 +112,7 @@ export class OipController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    if (version === undefined && !this.core.registry.has(model) && this.core.workflows.find(model)) return this.runWorkflow(model, request, reply);
     this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const decoded = decodeBody(request);
     const answer = await this.core.inference.inferTensors({
@@ -123,6 +125,33 @@ export class OipController {
     const encoded = encodeOipResponse(
       { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
       answer.result,
+      decoded.isBinaryOutput,
+    );
+    if (encoded.kind === 'json') return encoded.body;
+    void reply.header('content-type', 'application/octet-stream').header(HEADER_LENGTH, String(encoded.headerLength));
+    return encoded.body;
+  }
+
+  /** `POST /v2/models/{workflow}/infer`: OIP tensors in and out of a workflow. */
+  private async runWorkflow(name: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const workflow = this.core.workflows.get(name);
+    const decoded = decodeBody(request);
+    const specs = workflow.plan.workflow.inputs;
+    const inputs = Object.fromEntries(decoded.inputs.map((tensor) => [tensor.name, oipTensorToWorkflowInput(tensor, specs[tensor.name])]));
+    const knobs = knobsFromOipParameters(decoded.parameters, request, reply);
+    const controller = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    const { result } = await this.core.workflowService.run(name, inputs, {
+      signal: controller.signal,
+      ...(knobs.timeoutMs !== undefined ? { timeoutMs: knobs.timeoutMs } : {}),
+    });
+    const wanted = decoded.outputs ?? Object.keys(result.outputs);
+    const outputs = wanted.filter((n) => n in result.outputs).map((n) => workflowOutputToOipTensor(n, result.outputs[n]));
+    const encoded = encodeOipResponse(
+      { name, version: workflow.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
+      outputs,
       decoded.isBinaryOutput,
     );
     if (encoded.kind === 'json') return encoded.body;

@@ -4,6 +4,7 @@ import { ApiDescriptionController, OPENAPI_DOCUMENT } from '../openapi/api-descr
 import { MANAGEMENT_ROUTES } from '../openapi/management-routes.js';
 import { buildOpenApiDocument } from '../openapi/route-doc.js';
 import { ModelsController } from './models.controller.js';
+import { WorkflowsController } from '../workflows/workflows.controller.js';
 
 /** The management port: TorchServe-compatible model registration, scaling and description. */
 @Module({})
@@ -12,7 +13,7 @@ export class ManagementApiModule {
   static forCore(core: ServingCore): DynamicModule {
     return {
       module: ManagementApiModule,
-      controllers: [ModelsController, ApiDescriptionController],
+      controllers: [ModelsController, WorkflowsController, ApiDescriptionController],
       providers: [
         { provide: ServingCore, useValue: core },
         {

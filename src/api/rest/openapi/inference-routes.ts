@@ -17,6 +17,14 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
     body: ANY_BODY,
   },
   { method: 'post', path: '/predictions/{model}/{version}', summary: 'Predict with a given version', tag: 'TorchServe', body: ANY_BODY },
+  {
+    method: 'post',
+    path: '/wfpredict/{workflow}',
+    summary: 'Run a workflow: a JSON object of its inputs (or the whole body as its only input); ?debug=true adds per-node timings',
+    tag: 'Workflows',
+    body: ANY_BODY,
+    query: [{ name: 'debug', type: 'boolean', description: 'Answer {outputs, debug} with per-node timings and skipped nodes' }],
+  },
   { method: 'get', path: '/v1/models/{model}', summary: 'KServe v1 model status {name, ready}', tag: 'KServe v1' },
   { method: 'post', path: '/v1/models/{model}:predict', summary: 'KServe v1 predict: {instances} in, {predictions} out', tag: 'KServe v1', body: JSON_BODY },
   { method: 'get', path: '/v2', summary: 'OIP server metadata', tag: 'Open Inference Protocol' },
@@ -29,7 +37,7 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/v2/models/{model}/infer',
-    summary: 'OIP inference (default version); binary tensors with the Inference-Header-Content-Length header',
+    summary: 'OIP inference (default version; or the workflow of that name); binary tensors with the Inference-Header-Content-Length header',
     tag: 'Open Inference Protocol',
     body: OIP_BODY,
   },

@@ -49,4 +49,18 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
   { method: 'delete', path: '/models/{model}', summary: 'Unregister every version of a model', tag: 'Models' },
   { method: 'delete', path: '/models/{model}/{version}', summary: 'Unregister a version', tag: 'Models' },
   { method: 'put', path: '/models/{model}/{version}/set-default', summary: 'Make a version the default', tag: 'Models' },
+  {
+    method: 'post',
+    path: '/workflows',
+    summary: 'Register (or replace) a workflow from the workflow store or an allowed URL',
+    tag: 'Workflows',
+    query: [
+      { name: 'url', type: 'string', required: true, description: 'A workflow-store name (name.yaml or a directory with workflow.yaml) or an allowed URL' },
+      { name: 'workflow_name', type: 'string', description: "Name to register under (default: the file's metadata.name)" },
+      { name: 'handler', type: 'string', description: 'For a TorchServe workflow spec: the module in the workflow store exporting its function nodes' },
+    ],
+  },
+  { method: 'get', path: '/workflows', summary: 'List registered workflows', tag: 'Workflows' },
+  { method: 'get', path: '/workflows/{workflow}', summary: 'Describe a workflow: nodes, models, versions, readiness', tag: 'Workflows' },
+  { method: 'delete', path: '/workflows/{workflow}', summary: 'Unregister a workflow', tag: 'Workflows' },
 ];

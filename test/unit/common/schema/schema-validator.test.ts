@@ -48,11 +48,11 @@ describe('createSchemaValidator', () => {
     expect(() => validator.validate({ ...valid, format: 'one', extra: true }, 'snapshot.json')).toThrow(
       expect.objectContaining({
         code: 'SLUICE_SNAPSHOT_INVALID',
-        message: 'snapshot.json: `extra` is not a known key (allowed here: format, createdAt, models); `format` must be integer (got "one"); `format` must be equal to constant (got "one")',
+        message: 'snapshot.json: `extra` is not a known key (allowed here: format, createdAt, workflows, models); `format` must be integer (got "one"); `format` must be equal to constant (got "one")',
         details: {
           source: 'snapshot.json',
           problems: [
-            '`extra` is not a known key (allowed here: format, createdAt, models)',
+            '`extra` is not a known key (allowed here: format, createdAt, workflows, models)',
             '`format` must be integer (got "one")',
             '`format` must be equal to constant (got "one")',
           ],

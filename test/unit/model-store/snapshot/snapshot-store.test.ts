@@ -84,7 +84,7 @@ describe('SnapshotStore', () => {
     ['an empty file', '', 'is not valid JSON (Unexpected end of JSON input)'],
     ['another format', JSON.stringify({ ...SNAPSHOT, format: 2 }), '`format` must be equal to constant (got 2)'],
     ['a model without url', JSON.stringify({ ...SNAPSHOT, models: [{ ...SNAPSHOT.models[0], url: undefined }] }), '`models[0].url` is required'],
-    ['an unknown key', JSON.stringify({ ...SNAPSHOT, extra: true }), '`extra` is not a known key (allowed here: format, createdAt, models)'],
+    ['an unknown key', JSON.stringify({ ...SNAPSHOT, extra: true }), '`extra` is not a known key (allowed here: format, createdAt, workflows, models)'],
     [
       'max workers below min workers',
       JSON.stringify({ ...SNAPSHOT, models: [{ ...SNAPSHOT.models[0], minWorkers: 3, maxWorkers: 2 }] }),

@@ -1,0 +1,29 @@
+import { nestJsonValues, tensorToJsonValues, type Tensor } from '../../../common/tensor/index.js';
+
+function isTensor(value: unknown): value is Tensor {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'datatype' in value &&
+    'shape' in value &&
+    'data' in value &&
+    Array.isArray((value as { shape: unknown }).shape)
+  );
+}
+
+/**
+ * A workflow value as JSON: tensors become nested lists following their shape, raw bytes become base64
+ * strings, lists and objects are converted element by element, JSON data passes through.
+ */
+export function workflowValueToJson(value: unknown): unknown {
+  if (isTensor(value)) return nestJsonValues(tensorToJsonValues(value), value.shape);
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(workflowValueToJson);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, workflowValueToJson(item)]));
+  }
+  return value;
+}
+
+export { isTensor as isTensorValue };

@@ -1,0 +1,56 @@
+import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../../common/tensor/index.js';
+import type { WorkflowInputSpec } from '../../../workflow/index.js';
+import { isTensorValue, workflowValueToJson } from './workflow-json.js';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * An OIP input tensor as the value a workflow input of `spec` takes: the tensor itself for tensor inputs,
+ * its single element as bytes, a string, a number or a boolean for those input types, its elements for a
+ * list.
+ */
+export function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec | undefined): unknown {
+  const type = spec?.type ?? 'tensor';
+  const elements: readonly (Uint8Array | number | bigint)[] =
+    tensor.datatype === 'BYTES' ? (tensor.data as readonly Uint8Array[]) : Array.from(tensor.data as ArrayLike<number | bigint>);
+  const first = elements[0];
+  switch (type) {
+    case 'bytes':
+      return first instanceof Uint8Array ? first : tensor;
+    case 'string':
+      return first instanceof Uint8Array ? decoder.decode(first) : String(first);
+    case 'number':
+    case 'integer':
+      return typeof first === 'bigint' ? Number(first) : first;
+    case 'boolean':
+      return first === 1 || first === 1n;
+    case 'list':
+      return elements.map((e) => (e instanceof Uint8Array ? decoder.decode(e) : typeof e === 'bigint' ? Number(e) : e));
+    default:
+      return tensor;
+  }
+}
+
+/**
+ * A workflow output as an OIP tensor: tensors as they are, strings and byte strings as BYTES, booleans as
+ * BOOL, numbers and (rectangular) lists of numbers as FP64, anything else as one BYTES element of JSON.
+ */
+export function workflowOutputToOipTensor(name: string, value: unknown): Tensor {
+  if (isTensorValue(value)) return { ...value, name };
+  if (typeof value === 'string') return { name, datatype: 'BYTES', shape: [1], data: [encoder.encode(value)] };
+  if (value instanceof Uint8Array) return { name, datatype: 'BYTES', shape: [1], data: [value] };
+  if (typeof value === 'boolean') return { name, datatype: 'BOOL', shape: [1], data: new Uint8Array([value ? 1 : 0]) };
+  if (typeof value === 'number') return { name, datatype: 'FP64', shape: [1], data: new Float64Array([value]) };
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return { name, datatype: 'BYTES', shape: [value.length], data: value.map((v) => encoder.encode(v)) };
+  }
+  try {
+    const shape = inferJsonShape(value, `output \`${name}\``);
+    const values = flattenJsonData(value, `output \`${name}\``);
+    if (shape.length > 0 && values.every((v) => typeof v === 'number')) return tensorFromJsonValues(name, 'FP64', shape, values);
+  } catch {
+    // not a rectangular list of numbers: sent as JSON below
+  }
+  return { name, datatype: 'BYTES', shape: [1], data: [encoder.encode(JSON.stringify(workflowValueToJson(value)))] };
+}

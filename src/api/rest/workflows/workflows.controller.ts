@@ -1,0 +1,44 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { QueryReader, type RawQuery } from '../management/query-reader.js';
+import { describeWorkflow, type WorkflowView } from './workflow-describe.js';
+
+/** TorchServe-compatible workflow management. */
+@Controller('workflows')
+export class WorkflowsController {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /**
+   * Registers a workflow from the workflow store or an allowed URL. Registering a name again replaces
+   * it in one step; runs already going finish on the old version.
+   */
+  @Post()
+  @HttpCode(200)
+  async register(@Query() query: RawQuery): Promise<{ status: string }> {
+    const q = new QueryReader(query, ['url', 'workflow_name', 'handler']);
+    const entry = await this.core.workflowManager.register({ url: q.requiredString('url'), name: q.string('workflow_name'), handler: q.string('handler') });
+    const warnings = entry.warnings.length > 0 ? ` with ${entry.warnings.length} warning(s); GET /workflows/${entry.name} lists them` : '';
+    return { status: `Workflow "${entry.name}" version ${entry.version} registered${warnings}` };
+  }
+
+  /** Lists registered workflows. */
+  @Get()
+  list(): { workflows: { workflowName: string; workflowUrl: string; workflowVersion: string }[] } {
+    return {
+      workflows: this.core.workflows.all().map((w) => ({ workflowName: w.name, workflowUrl: w.url, workflowVersion: w.version })),
+    };
+  }
+
+  /** Describes a workflow: nodes, models, versions, readiness, warnings. */
+  @Get(':name')
+  describe(@Param('name') name: string): WorkflowView[] {
+    return [describeWorkflow(this.core.workflows.get(name), this.core.registry, this.core.workflows)];
+  }
+
+  /** Unregisters a workflow. */
+  @Delete(':name')
+  async unregister(@Param('name') name: string): Promise<{ status: string }> {
+    await this.core.workflowManager.unregister(name);
+    return { status: `Workflow "${name}" unregistered` };
+  }
+}

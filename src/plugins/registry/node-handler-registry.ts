@@ -1,0 +1,14 @@
+import type { NodeHandler } from '../sdk/node-handler.js';
+import { NamedRegistry } from './named-registry.js';
+
+/** Workflow node handlers by full name (`ocr/crop-lines`), as workflows' `handler:` nodes name them. */
+export class NodeHandlerRegistry extends NamedRegistry<NodeHandler> {
+  constructor() {
+    super('workflow handler');
+  }
+
+  /** The handler called `name`, or undefined. */
+  find(name: string): NodeHandler | undefined {
+    return this.names().includes(name) ? this.get(name) : undefined;
+  }
+}

@@ -1,0 +1,63 @@
+import { dump } from 'js-yaml';
+import type { TorchServeSpec } from './torchserve-spec.js';
+
+/** The handler a converted node runs: `torchserve/<workflow>.<node>`. */
+export function convertedHandlerName(workflow: string, node: string): string {
+  return `torchserve/${workflow}.${node}`;
+}
+
+/** Attempts a workflow node may make at most. */
+const MAX_ATTEMPTS = 10;
+
+function parentsOf(spec: TorchServeSpec, node: string): string[] {
+  return Object.entries(spec.dag)
+    .filter(([, children]) => children.includes(node))
+    .map(([parent]) => parent);
+}
+
+/** The parents of `node` in the spec's DAG, in DAG order. */
+export function torchServeParents(spec: TorchServeSpec, node: string): string[] {
+  return parentsOf(spec, node);
+}
+
+/**
+ * A TorchServe spec as a Sluice workflow document (YAML text), every node a handler node whose handler
+ * the caller provides (a model's predict, or a function of the spec's module). TorchServe's data flow is
+ * kept: the start node gets the request body as `body`; a node with one parent gets the parent's result
+ * as `body`; a node with several parents gets one input per parent, named after it; one leaf gives its
+ * result as the answer, several give an object keyed by leaf.
+ */
+export function convertTorchServeSpec(spec: TorchServeSpec, workflow: string, version: string): string {
+  // The spec's node names become workflow node ids, which allow letters, digits, '_' and '-'.
+  const nodes: Record<string, unknown> = {};
+  for (const node of spec.nodes) {
+    const parents = parentsOf(spec, node);
+    const model = spec.models.find((m) => m.node === node);
+    const inputs =
+      parents.length === 0
+        ? { body: '$request.body' }
+        : parents.length === 1
+          ? { body: `${parents[0] ?? ''}.result` }
+          : Object.fromEntries(parents.map((p) => [p, `${p}.result`]));
+    // TorchServe counts retries; Sluice counts attempts, the first included.
+    const attempts = Math.min(MAX_ATTEMPTS, (model?.retryAttempts ?? spec.retryAttempts ?? 0) + 1);
+    const timeoutMs = model?.timeoutMs ?? spec.timeoutMs;
+    nodes[node] = {
+      handler: convertedHandlerName(workflow, node),
+      inputs,
+      retry: { attempts, backoffMs: 0 },
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    };
+  }
+  const leaves = spec.nodes.filter((n) => (spec.dag[n] ?? []).length === 0);
+  const [onlyLeaf] = leaves;
+  const outputs = leaves.length === 1 && onlyLeaf !== undefined ? { result: `${onlyLeaf}.result` } : Object.fromEntries(leaves.map((l) => [l, `${l}.result`]));
+  return dump({
+    apiVersion: 'sluice/v1',
+    kind: 'Workflow',
+    metadata: { name: workflow, version, description: 'Converted from a TorchServe workflow spec.' },
+    inputs: { body: { type: 'any', description: 'the request body' } },
+    nodes,
+    outputs,
+  });
+}

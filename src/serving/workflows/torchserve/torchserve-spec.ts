@@ -1,0 +1,121 @@
+import { load, YAMLException } from 'js-yaml';
+import { SluiceError } from '../../../common/errors/index.js';
+
+/** Global settings of a TorchServe workflow spec's `models:` section, with the spec's own key names. */
+const MODEL_SETTING_KEYS = ['min-workers', 'max-workers', 'batch-size', 'max-batch-delay', 'retry-attempts', 'timeout-ms'] as const;
+
+/** One model of a TorchServe workflow spec. */
+export interface TorchServeModel {
+  /** The node name in the DAG. */
+  readonly node: string;
+  /** Where the model comes from: a model-store name or archive name. */
+  readonly url: string;
+  readonly minWorkers?: number;
+  readonly maxWorkers?: number;
+  readonly batchSize?: number;
+  readonly maxBatchDelayMs?: number;
+  readonly retryAttempts?: number;
+  readonly timeoutMs?: number;
+}
+
+/** A TorchServe workflow spec, read and checked. */
+export interface TorchServeSpec {
+  readonly models: readonly TorchServeModel[];
+  /** Node → its children. */
+  readonly dag: Readonly<Record<string, readonly string[]>>;
+  /** Every node of the DAG, in first-mention order. */
+  readonly nodes: readonly string[];
+  /** Workflow-wide retries and timeout (`retry-attempts`, `timeout-ms`). */
+  readonly retryAttempts?: number;
+  readonly timeoutMs?: number;
+}
+
+function invalid(file: string, message: string): SluiceError {
+  return new SluiceError('SLUICE_WORKFLOW_INVALID', `${file}: ${message}`, { problems: [message] });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for a document shaped like a TorchServe workflow spec (`models:` and `dag:`, no `apiVersion`). */
+export function looksLikeTorchServeSpec(document: unknown): boolean {
+  return isRecord(document) && 'models' in document && 'dag' in document && !('apiVersion' in document);
+}
+
+/** Parses YAML text safely (no aliases, default schema). */
+export function parseSpecYaml(text: string, file: string): unknown {
+  try {
+    return load(text, { filename: file, maxAliases: 0 });
+  } catch (error) {
+    if (error instanceof YAMLException) throw invalid(file, `is not valid YAML: ${error.reason}`);
+    throw error;
+  }
+}
+
+function positiveInteger(value: unknown, key: string, file: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalid(file, `\`${key}\` must be a non-negative integer`);
+  return value;
+}
+
+function settings(entry: Record<string, unknown>, where: string, file: string): Omit<TorchServeModel, 'node' | 'url'> {
+  const value = (key: (typeof MODEL_SETTING_KEYS)[number]): number | undefined => positiveInteger(entry[key], `${where}${key}`, file);
+  const out = {
+    minWorkers: value('min-workers'),
+    maxWorkers: value('max-workers'),
+    batchSize: value('batch-size'),
+    maxBatchDelayMs: value('max-batch-delay'),
+    retryAttempts: value('retry-attempts'),
+    timeoutMs: value('timeout-ms'),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Reads a TorchServe workflow spec: `models:` (global `min-workers`, `max-workers`, `batch-size`,
+ * `max-batch-delay`, `retry-attempts`, `timeout-ms`, and one entry per model with its `url` and
+ * overrides) and `dag:` (node → children). Checks that the DAG has exactly one start node and no cycle.
+ */
+export function readTorchServeSpec(document: unknown, file: string): TorchServeSpec {
+  if (!isRecord(document) || !isRecord(document['models']) || !isRecord(document['dag'])) {
+    throw invalid(file, 'a TorchServe workflow spec needs a `models:` mapping and a `dag:` mapping');
+  }
+  const global = settings(document['models'], 'models.', file);
+  const models: TorchServeModel[] = [];
+  for (const [node, entry] of Object.entries(document['models'])) {
+    if ((MODEL_SETTING_KEYS as readonly string[]).includes(node)) continue;
+    if (!isRecord(entry) || typeof entry['url'] !== 'string') throw invalid(file, `model \`${node}\` needs a \`url\` (a model-store name or archive)`);
+    models.push({ node, url: entry['url'], ...global, ...settings(entry, `models.${node}.`, file) });
+  }
+  const dag: Record<string, string[]> = {};
+  const nodes: string[] = [];
+  const mention = (name: string): void => {
+    if (!nodes.includes(name)) nodes.push(name);
+  };
+  for (const [node, children] of Object.entries(document['dag'])) {
+    if (!Array.isArray(children) || !children.every((c): c is string => typeof c === 'string')) {
+      throw invalid(file, `\`dag.${node}\` must be a list of node names`);
+    }
+    mention(node);
+    children.forEach(mention);
+    dag[node] = children;
+  }
+  const hasParent = new Set(Object.values(dag).flat());
+  const starts = nodes.filter((n) => !hasParent.has(n));
+  if (starts.length !== 1) throw invalid(file, `the dag must have exactly one start node, it has ${starts.length} (${starts.join(', ') || 'none: it is a cycle'})`);
+  assertAcyclic(dag, nodes, file);
+  return { models, dag, nodes, ...(global.retryAttempts !== undefined ? { retryAttempts: global.retryAttempts } : {}), ...(global.timeoutMs !== undefined ? { timeoutMs: global.timeoutMs } : {}) };
+}
+
+function assertAcyclic(dag: Readonly<Record<string, readonly string[]>>, nodes: readonly string[], file: string): void {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (node: string, path: string[]): void => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'visiting') throw invalid(file, `the dag has a cycle: ${[...path.slice(path.indexOf(node)), node].join(' → ')}`);
+    state.set(node, 'visiting');
+    for (const child of dag[node] ?? []) visit(child, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of nodes) visit(node, []);
+}

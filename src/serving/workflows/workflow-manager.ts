@@ -1,0 +1,167 @@
+import { isSluiceError } from '../../common/errors/index.js';
+import type { Logger } from '../../common/logger.js';
+import type { SluiceConfig } from '../../config/index.js';
+import type { SnapshotWorkflow } from '../../model-store/index.js';
+import { basename } from 'node:path';
+import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
+import { formatWorkflowProblem, loadWorkflow, type LoadedWorkflow, type WorkflowCatalog } from '../../workflow/index.js';
+import type { InferenceService } from '../inference-service.js';
+import type { ModelManager } from '../model-manager.js';
+import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
+import { torchServeHandlers } from './torchserve/torchserve-handlers.js';
+import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './torchserve/torchserve-spec.js';
+import { withLocalHandlers } from './local-handlers-catalog.js';
+import { MutationQueue } from '../mutation-queue.js';
+import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
+import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflowStore } from './workflow-sources.js';
+
+/** A workflow registration. */
+export interface RegisterWorkflowRequest {
+  readonly url: string;
+  /** Serve under this name instead of the file's `metadata.name`. */
+  readonly name?: string | undefined;
+  /** For TorchServe specs: the module (in the workflow store) exporting the function nodes. */
+  readonly handler?: string | undefined;
+}
+
+/** What start-up registered and what it could not. */
+export interface WorkflowStartupReport {
+  readonly loaded: readonly string[];
+  readonly failed: readonly { readonly source: string; readonly reason: string }[];
+}
+
+/** Everything the workflow manager works with. */
+export interface WorkflowManagerDeps {
+  readonly registry: WorkflowRegistry;
+  readonly catalog: WorkflowCatalog;
+  readonly config: SluiceConfig;
+  readonly logger: Logger;
+  /** Writes the snapshot after a change. */
+  readonly persist: () => Promise<void>;
+  /** Registers the models a TorchServe spec names (those not registered yet). */
+  readonly ensureModels: ModelManager['ensureRegistered'];
+  readonly inference: InferenceService;
+}
+
+/**
+ * Registers and unregisters workflows. A workflow is parsed, validated against what is registered now
+ * (models, handlers, other workflows) and planned before it replaces anything; re-registering a name swaps
+ * in one step while runs in flight finish on the old plan.
+ */
+export class WorkflowManager {
+  private readonly mutations = new MutationQueue();
+  private readonly requests = new Map<string, RegisterWorkflowRequest>();
+
+  constructor(private readonly deps: WorkflowManagerDeps) {}
+
+  /** Reads, validates, plans and registers a workflow; throws `SLUICE_WORKFLOW_INVALID` with every problem. */
+  register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+    return this.mutations.run(async () => {
+      const entry = await this.load(request);
+      await this.deps.persist();
+      return entry;
+    });
+  }
+
+  /** Removes a workflow. */
+  unregister(name: string): Promise<RegisteredWorkflow> {
+    return this.mutations.run(async () => {
+      const removed = this.deps.registry.remove(name);
+      this.requests.delete(name);
+      this.deps.logger.info('workflow unregistered', { workflow: name });
+      await this.deps.persist();
+      return removed;
+    });
+  }
+
+  /** The registered workflows as the snapshot records them. */
+  snapshotEntries(): SnapshotWorkflow[] {
+    return this.deps.registry.all().map((w) => {
+      const request = this.requests.get(w.name);
+      return { name: w.name, url: request?.url ?? w.url, ...(request?.handler !== undefined ? { handler: request.handler } : {}) };
+    });
+  }
+
+  /**
+   * Registers the start-up workflows: the snapshot's when one was restored, else the configured ones. A
+   * workflow that fails is logged with its problems; the others still register.
+   */
+  startup(fromSnapshot: readonly SnapshotWorkflow[] | undefined): Promise<WorkflowStartupReport> {
+    return this.mutations.run(async () => {
+      const requests = fromSnapshot ?? (await this.configured()).map((url) => ({ url }));
+      const loaded: string[] = [];
+      const failed: { source: string; reason: string }[] = [];
+      for (const request of requests) {
+        try {
+          loaded.push((await this.load(request)).name);
+        } catch (error) {
+          const reason = isSluiceError(error) || error instanceof Error ? error.message : String(error);
+          failed.push({ source: request.url, reason });
+          this.deps.logger.error('workflow failed to load; the others still start', { source: request.url, reason });
+        }
+      }
+      return { loaded, failed };
+    });
+  }
+
+  /** A TorchServe spec: its models registered, its nodes made handler nodes, then the usual pipeline. */
+  private async loadTorchServe(
+    document: unknown,
+    file: string,
+    request: RegisterWorkflowRequest,
+  ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
+    const spec = readTorchServeSpec(document, file);
+    const name = request.name ?? basename(request.url).replace(/\.(ya?ml)$/, '');
+    const models = new Map<string, string>();
+    for (const model of spec.models) {
+      const [registered] = await this.deps.ensureModels({
+        url: model.url.replace(/\.mar$/, ''),
+        minWorkers: model.minWorkers,
+        maxWorkers: model.maxWorkers,
+        batchSize: model.batchSize,
+        maxBatchDelayMs: model.maxBatchDelayMs,
+      });
+      if (registered !== undefined) models.set(model.node, registered.name);
+    }
+    const handlerModule =
+      request.handler === undefined ? await findSiblingModule(file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
+    const localHandlers = await torchServeHandlers({ workflow: name, spec, file, models, handlerModule, inference: this.deps.inference });
+    const text = convertTorchServeSpec(spec, name, '1');
+    return { ...loadWorkflow(text, { file, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
+  }
+
+  private async configured(): Promise<string[]> {
+    const { workflows, workflowStore } = this.deps.config;
+    return workflows === 'all' ? scanWorkflowStore(workflowStore) : [...workflows];
+  }
+
+  private async load(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+    const source = await readWorkflowSource(request.url, this.deps.config);
+    const document = parseSpecYaml(source.text, source.file);
+    const loaded = looksLikeTorchServeSpec(document)
+      ? await this.loadTorchServe(document, source.file, request)
+      : { ...loadWorkflow(source.text, { file: source.file, catalog: this.deps.catalog }), localHandlers: undefined };
+    const { plan, warnings } = loaded;
+    const name = request.name ?? plan.workflow.name;
+    const entry: RegisteredWorkflow = {
+      name,
+      version: plan.workflow.version,
+      plan,
+      warnings,
+      url: request.url,
+      file: source.file,
+      registeredAt: new Date(),
+      ...(loaded.localHandlers ? { localHandlers: loaded.localHandlers } : {}),
+    };
+    const previous = this.deps.registry.put(entry);
+    this.requests.set(name, request);
+    this.deps.logger.info(previous ? 'workflow replaced' : 'workflow registered', {
+      workflow: name,
+      version: entry.version,
+      ...(previous ? { previousVersion: previous.version } : {}),
+      warnings: warnings.length,
+    });
+    for (const warning of warnings) this.deps.logger.warn('workflow warning', { workflow: name, warning: formatWorkflowProblem(warning) });
+    return entry;
+  }
+}

@@ -1,0 +1,70 @@
+import { SluiceError } from '../../common/errors/index.js';
+import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
+import type { WorkflowPlan, WorkflowProblem } from '../../workflow/index.js';
+
+/** A registered workflow: its plan and where it came from. */
+export interface RegisteredWorkflow {
+  readonly name: string;
+  /** `metadata.version` of its file. */
+  readonly version: string;
+  readonly plan: WorkflowPlan;
+  readonly warnings: readonly WorkflowProblem[];
+  /** The `url` it was registered from, as given. */
+  readonly url: string;
+  /** The file it was read from. */
+  readonly file: string;
+  readonly registeredAt: Date;
+  /** Handlers only this workflow uses (the nodes of a converted TorchServe spec). */
+  readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
+}
+
+/**
+ * Registered workflows by name. Registering a name again replaces its entry in one step: runs that
+ * already started hold the old plan and finish on it, new runs get the new one.
+ */
+export class WorkflowRegistry {
+  private readonly workflows = new Map<string, RegisteredWorkflow>();
+
+  /** Adds or replaces the workflow `entry.name`; answers the entry it replaced. */
+  put(entry: RegisteredWorkflow): RegisteredWorkflow | undefined {
+    const previous = this.workflows.get(entry.name);
+    this.workflows.set(entry.name, entry);
+    return previous;
+  }
+
+  /** The workflow called `name`, or undefined. */
+  find(name: string): RegisteredWorkflow | undefined {
+    return this.workflows.get(name);
+  }
+
+  /** The workflow called `name`, or `SLUICE_WORKFLOW_NOT_FOUND` listing the registered ones. */
+  get(name: string): RegisteredWorkflow {
+    const found = this.workflows.get(name);
+    if (found === undefined) {
+      const known = this.names();
+      throw new SluiceError(
+        'SLUICE_WORKFLOW_NOT_FOUND',
+        `workflow \`${name}\` is not registered; registered workflows: ${known.length > 0 ? known.join(', ') : 'none'}`,
+        { workflow: name },
+      );
+    }
+    return found;
+  }
+
+  /** Removes a workflow; answers it. */
+  remove(name: string): RegisteredWorkflow {
+    const found = this.get(name);
+    this.workflows.delete(name);
+    return found;
+  }
+
+  /** Workflow names, sorted. */
+  names(): string[] {
+    return [...this.workflows.keys()].sort();
+  }
+
+  /** Every registered workflow, by name. */
+  all(): RegisteredWorkflow[] {
+    return this.names().map((name) => this.get(name));
+  }
+}

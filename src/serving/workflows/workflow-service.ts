@@ -1,0 +1,40 @@
+import { checkRequestInputs, executeWorkflow, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
+import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
+
+/** How one workflow run is bounded and observed. */
+export interface WorkflowRunOptions {
+  readonly debug?: boolean;
+  /** Aborted when the client goes away or the server stops. */
+  readonly signal?: AbortSignal;
+  /** The request's deadline, in milliseconds from now. */
+  readonly timeoutMs?: number;
+}
+
+/** A finished run and the workflow that ran it. */
+export interface WorkflowAnswer {
+  readonly workflow: RegisteredWorkflow;
+  readonly result: WorkflowResult;
+}
+
+/** Runs registered workflows: checks the request's inputs, then executes the plan registered now. */
+export class WorkflowService {
+  constructor(
+    private readonly registry: WorkflowRegistry,
+    private readonly services: WorkflowServices,
+  ) {}
+
+  /** Runs workflow `name` on `request` (input name → value). */
+  async run(name: string, request: Readonly<Record<string, unknown>>, options: WorkflowRunOptions = {}): Promise<WorkflowAnswer> {
+    // The entry is read once: a re-registration during the run does not change the plan it runs.
+    const workflow = this.registry.get(name);
+    const inputs = checkRequestInputs(workflow.plan.workflow, request);
+    const local = workflow.localHandlers;
+    const services: WorkflowServices = local ? { ...this.services, handler: (n) => local.get(n) ?? this.services.handler(n) } : this.services;
+    const result = await executeWorkflow(workflow.plan, inputs, services, {
+      ...(options.debug !== undefined ? { debug: options.debug } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    return { workflow, result };
+  }
+}

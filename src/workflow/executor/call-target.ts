@@ -1,0 +1,79 @@
+import { SluiceError } from '../../common/errors/index.js';
+import type { Tensor } from '../../common/tensor/index.js';
+import type { WorkflowNode } from '../definition/workflow-definition.js';
+import type { WorkflowPlan } from '../planner/workflow-plan.js';
+import { modelInputTensor } from '../values/model-input-tensor.js';
+import type { WorkflowServices } from './workflow-services.js';
+
+/** Sub-workflows may call sub-workflows, but not without end. */
+export const MAX_WORKFLOW_DEPTH = 8;
+
+/** What one call of a node needs from its run. */
+export interface CallContext {
+  readonly workflow: string;
+  readonly services: WorkflowServices;
+  readonly depth: number;
+  /** Runs a sub-workflow for node `node` with inputs already bound; resolves with its outputs. */
+  readonly runSubWorkflow: (
+    node: string,
+    plan: WorkflowPlan,
+    inputs: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ) => Promise<Readonly<Record<string, unknown>>>;
+}
+
+type Outputs = Readonly<Record<string, unknown>>;
+
+async function callModel(node: WorkflowNode, model: string, version: string | undefined, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+  const tensors: Record<string, Tensor> = {};
+  for (const port of node.ports.inputs) {
+    const value = inputs[port.name];
+    if (value === undefined) throw new Error(`input \`${port.name}\` has no value: every source it reads was skipped or gave nothing`);
+    if (port.datatype === undefined || port.shape === undefined) throw new Error(`input \`${port.name}\` has no tensor spec`);
+    tensors[port.name] = modelInputTensor(value, { name: port.name, datatype: port.datatype, shape: port.shape }, `input \`${port.name}\``);
+  }
+  const outputs = await context.services.models.infer({ workflow: context.workflow, node: node.id, model, version, inputs: tensors, signal });
+  const missing = node.ports.outputs.filter((port) => outputs[port.name] === undefined).map((port) => port.name);
+  if (missing.length > 0) throw new Error(`the model returned no output ${missing.map((name) => `\`${name}\``).join(', ')}`);
+  return outputs;
+}
+
+async function callHandler(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+  const handler = context.services.handler(name);
+  if (handler === undefined) throw new Error(`handler \`${name}\` is not registered`);
+  const outputs = await handler.run(inputs, {
+    workflow: context.workflow,
+    node: node.id,
+    logger: context.services.logger.child({ workflow: context.workflow, node: node.id }),
+    signal,
+    config: context.services.handlerConfig?.(name) ?? {},
+  });
+  if (typeof outputs !== 'object' || Array.isArray(outputs)) throw new Error('the handler returned no outputs mapping');
+  return outputs;
+}
+
+async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+  if (context.depth >= MAX_WORKFLOW_DEPTH) throw new Error(`sub-workflows nest more than ${MAX_WORKFLOW_DEPTH} levels deep`);
+  const plan = context.services.workflow(name);
+  if (plan === undefined) {
+    throw new SluiceError('SLUICE_WORKFLOW_NOT_FOUND', `workflow \`${name}\` is not registered`, { workflow: name });
+  }
+  return context.runSubWorkflow(node.id, plan, inputs, signal);
+}
+
+/**
+ * Makes one call of a node — the whole node, or one element of a `forEach` — with its inputs bound:
+ * a model call through the model caller (JSON inputs made into tensors by the model's input specs), a
+ * handler run, or a sub-workflow run. Resolves with the call's outputs by name.
+ */
+export function callTarget(node: WorkflowNode, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+  const target = node.target;
+  switch (target.kind) {
+    case 'model':
+      return callModel(node, target.model, target.version, inputs, signal, context);
+    case 'handler':
+      return callHandler(node, target.handler, inputs, signal, context);
+    case 'workflow':
+      return callWorkflow(node, target.workflow, inputs, signal, context);
+  }
+}

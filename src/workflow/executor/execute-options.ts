@@ -1,0 +1,53 @@
+import type { WorkflowValue } from '../../plugins/sdk/index.js';
+
+/** Time as the executor sees it; tests replace it to observe backoff without waiting. */
+export interface WorkflowClock {
+  /** Milliseconds on a monotonic clock, for debug timings. */
+  now(): number;
+  /** Waits `ms` between retries; rejects with `signal.reason` when `signal` aborts first. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** How one run is bounded and observed. */
+export interface ExecuteOptions {
+  /** Aborting it cancels the run (the client went away, the server is stopping). */
+  readonly signal?: AbortSignal;
+  /** The request's deadline, in milliseconds from the start of the run. */
+  readonly timeoutMs?: number;
+  /** Return per-node timings, attempts and the skipped nodes. */
+  readonly debug?: boolean;
+  readonly clock?: WorkflowClock;
+}
+
+/** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */
+export type NodeStatus = 'ok' | 'fallback' | 'skipped' | 'failed' | 'cancelled' | 'not-run';
+
+/** What happened to one node, in a debug result. Times are milliseconds from the start of the run. */
+export interface NodeTrace {
+  readonly status: NodeStatus;
+  readonly startMs?: number;
+  readonly durationMs?: number;
+  /** Attempts made, retries included, summed over the calls of a `forEach`. */
+  readonly attempts: number;
+  /** Calls made by a `forEach` node (one per list element). */
+  readonly calls?: number;
+  /** Why it was skipped, or the error that failed it. */
+  readonly reason?: string;
+  /** The trace of the sub-workflow a `workflow:` node ran (its last attempt). */
+  readonly workflow?: WorkflowDebug;
+}
+
+/** The debug part of a result. */
+export interface WorkflowDebug {
+  readonly workflow: string;
+  readonly totalMs: number;
+  readonly nodes: Readonly<Record<string, NodeTrace>>;
+  /** The skipped nodes, in the order they were skipped. */
+  readonly skipped: readonly string[];
+}
+
+/** What a run returns: the workflow's outputs by name (an output whose every source was skipped is absent). */
+export interface WorkflowResult {
+  readonly outputs: Readonly<Record<string, WorkflowValue>>;
+  readonly debug?: WorkflowDebug;
+}

@@ -1,0 +1,75 @@
+import type { ModelDescription } from '../../plugins/sdk/index.js';
+import type { NodePorts } from '../definition/node-ports.js';
+import type { NodeTarget } from '../definition/node-target.js';
+import { suggestName } from '../problems/did-you-mean.js';
+import { childPointer } from '../problems/json-pointer.js';
+import type { ValidationContext } from './validation-context.js';
+import type { HandlerDescription, WorkflowSignature } from './workflow-catalog.js';
+
+function modelPorts(model: ModelDescription): NodePorts {
+  return {
+    inputs: model.inputs.map((spec) => ({ name: spec.name, datatype: spec.datatype, shape: spec.shape, required: true })),
+    outputs: model.outputs.map((spec) => ({ name: spec.name, datatype: spec.datatype, shape: spec.shape, list: false, required: true })),
+  };
+}
+
+function handlerPorts(handler: HandlerDescription): NodePorts {
+  return {
+    inputs: handler.inputs.map((name) => ({ name, required: true })),
+    outputs: Object.entries(handler.outputs).map(([name, output]) => ({ name, list: output.list === true, required: true })),
+  };
+}
+
+function workflowPorts(signature: WorkflowSignature): NodePorts {
+  return {
+    inputs: Object.entries(signature.inputs).map(([name, spec]) => ({
+      name,
+      ...(spec.datatype !== undefined && { datatype: spec.datatype }),
+      ...(spec.shape !== undefined && { shape: spec.shape }),
+      required: !spec.optional,
+    })),
+    outputs: signature.outputs.map((name) => ({ name, required: true })),
+  };
+}
+
+function resolve(context: ValidationContext, target: NodeTarget, at: string): NodePorts | undefined {
+  const { catalog, problems } = context;
+  switch (target.kind) {
+    case 'model': {
+      const modelAt = childPointer(at, 'model');
+      const model = catalog.model(target.model, target.version);
+      if (model !== undefined) return modelPorts(model);
+      const versions = catalog.modelVersions(target.model);
+      if (versions.length > 0 && target.version !== undefined) {
+        problems.error(modelAt, `model \`${target.model}\` has no version \`${target.version}\``, `its versions: ${versions.join(', ')}`);
+      } else {
+        problems.error(modelAt, `unknown model \`${target.model}\``, suggestName(target.model, catalog.modelNames(), 'models'));
+      }
+      return undefined;
+    }
+    case 'handler': {
+      const handler = catalog.handler(target.handler);
+      if (handler !== undefined) return handlerPorts(handler);
+      problems.error(childPointer(at, 'handler'), `unknown handler \`${target.handler}\``, suggestName(target.handler, catalog.handlerNames(), 'handlers'));
+      return undefined;
+    }
+    case 'workflow': {
+      if (target.workflow === context.draft.name) {
+        problems.error(childPointer(at, 'workflow'), `the workflow calls itself`, 'a workflow node must name another workflow');
+        return undefined;
+      }
+      const signature = catalog.workflow(target.workflow);
+      if (signature !== undefined) return workflowPorts(signature);
+      problems.error(childPointer(at, 'workflow'), `unknown workflow \`${target.workflow}\``, suggestName(target.workflow, catalog.workflowNames(), 'workflows'));
+      return undefined;
+    }
+  }
+}
+
+/** Looks every node's model, handler or workflow up in the catalog and records its ports. */
+export function resolveTargets(context: ValidationContext): void {
+  for (const node of context.draft.nodes.values()) {
+    const ports = resolve(context, node.target, node.at);
+    if (ports !== undefined) context.ports.set(node.id, ports);
+  }
+}
