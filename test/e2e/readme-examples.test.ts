@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -27,7 +27,12 @@ describe('README examples', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({
+      demoModels: ['iris', 'iris-quick', 'mlp'],
       prepare: async (store, dir) => {
+        await mkdir(join(dir, 'workflows'));
+        for (const file of ['iris-second-opinion.yaml', 'torchserve-iris.yaml', 'torchserve-iris.js']) {
+          await copyFile(join(packageRoot(), 'workflows', file), join(dir, 'workflows', file));
+        }
         await packModelArchive(join(store, 'iris'), join(store, 'iris-1.0.sluice'));
         await writeFile(join(dir, '.curlrc'), '--fail-with-body\n--silent\n--show-error\n');
       },
