@@ -68,4 +68,14 @@ describe('import boundaries', () => {
     );
     expect(offenders).toEqual([]);
   });
+
+  it('keeps the workflow module on src/common and the plugin SDK', () => {
+    const offenders = sourceFiles('src/workflow').flatMap((file) =>
+      localImports(file)
+        .filter((target) => !target.startsWith('src/workflow/') && !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(sourceFiles('src/workflow').length).toBeGreaterThan(0);
+    expect(offenders).toEqual([]);
+  });
 });
