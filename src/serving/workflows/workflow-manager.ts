@@ -13,7 +13,22 @@ import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './to
 import { withLocalHandlers } from './local-handlers-catalog.js';
 import { MutationQueue } from '../mutation-queue.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
-import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflowStore } from './workflow-sources.js';
+import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflowStore, type WorkflowSource } from './workflow-sources.js';
+
+/**
+ * The document of a TorchServe spec; undefined for anything else. A file that is not even YAML is left
+ * to the workflow parser, which reports every problem at its line and column.
+ */
+function torchServeDocument(source: WorkflowSource): unknown {
+  let document: unknown;
+  try {
+    document = parseSpecYaml(source.text, source.name);
+  } catch (error) {
+    if (isSluiceError(error, 'SLUICE_WORKFLOW_INVALID')) return undefined;
+    throw error;
+  }
+  return looksLikeTorchServeSpec(document) ? document : undefined;
+}
 
 /** A workflow registration. */
 export interface RegisterWorkflowRequest {
@@ -107,10 +122,10 @@ export class WorkflowManager {
   /** A TorchServe spec: its models registered, its nodes made handler nodes, then the usual pipeline. */
   private async loadTorchServe(
     document: unknown,
-    file: string,
+    source: WorkflowSource,
     request: RegisterWorkflowRequest,
   ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
-    const spec = readTorchServeSpec(document, file);
+    const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? basename(request.url).replace(/\.(ya?ml)$/, '');
     const models = new Map<string, string>();
     for (const model of spec.models) {
@@ -124,10 +139,10 @@ export class WorkflowManager {
       if (registered !== undefined) models.set(model.node, registered.name);
     }
     const handlerModule =
-      request.handler === undefined ? await findSiblingModule(file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
-    const localHandlers = await torchServeHandlers({ workflow: name, spec, file, models, handlerModule, inference: this.deps.inference });
+      request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
+    const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
     const text = convertTorchServeSpec(spec, name, '1');
-    return { ...loadWorkflow(text, { file, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
+    return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
   }
 
   private async configured(): Promise<string[]> {
@@ -137,10 +152,11 @@ export class WorkflowManager {
 
   private async load(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
     const source = await readWorkflowSource(request.url, this.deps.config);
-    const document = parseSpecYaml(source.text, source.file);
-    const loaded = looksLikeTorchServeSpec(document)
-      ? await this.loadTorchServe(document, source.file, request)
-      : { ...loadWorkflow(source.text, { file: source.file, catalog: this.deps.catalog }), localHandlers: undefined };
+    const torchServe = torchServeDocument(source);
+    const loaded =
+      torchServe !== undefined
+        ? await this.loadTorchServe(torchServe, source, request)
+        : { ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog }), localHandlers: undefined };
     const { plan, warnings } = loaded;
     const name = request.name ?? plan.workflow.name;
     const entry: RegisteredWorkflow = {

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { SluiceError } from '../../common/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { downloadArchive } from '../../model-store/index.js';
 
-/** A workflow file's text and the name problems are reported under. */
+/** A workflow file's text, where it was read from and the name problems are reported under. */
 export interface WorkflowSource {
   readonly text: string;
+  /** The file in the workflow store, or the URL it was downloaded from. */
   readonly file: string;
+  /**
+   * The name problems are reported under: the file's path relative to the workflow store (`ocr.yaml`,
+   * `ocr/workflow.yaml`), or the URL; answers never show where the store lies on the server.
+   */
+  readonly name: string;
 }
 
 /** Largest workflow file read, in bytes (the parser has its own limit too). */
@@ -44,8 +50,9 @@ export async function readWorkflowSource(url: string, config: SluiceConfig): Pro
   const candidates = [...EXTENSIONS.map((ext) => join(store, url + ext)), join(store, url, 'workflow.yaml')];
   for (const path of candidates) {
     if (await isFile(path)) {
-      if ((await stat(path)).size > MAX_WORKFLOW_BYTES) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${path}: larger than ${MAX_WORKFLOW_BYTES} bytes`);
-      return { text: await readFile(path, 'utf8'), file: path };
+      const name = relative(store, path);
+      if ((await stat(path)).size > MAX_WORKFLOW_BYTES) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${name}: larger than ${MAX_WORKFLOW_BYTES} bytes`);
+      return { text: await readFile(path, 'utf8'), file: path, name };
     }
   }
   throw new SluiceError('SLUICE_WORKFLOW_NOT_FOUND', `the workflow store ${store} holds no workflow called ${JSON.stringify(url)} (looked for ${url}.yaml, ${url}.yml and ${url}/workflow.yaml)`, {
@@ -63,7 +70,7 @@ async function readRemote(url: string, config: SluiceConfig): Promise<WorkflowSo
       timeoutMs: config.download.timeoutMs,
       allowedPatterns: config.allowedUrls,
     });
-    return { text: await readFile(file, 'utf8'), file: url };
+    return { text: await readFile(file, 'utf8'), file: url, name: url };
   } finally {
     await rm(file, { force: true });
   }

@@ -9,12 +9,15 @@ export interface TorchServeErrorBody {
   readonly type: string;
   readonly message: string;
   readonly errorCode: string;
+  /** Each problem of a refused file or request, when the error lists them. */
+  readonly problems?: readonly unknown[];
 }
 
 /** The Open Inference Protocol / KServe error body, plus Sluice's stable code. */
 export interface OipErrorBody {
   readonly error: string;
   readonly errorCode: string;
+  readonly problems?: readonly unknown[];
 }
 
 /** The error style of a URL: `/v1/…` and `/v2/…` speak KServe/OIP, everything else TorchServe. */
@@ -22,8 +25,14 @@ export function errorStyleOf(url: string): ErrorStyle {
   return /^\/v[12](\/|$|\?)/.test(url) ? 'oip' : 'torchserve';
 }
 
+/** Structured problems an error carries (a refused workflow's `file:line:col` problems), when it has them. */
+function problemsOf(error: SluiceError): { problems?: readonly unknown[] } {
+  const problems = error.details['problems'];
+  return Array.isArray(problems) ? { problems } : {};
+}
+
 /** The body for `error` in `style` with the given HTTP status. */
 export function errorBody(error: SluiceError, status: number, style: ErrorStyle): TorchServeErrorBody | OipErrorBody {
-  if (style === 'oip') return { error: error.message, errorCode: error.code };
-  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code };
+  if (style === 'oip') return { error: error.message, errorCode: error.code, ...problemsOf(error) };
+  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code, ...problemsOf(error) };
 }

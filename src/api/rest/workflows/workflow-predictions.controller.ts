@@ -25,6 +25,12 @@ export class WorkflowPredictionsController {
     if (options.debug === true) return { outputs, debug: result.debug };
     const names = Object.keys(workflow.plan.workflow.outputs);
     const [only, ...more] = names;
-    return only !== undefined && more.length === 0 ? (outputs[only] ?? null) : outputs;
+    const answer = only !== undefined && more.length === 0 ? (outputs[only] ?? null) : outputs;
+    // A bare string would go out as text/plain; the answer is JSON whatever its shape.
+    if (typeof answer === 'string') {
+      void reply.header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(answer);
+    }
+    return answer;
   }
 }

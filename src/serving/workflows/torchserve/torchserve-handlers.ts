@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../plugins/sdk/node-handler.js';
@@ -67,7 +68,7 @@ async function importHandlerModule(path: string | undefined, functionNodes: read
   try {
     return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${file}: the handler module ${path} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${file}: the handler module ${basename(path)} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+import { failingHandler, gatedTagHandler, NodeGate, silentHandler } from '../support/workflows/test-node-handlers.js';
+import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
+
+const failing = failingHandler('the test node always fails');
+const silent = silentHandler();
+const gate = new NodeGate();
+
+/** Workflows whose nodes fail, never answer or wait at a gate, each in its own file. */
+const WORKFLOWS: Readonly<Record<string, string>> = {
+  'two-inputs': `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: two-inputs }
+inputs:
+  measurements: { datatype: FP32, shape: [-1, 4] }
+  note: { type: string }
+nodes:
+  quick: { model: iris-quick, inputs: { input: $request.measurements } }
+  echo: { handler: test/gated-tag, inputs: { tag: $request.note } }
+outputs: { label: quick.label, note: echo.tag }
+`,
+  failing: `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: failing }
+nodes:
+  broken: { handler: test/always-fails, retry: { attempts: 3, backoffMs: 0 } }
+outputs: { text: broken.text }
+`,
+  'falling-back': `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: falling-back }
+nodes:
+  broken: { handler: test/always-fails, onError: { fallback: { text: "no answer today" } } }
+outputs: { text: broken.text }
+`,
+  silent: `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: silent }
+nodes:
+  mute: { handler: test/never-answers, timeoutMs: 200 }
+outputs: { text: mute.text }
+`,
+  patient: `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: patient }
+nodes:
+  mute: { handler: test/never-answers, timeoutMs: 3600000 }
+outputs: { text: mute.text }
+`,
+};
+
+describe('workflow runs that go wrong', () => {
+  let t: TestServer;
+  const run = (name: string, json: unknown, headers: Record<string, string> = {}): ReturnType<typeof requestJson> =>
+    requestJson(`${t.inference}/wfpredict/${name}`, { method: 'POST', json, headers });
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      demoModels: ['iris-quick'],
+      nodeHandlers: [failing, silent, gatedTagHandler(gate)],
+      prepare: async (_store, dir) => {
+        for (const [name, text] of Object.entries(WORKFLOWS)) await writeWorkflowFile(dir, `${name}.yaml`, text);
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('runs a workflow whose inputs are all given', async () => {
+    expect(await run('two-inputs', { measurements: [[5.1, 3.5, 1.4, 0.2]], note: 'hello' })).toMatchObject({
+      status: 200,
+      body: { label: [0], note: 'hello' },
+    });
+  });
+
+  it('refuses a request that leaves out an input with 400 SLUICE_WORKFLOW_INPUT_INVALID naming it', async () => {
+    expect(await run('two-inputs', { note: 'hello' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `two-inputs`: input `measurements` is missing' },
+    });
+  });
+
+  it('refuses an input that is not the workflow’s with 400 SLUICE_WORKFLOW_INPUT_INVALID naming it', async () => {
+    expect(await run('two-inputs', { measurements: [[5.1, 3.5, 1.4, 0.2]], note: 'hello', notes: 'hi' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `two-inputs`: there is no input `notes` (did you mean `note`?)' },
+    });
+  });
+
+  it('fails with 500 SLUICE_WORKFLOW_NODE_FAILED naming the node once its attempts are spent', async () => {
+    expect(await run('failing', {})).toMatchObject({
+      status: 500,
+      body: {
+        errorCode: 'SLUICE_WORKFLOW_NODE_FAILED',
+        message: 'workflow `failing` node `broken` (handler test/always-fails) failed after 3 attempts: the test node always fails',
+      },
+    });
+  });
+
+  it('calls a failing node as many times as its retry.attempts before failing the run', async () => {
+    const before = failing.calls;
+    await run('failing', {});
+    expect(failing.calls - before).toBe(3);
+  });
+
+  it('answers a failed node’s fallback value when its onError gives one', async () => {
+    expect(await run('falling-back', {})).toMatchObject({ status: 200, body: 'no answer today' });
+  });
+
+  it('marks a node that fell back as `fallback` in the debug trace', async () => {
+    expect(await run('falling-back?debug=true', {})).toMatchObject({
+      status: 200,
+      body: {
+        outputs: { text: 'no answer today' },
+        debug: {
+          nodes: {
+            broken: { status: 'fallback', attempts: 1, reason: 'workflow `falling-back` node `broken` (handler test/always-fails) failed: the test node always fails' },
+          },
+        },
+      },
+    });
+  });
+
+  it('answers 504 SLUICE_WORKFLOW_NODE_TIMEOUT naming a node that does not answer within its timeoutMs', async () => {
+    expect(await run('silent', {})).toMatchObject({
+      status: 504,
+      body: {
+        errorCode: 'SLUICE_WORKFLOW_NODE_TIMEOUT',
+        message: 'workflow `silent` node `mute` (handler test/never-answers) did not answer within 200 ms',
+      },
+    });
+  });
+
+  it('cancels the node whose timeout passed and stays healthy', async () => {
+    const before = silent.cancelled;
+    await run('silent', {});
+    await silent.untilCancelled(before + 1);
+    expect(await requestJson(`${t.inference}/ping`)).toMatchObject({ status: 200, body: { status: 'Healthy' } });
+    expect(await run('two-inputs', { measurements: [[5.1, 3.5, 1.4, 0.2]], note: 'still here' })).toMatchObject({ status: 200, body: { note: 'still here' } });
+  });
+
+  it('answers 504 SLUICE_WORKFLOW_DEADLINE_EXCEEDED naming the running nodes when the x-sluice-timeout-ms deadline passes', async () => {
+    expect(await run('patient', {}, { 'x-sluice-timeout-ms': '100' })).toMatchObject({
+      status: 504,
+      body: {
+        errorCode: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED',
+        message: 'workflow `patient` did not finish within 100 ms; still running: mute',
+      },
+    });
+  });
+
+  it('cancels the nodes still running when the x-sluice-timeout-ms deadline passes', async () => {
+    const before = silent.cancelled;
+    await run('patient', {}, { 'x-sluice-timeout-ms': '100' });
+    await silent.untilCancelled(before + 1);
+    expect(silent.cancelled).toBe(before + 1);
+  });
+
+  it('refuses an x-sluice-timeout-ms that is not a positive integer with 400', async () => {
+    expect(await run('patient', {}, { 'x-sluice-timeout-ms': 'soon' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'the x-sluice-timeout-ms header must be an integer of at least 1, got "soon"' },
+    });
+  });
+});
