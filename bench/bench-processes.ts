@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeBenchConfig } from './bench-config.js';
 import { cleanupOnInterrupt, spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
 
 /** A server the benchmark started, and how to reach and stop it. */
@@ -48,19 +49,7 @@ export async function startSluice(distRoot: string, modelStore: string, models: 
   const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
   const removeDir = cleanupOnInterrupt(() => rm(dir, { recursive: true, force: true }));
   const config = join(dir, 'sluice.yaml');
-  await writeFile(
-    config,
-    [
-      'inference: { port: 0 }',
-      'management: { port: 0 }',
-      'metrics: { port: 0 }',
-      `modelStore: ${JSON.stringify(modelStore)}`,
-      `models: ${JSON.stringify(models)}`,
-      'snapshot: { enabled: false }',
-      'logLevel: info',
-      '',
-    ].join('\n'),
-  );
+  await writeBenchConfig(config, modelStore, models);
   const child = spawnTracked(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeBenchConfig } from '../bench-config.js';
 
 /** A Sluice server started for the benchmark. */
 export interface SluiceProcess {
@@ -37,20 +37,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
  */
 export async function startSluiceProcess(distRoot: string, dir: string, modelStore: string, models: readonly string[]): Promise<SluiceProcess> {
   const config = join(dir, 'sluice.yaml');
-  await writeFile(
-    config,
-    [
-      'inference: { port: 0 }',
-      'management: { port: 0 }',
-      'metrics: { port: 0 }',
-      `modelStore: ${JSON.stringify(modelStore)}`,
-      `models: ${JSON.stringify(models)}`,
-      'snapshot: { enabled: false }',
-      'maxRequestSizeBytes: 67108864',
-      'logLevel: info',
-      '',
-    ].join('\n'),
-  );
+  await writeBenchConfig(config, modelStore, models, ['maxRequestSizeBytes: 67108864']);
   const child = spawn(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -8,7 +8,7 @@ import type { ExecutorModel } from '../executors/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
 import type { ModelDescription } from '../plugins/sdk/model-description.js';
-import type { VersionSettings } from './version-settings.js';
+import { batchingPolicyOf, type VersionSettings } from './version-settings.js';
 
 /** Where a model version was registered from. */
 export interface ModelOrigin {
@@ -87,16 +87,7 @@ export class ModelVersion {
       version: this.version,
       batchable: parts.batchable,
       pool: this.pool,
-      policy: {
-        maxBatchSize: s.batchSize,
-        maxBatchDelayMs: s.maxBatchDelayMs,
-        preferredBatchSizes: s.preferredBatchSizes,
-        priorityLevels: s.priorityLevels,
-        defaultPriority: s.defaultPriority,
-        queuePolicy: s.queuePolicy,
-        preserveOrdering: s.preserveOrdering,
-        queueSize: s.jobQueueSize,
-      },
+      policy: batchingPolicyOf(s),
       onBatch: (report) => parts.onBatch?.(this, report),
     });
     this.pool.scale(s.minWorkers);

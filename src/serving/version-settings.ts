@@ -1,5 +1,5 @@
 import type { AutoscaleSettings } from '../batching/autoscaler.js';
-import type { QueuePolicy } from '../batching/batching-policy.js';
+import type { BatchingPolicy, QueuePolicy } from '../batching/batching-policy.js';
 
 /**
  * The run-time settings of one model version: manifest values, overridden by registration parameters,
@@ -20,4 +20,18 @@ export interface VersionSettings {
   readonly responseTimeoutMs: number;
   readonly jobQueueSize: number;
   readonly autoscale: AutoscaleSettings;
+}
+
+/** The scheduler's batching policy under `settings`. */
+export function batchingPolicyOf(settings: VersionSettings): BatchingPolicy {
+  return {
+    maxBatchSize: settings.batchSize,
+    maxBatchDelayMs: settings.maxBatchDelayMs,
+    preferredBatchSizes: settings.preferredBatchSizes,
+    priorityLevels: settings.priorityLevels,
+    defaultPriority: settings.defaultPriority,
+    queuePolicy: settings.queuePolicy,
+    preserveOrdering: settings.preserveOrdering,
+    queueSize: settings.jobQueueSize,
+  };
 }

@@ -2,6 +2,8 @@ import type { AutoscaleDecision } from '../../../batching/autoscaler.js';
 import type { TensorSpec } from '../../../common/tensor/index.js';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
+import { batchingPolicyOf } from '../../../serving/version-settings.js';
+import type { BatchingPolicy } from '../../../batching/batching-policy.js';
 
 /** A worker as `GET /models/{m}` shows it. */
 export interface WorkerView {
@@ -59,6 +61,12 @@ export interface ModelVersionView {
 
 const STATUS = { starting: 'STARTING', idle: 'READY', busy: 'BUSY', retiring: 'RETIRING', failed: 'FAILED' } as const;
 
+/** The batching policy as described: everything but the queue size, which `jobQueueStatus` shows. */
+function describedPolicy(policy: BatchingPolicy): Omit<BatchingPolicy, 'queueSize'> {
+  const { queueSize: _shownElsewhere, ...described } = policy;
+  return described;
+}
+
 /** The describe view of a version. */
 export function describeVersion(version: ModelVersion, registry: ModelRegistry): ModelVersionView {
   const s = version.settings;
@@ -92,16 +100,7 @@ export function describeVersion(version: ModelVersion, registry: ModelRegistry):
       utilization: Math.round(w.utilization * 1000) / 1000,
     })),
     jobQueueStatus: { remainingCapacity: queue.capacity - queue.pending, pendingRequests: queue.pending, executing: queue.executing },
-    batching: {
-      enabled: version.batchable && s.batchSize > 1,
-      maxBatchSize: s.batchSize,
-      maxBatchDelayMs: s.maxBatchDelayMs,
-      preferredBatchSizes: s.preferredBatchSizes,
-      priorityLevels: s.priorityLevels,
-      defaultPriority: s.defaultPriority,
-      queuePolicy: s.queuePolicy,
-      preserveOrdering: s.preserveOrdering,
-    },
+    batching: { enabled: version.batchable && s.batchSize > 1, ...describedPolicy(batchingPolicyOf(s)) },
     recentBatchSizes: version.scheduler.recentBatchSizes(),
     autoscale: { enabled: s.autoscale.enabled, decisions: version.autoscaleDecisions() },
     inputs: version.description.inputs,
