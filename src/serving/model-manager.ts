@@ -30,6 +30,14 @@ export interface ScaleRequest {
   readonly max?: number | undefined;
 }
 
+/** A version a URL stands for, and whether this call registered it. */
+export interface EnsuredModel {
+  readonly name: string;
+  readonly version: string;
+  /** Registered by this call (so whoever asked may take it back if its own step fails). */
+  readonly added: boolean;
+}
+
 /** What start-up loaded and what it could not. */
 export interface StartupReport {
   readonly loaded: readonly string[];
@@ -83,7 +91,7 @@ export class ModelManager {
    * settings; versions already registered are used as they are (a workflow naming a model the server
    * already serves).
    */
-  ensureRegistered(request: RegisterRequest): Promise<{ readonly name: string; readonly version: string }[]> {
+  ensureRegistered(request: RegisterRequest): Promise<EnsuredModel[]> {
     return this.mutations.run(async () => {
       const sources = await this.deps.sources.resolve(request.url);
       const name = (s: ModelSource): string => request.name ?? s.manifest.name;
@@ -92,7 +100,7 @@ export class ModelManager {
         await this.loadAll(missing, withoutUndefined({ ...request, url: undefined }));
         await this.writeSnapshot();
       }
-      return sources.map((s) => ({ name: name(s), version: s.manifest.version }));
+      return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
     });
   }
 

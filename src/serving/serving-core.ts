@@ -111,6 +111,7 @@ export class ServingCore {
       logger: options.logger,
       persist: () => this.manager.persist(),
       ensureModels: (request) => this.manager.ensureRegistered(request),
+      removeModel: (name, version) => this.manager.unregister(name, version),
       inference: this.inference,
     });
     this.workflowService = new WorkflowService(this.workflows, {

@@ -65,6 +65,17 @@ export function aggregate_func(answers) {
 }
 `;
 
+/** A spec that registers `measure-again` and `iris`, then is refused: its function node has no module. */
+const REFUSED_SPEC = `models:
+  measure:
+    url: measure-again.mar
+  classify:
+    url: iris.mar
+dag:
+  measure: [classify]
+  classify: [explain]
+`;
+
 const FLOWER = [6.7, 3.1, 4.4, 1.4];
 
 describe('TorchServe workflow specs', () => {
@@ -84,7 +95,9 @@ describe('TorchServe workflow specs', () => {
       config: { models: ['iris', 'iris-quick'], workflows: [] },
       prepare: async (store, dir) => {
         await addStoreModel(store, 'measure', (modelDir) => writeIdentityModel(modelDir, 'FP32', [-1, 4]), { name: 'measure', version: '1.0' });
+        await addStoreModel(store, 'measure-again', (modelDir) => writeIdentityModel(modelDir, 'FP32', [-1, 4]), { name: 'measure-again', version: '1.0' });
         await writeWorkflowFile(dir, 'chain.yaml', CHAIN_SPEC);
+        await writeWorkflowFile(dir, 'refused.yaml', REFUSED_SPEC);
         await writeWorkflowFile(dir, 'opinions.yaml', OPINIONS_SPEC);
         await writeWorkflowFile(dir, 'two-leaves.yaml', TWO_LEAVES_SPEC);
         await writeWorkflowFile(dir, 'opinion-functions.js', OPINION_FUNCTIONS);
@@ -173,5 +186,12 @@ describe('TorchServe workflow specs', () => {
           'opinions.yaml: the dag has function nodes (pre_processing, aggregate_func) but no handler module was given; register with handler=<module in the workflow store>',
       },
     });
+  });
+
+  it('takes back the models a refused spec registered and keeps those that were registered before', async () => {
+    expect(await register('url=refused')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_WORKFLOW_INVALID' } });
+    expect(await requestJson(`${t.management}/models/measure-again`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+    expect(await requestJson(`${t.management}/models/iris`)).toMatchObject({ status: 200, body: [{ modelName: 'iris', status: 'READY' }] });
+    expect(await requestJson(`${t.management}/workflows/refused`)).toMatchObject({ status: 404 });
   });
 });

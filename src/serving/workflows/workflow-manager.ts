@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
 import { formatWorkflowProblem, loadWorkflow, type LoadedWorkflow, type WorkflowCatalog } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
-import type { ModelManager } from '../model-manager.js';
+import type { EnsuredModel, ModelManager } from '../model-manager.js';
 import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
 import { torchServeHandlers } from './torchserve/torchserve-handlers.js';
 import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './torchserve/torchserve-spec.js';
@@ -55,6 +55,8 @@ export interface WorkflowManagerDeps {
   readonly persist: () => Promise<void>;
   /** Registers the models a TorchServe spec names (those not registered yet). */
   readonly ensureModels: ModelManager['ensureRegistered'];
+  /** Unregisters a model version that a refused TorchServe spec had registered. */
+  readonly removeModel: (name: string, version: string) => Promise<unknown>;
   readonly inference: InferenceService;
 }
 
@@ -119,7 +121,11 @@ export class WorkflowManager {
     });
   }
 
-  /** A TorchServe spec: its models registered, its nodes made handler nodes, then the usual pipeline. */
+  /**
+   * A TorchServe spec: its models registered, its nodes made handler nodes, then the usual pipeline. A
+   * spec that is refused takes back the models its registration added, so a failed attempt leaves the
+   * server as it found it.
+   */
   private async loadTorchServe(
     document: unknown,
     source: WorkflowSource,
@@ -128,21 +134,42 @@ export class WorkflowManager {
     const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? basename(request.url).replace(/\.(ya?ml)$/, '');
     const models = new Map<string, string>();
-    for (const model of spec.models) {
-      const [registered] = await this.deps.ensureModels({
-        url: model.url.replace(/\.mar$/, ''),
-        minWorkers: model.minWorkers,
-        maxWorkers: model.maxWorkers,
-        batchSize: model.batchSize,
-        maxBatchDelayMs: model.maxBatchDelayMs,
-      });
-      if (registered !== undefined) models.set(model.node, registered.name);
+    const added: EnsuredModel[] = [];
+    try {
+      for (const model of spec.models) {
+        const ensured = await this.deps.ensureModels({
+          url: model.url.replace(/\.mar$/, ''),
+          minWorkers: model.minWorkers,
+          maxWorkers: model.maxWorkers,
+          batchSize: model.batchSize,
+          maxBatchDelayMs: model.maxBatchDelayMs,
+        });
+        added.push(...ensured.filter((m) => m.added));
+        const [registered] = ensured;
+        if (registered !== undefined) models.set(model.node, registered.name);
+      }
+      const handlerModule =
+        request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
+      const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
+      const text = convertTorchServeSpec(spec, name, '1');
+      return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
+    } catch (error) {
+      await this.takeBack(added, name);
+      throw error;
     }
-    const handlerModule =
-      request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
-    const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
-    const text = convertTorchServeSpec(spec, name, '1');
-    return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
+  }
+
+  /** Unregisters the models a refused spec registered; a failure here is logged, the refusal still stands. */
+  private async takeBack(models: readonly EnsuredModel[], workflow: string): Promise<void> {
+    for (const model of models) {
+      try {
+        await this.deps.removeModel(model.name, model.version);
+        this.deps.logger.info('model taken back: the workflow that registered it was refused', { workflow, model: model.name, version: model.version });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.deps.logger.error('could not take back a model of a refused workflow', { workflow, model: model.name, version: model.version, reason });
+      }
+    }
   }
 
   private async configured(): Promise<string[]> {
