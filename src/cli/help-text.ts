@@ -4,8 +4,9 @@ export const HELP_TEXT = `Sluice: serve ONNX models over TorchServe-, KServe- an
 Usage:
   sluice start [options]           start the server (in the background unless --foreground)
   sluice stop                      stop a server started in the background
-  sluice archive <model-dir> [-o FILE]
-                                   pack a model directory into a .sluice archive
+  sluice archive <model-dir | workflow-dir> [-o FILE]
+                                   pack a model directory (model.yaml) or a workflow
+                                   directory (workflow.yaml) into a .sluice archive
   sluice --help | -h               this text
   sluice --version                 the Sluice version
 

@@ -31,8 +31,9 @@ export {
   type ArchiveLimits,
   type ArchiveManifest,
 } from './archive/archive-format.js';
-export { packModelArchive, type PackResult } from './archive/archive-packer.js';
-export { extractModelArchive, EXTRACTED_DIR_NAME } from './archive/archive-extractor.js';
+export { packArchive, packModelArchive, type PackResult } from './archive/archive-packer.js';
+export { extractArchive, extractModelArchive, EXTRACTED_DIR_NAME, type ArchiveContent } from './archive/archive-extractor.js';
+export type { ArchiveIdentity, ArchiveKind } from './archive/archive-format.js';
 
 export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotModel, type SnapshotWorkflow } from './snapshot/snapshot.js';
 export { SnapshotStore } from './snapshot/snapshot-store.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -43,7 +43,7 @@ describe('sluice command line', () => {
     const { code, stdout } = await runCli(['--help'], dir);
     expect(code).toBe(0);
     expect(stdout).toContain('sluice start [options]');
-    expect(stdout).toContain('sluice archive <model-dir>');
+    expect(stdout).toContain('sluice archive <model-dir | workflow-dir>');
   });
 
   it('refuses an unknown flag with exit status 2 and a hint', async () => {
@@ -69,6 +69,16 @@ describe('sluice command line', () => {
     } finally {
       await t.server.stop();
     }
+  });
+
+  it('packs a workflow directory into a workflow archive', async () => {
+    const workflowDir = join(dir, 'second-opinion');
+    await mkdir(workflowDir);
+    await copyFile(join(packageRoot(), 'workflows', 'iris-second-opinion.yaml'), join(workflowDir, 'workflow.yaml'));
+    const { code, stdout } = await runCli(['archive', workflowDir], dir);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Packed iris-second-opinion 1\.0 \(1 files, \d+ bytes\) into .*iris-second-opinion-1\.0\.sluice\n$/);
+    expect(existsSync(join(dir, 'iris-second-opinion-1.0.sluice'))).toBe(true);
   });
 
   it('serves in the foreground, skips a model that fails to load, and exits 0 on SIGTERM', async () => {

@@ -96,7 +96,7 @@ describe('registering workflows from the workflow store', () => {
       status: 403,
       body: {
         errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
-        message: `workflow url ${quoted} is not a plain name in the workflow store; give a workflow-store name (a file or directory in the workflow store) or an http(s) URL that allowedUrls allows`,
+        message: `workflow url ${quoted} is not a plain name in the workflow store; give a workflow-store name (a file, directory or .sluice archive in the workflow store) or an http(s) URL that allowedUrls allows`,
       },
     });
   });
@@ -106,7 +106,7 @@ describe('registering workflows from the workflow store', () => {
       status: 404,
       body: {
         errorCode: 'SLUICE_WORKFLOW_NOT_FOUND',
-        message: `the workflow store ${t.config.workflowStore} holds no workflow called "nowhere" (looked for nowhere.yaml, nowhere.yml and nowhere/workflow.yaml)`,
+        message: `the workflow store ${t.config.workflowStore} holds no workflow called "nowhere" (looked for nowhere.yaml, nowhere.yml and nowhere/workflow.yaml; name an archive with its .sluice extension)`,
       },
     });
   });

@@ -1,7 +1,7 @@
 import { SluiceError, type ErrorCode } from '../../common/errors/index.js';
 
 /** Advice appended to messages about archives that were damaged or changed after packing. */
-export const REPACK_ADVICE = "pack the model directory again with Sluice's archive packer";
+export const REPACK_ADVICE = "pack the directory again with `sluice archive`";
 
 /** An error about `archive`, whose message starts with the archive's path. */
 export function archiveError(code: ErrorCode, archive: string, problem: string, details: Record<string, unknown> = {}): SluiceError {

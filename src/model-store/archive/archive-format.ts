@@ -13,9 +13,21 @@ export interface ArchiveFileRecord {
   readonly sha256: string;
 }
 
+/** What an archive holds: a model directory (`model.yaml` at its root) or a workflow (`workflow.yaml`). */
+export type ArchiveKind = 'model' | 'workflow';
+
+/** The name, version and kind an archive is packed under. */
+export interface ArchiveIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly kind: ArchiveKind;
+}
+
 /** `SLUICE-ARCHIVE.json`, as `schemas/archive-manifest.schema.json` describes it. */
 export interface ArchiveManifest {
   readonly format: typeof ARCHIVE_FORMAT;
+  /** Absent in model archives (the first kind there was), `workflow` in workflow archives. */
+  readonly kind?: ArchiveKind;
   readonly name: string;
   readonly version: string;
   /** ISO-8601 time the archive was packed. */

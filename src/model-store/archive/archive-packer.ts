@@ -14,10 +14,11 @@ import {
   ARCHIVE_MANIFEST_NAME,
   DEFAULT_ARCHIVE_LIMITS,
   type ArchiveFileRecord,
+  type ArchiveIdentity,
   type ArchiveManifest,
 } from './archive-format.js';
 
-/** What {@link packModelArchive} wrote. */
+/** What {@link packArchive} wrote. */
 export interface PackResult {
   readonly name: string;
   readonly version: string;
@@ -55,7 +56,7 @@ async function collectFiles(realBase: string, dir: string, prefix: string, found
       if (!isPathInside(realBase, target)) {
         throw new SluiceError(
           'SLUICE_ARCHIVE_UNSAFE_PATH',
-          `${path}: is a symbolic link to ${target}, outside the model directory; replace the link with a copy of the file or remove it`,
+          `${path}: is a symbolic link to ${target}, outside the directory being packed; replace the link with a copy of the file or remove it`,
           { path: archivePath, target },
         );
       }
@@ -63,7 +64,7 @@ async function collectFiles(realBase: string, dir: string, prefix: string, found
       // packed through their real location.
       if ((await stat(target)).isFile()) found.push({ archivePath, sourcePath: target });
     } else {
-      throw new SluiceError('SLUICE_ARCHIVE_INVALID', `${path}: is not a regular file, directory or link; remove it from the model directory`, {
+      throw new SluiceError('SLUICE_ARCHIVE_INVALID', `${path}: is not a regular file, directory or link; remove it from the directory being packed`, {
         path: archivePath,
       });
     }
@@ -85,7 +86,7 @@ function checkLimits(baseDir: string, records: readonly ArchiveFileRecord[]): vo
   if (records.length + 1 > limits.maxEntries) {
     throw new SluiceError(
       'SLUICE_ARCHIVE_INVALID',
-      `${baseDir}: holds ${records.length} files, but archives may have at most ${limits.maxEntries - 1}; remove files the model does not need`,
+      `${baseDir}: holds ${records.length} files, but archives may have at most ${limits.maxEntries - 1}; remove files it does not need`,
     );
   }
   let total = 0;
@@ -133,35 +134,42 @@ async function writeArchive(tempFile: string, manifest: ArchiveManifest, sources
 /**
  * Packs a model directory into a `.sluice` archive: a gzip'd tar of the directory's files at the
  * archive root plus `SLUICE-ARCHIVE.json` (name, version, size and SHA-256 of every file). The
- * manifest is validated first, so a broken model cannot be packed. Only regular files are stored,
- * sorted by path; symbolic links to files inside the directory are stored as the files they point
- * at, links leading outside are refused. Written to a temporary file and renamed, so `outFile` is
- * either the complete archive or untouched.
+ * manifest is validated first, so a broken model cannot be packed. See {@link packArchive}.
  */
 export async function packModelArchive(modelDir: string, outFile: string): Promise<PackResult> {
   const manifest = await loadManifest(modelDir);
-  const realBase = await realpath(manifest.baseDir);
+  return packArchive(manifest.baseDir, outFile, { name: manifest.name, version: manifest.version, kind: 'model' });
+}
+
+/**
+ * Packs `dir` into a `.sluice` archive under `identity` (its content is the caller's to check first).
+ * Only regular files are stored, sorted by path; symbolic links to files inside the directory are
+ * stored as the files they point at, links leading outside are refused. Written to a temporary file
+ * and renamed, so `outFile` is either the complete archive or untouched.
+ */
+export async function packArchive(dir: string, outFile: string, identity: ArchiveIdentity): Promise<PackResult> {
+  const realBase = await realpath(dir);
   const target = resolve(outFile);
   await mkdir(dirname(target), { recursive: true });
   if (isPathInside(realBase, join(await realpath(dirname(target)), basename(target)))) {
-    throw new SluiceError(
-      'SLUICE_ARCHIVE_INVALID',
-      `${target}: lies inside the model directory ${manifest.baseDir}; write the archive somewhere else`,
-      { path: target },
-    );
+    throw new SluiceError('SLUICE_ARCHIVE_INVALID', `${target}: lies inside the directory being packed, ${dir}; write the archive somewhere else`, {
+      path: target,
+    });
   }
 
   const sources: PackSource[] = [];
-  await collectFiles(realBase, manifest.baseDir, '', sources);
+  await collectFiles(realBase, dir, '', sources);
   sources.sort((a, b) => (a.archivePath < b.archivePath ? -1 : a.archivePath > b.archivePath ? 1 : 0));
   const files: ArchiveFileRecord[] = [];
   for (const source of sources) files.push({ path: source.archivePath, ...(await hashFile(source.sourcePath)) });
-  checkLimits(manifest.baseDir, files);
+  checkLimits(dir, files);
 
   const archiveManifest: ArchiveManifest = {
     format: ARCHIVE_FORMAT,
-    name: manifest.name,
-    version: manifest.version,
+    // Model archives stay as they were before workflows had archives, so older readers still take them.
+    ...(identity.kind === 'model' ? {} : { kind: identity.kind }),
+    name: identity.name,
+    version: identity.version,
     createdAt: new Date().toISOString(),
     files,
   };
@@ -175,5 +183,5 @@ export async function packModelArchive(modelDir: string, outFile: string): Promi
     throw error;
   }
   await syncDirectory(dirname(target));
-  return { name: manifest.name, version: manifest.version, files, bytes: (await stat(target)).size };
+  return { name: identity.name, version: identity.version, files, bytes: (await stat(target)).size };
 }

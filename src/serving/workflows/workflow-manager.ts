@@ -132,7 +132,7 @@ export class WorkflowManager {
     request: RegisterWorkflowRequest,
   ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
     const spec = readTorchServeSpec(document, source.name);
-    const name = request.name ?? basename(request.url).replace(/\.(ya?ml)$/, '');
+    const name = request.name ?? source.packedAs ?? basename(request.url).replace(/\.(ya?ml)$/, '');
     const models = new Map<string, string>();
     const added: EnsuredModel[] = [];
     try {
@@ -149,7 +149,7 @@ export class WorkflowManager {
         if (registered !== undefined) models.set(model.node, registered.name);
       }
       const handlerModule =
-        request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, this.deps.config)).path;
+        request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, source.baseDir)).path;
       const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
       const text = convertTorchServeSpec(spec, name, '1');
       return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };

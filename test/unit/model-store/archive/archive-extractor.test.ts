@@ -22,7 +22,7 @@ let cleanup: () => Promise<void>;
 
 const MANIFEST = 'name: iris\nversion: "1.0"\nmodel: model.onnx\n';
 const FILES = { 'model.yaml': MANIFEST, 'model.onnx': 'weights' } as const;
-const REPACK = "pack the model directory again with Sluice's archive packer";
+const REPACK = "pack the directory again with `sluice archive`";
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await makeTempDir());

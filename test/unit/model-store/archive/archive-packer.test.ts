@@ -80,7 +80,7 @@ describe('packModelArchive', () => {
     await mkdir(join(root, 'out'));
     await expect(packModelArchive(model, join(root, 'out', 'iris.sluice'))).rejects.toMatchObject({
       code: 'SLUICE_ARCHIVE_UNSAFE_PATH',
-      message: `${join(model, 'leak.txt')}: is a symbolic link to ${join(root, 'secret.txt')}, outside the model directory; replace the link with a copy of the file or remove it`,
+      message: `${join(model, 'leak.txt')}: is a symbolic link to ${join(root, 'secret.txt')}, outside the directory being packed; replace the link with a copy of the file or remove it`,
     });
     expect(await readdir(join(root, 'out'))).toEqual([]);
   });
@@ -94,7 +94,7 @@ describe('packModelArchive', () => {
     const model = await writeIrisModel(join(root, 'iris'));
     await expect(packModelArchive(model, join(model, 'iris.sluice'))).rejects.toMatchObject({
       code: 'SLUICE_ARCHIVE_INVALID',
-      message: `${join(model, 'iris.sluice')}: lies inside the model directory ${model}; write the archive somewhere else`,
+      message: `${join(model, 'iris.sluice')}: lies inside the directory being packed, ${model}; write the archive somewhere else`,
     });
   });
 
