@@ -87,6 +87,20 @@ describe('workflow runs that go wrong', () => {
     });
   });
 
+  it('refuses an input of the wrong type with 400 SLUICE_WORKFLOW_INPUT_INVALID naming it', async () => {
+    expect(await run('two-inputs', { measurements: [[5.1, 3.5, 1.4, 0.2]], note: 42 })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `two-inputs`: input `note` must be a string (got 42)' },
+    });
+  });
+
+  it('refuses a tensor input of the wrong shape with 400 SLUICE_WORKFLOW_INPUT_INVALID naming it', async () => {
+    expect(await run('two-inputs', { measurements: [5.1, 3.5], note: 'a note' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `two-inputs`: input `measurements` has shape [2], which does not fit [-1,4]' },
+    });
+  });
+
   it('fails with 500 SLUICE_WORKFLOW_NODE_FAILED naming the node once its attempts are spent', async () => {
     expect(await run('failing', {})).toMatchObject({
       status: 500,
@@ -154,6 +168,22 @@ describe('workflow runs that go wrong', () => {
     await run('patient', {}, { 'x-sluice-timeout-ms': '100' });
     await silent.untilCancelled(before + 1);
     expect(silent.cancelled).toBe(before + 1);
+  });
+
+  it('cancels the nodes still running when the client disconnects', async () => {
+    const { calls, cancelled } = silent;
+    const client = new AbortController();
+    const answered = fetch(`${t.inference}/wfpredict/patient`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+      signal: client.signal,
+    }).catch(() => undefined);
+    while (silent.calls === calls) await new Promise((resolve) => setTimeout(resolve, 5));
+    client.abort();
+    await answered;
+    await silent.untilCancelled(cancelled + 1);
+    expect(silent.cancelled).toBe(cancelled + 1);
   });
 
   it('refuses an x-sluice-timeout-ms that is not a positive integer with 400', async () => {
