@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { GatedRuntime } from '../support/gated-runtime.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
@@ -36,6 +37,17 @@ describe('graceful shutdown', () => {
     expect(await queued).toMatchObject({ status: 503, body: { errorCode: 'SLUICE_SERVER_SHUTTING_DOWN' } });
     expect(String(await running)).toBe('TypeError: fetch failed'); // its connection was closed at the bound
     runtime.release();
+    await t.close();
+  });
+
+  it('drops a connection that never sent a request instead of waiting for it', async () => {
+    const t = await startTestServer({ demoModels: ['iris'] });
+    const { hostname, port } = new URL(t.inference);
+    const unused = connect(Number(port), hostname);
+    await new Promise((resolve) => unused.once('connect', resolve));
+    const dropped = new Promise((resolve) => unused.once('close', resolve));
+    expect(await t.server.stop()).toEqual({ drained: true });
+    await dropped;
     await t.close();
   });
 });

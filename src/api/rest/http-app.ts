@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from '../../common/logger.js';
 import { readBody } from './common/body-reader.js';
+import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
 
@@ -20,8 +21,9 @@ export interface HttpApp {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly url: string;
   /**
-   * Stops accepting connections and resolves once open ones are done; answers in flight still go out,
-   * each with `Connection: close` so clients do not keep the connection for another request.
+   * Stops accepting connections, drops those without a request in progress (idle keep-alive ones, and ones
+   * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, each
+   * with `Connection: close` so clients do not keep the connection for another request.
    */
   close(): Promise<void>;
   /** Drops every connection at once (when a bounded drain ran out of time). */
@@ -75,6 +77,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     abortOnError: false,
   });
   app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
+  const connections = new ConnectionTracker(fastify);
   await app.listen(options.port, options.host);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
@@ -88,7 +91,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     close: async () => {
       closing = true;
       const closed = app.close();
-      fastify.server.closeIdleConnections();
+      connections.dropUnused();
       await closed;
     },
     closeAllConnections: () => {
