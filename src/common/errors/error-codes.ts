@@ -63,6 +63,16 @@ export const ERROR_CODES = {
   SLUICE_WORKFLOW_NODE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
   SLUICE_WORKFLOW_DEADLINE_EXCEEDED: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
   SLUICE_WORKFLOW_CANCELLED: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  // Authentication and authorisation (auth plugins).
+  SLUICE_AUTH_MISSING_CREDENTIALS: { category: 'UNAUTHENTICATED', type: 'UnauthorizedException' },
+  SLUICE_AUTH_INVALID_CREDENTIALS: { category: 'UNAUTHENTICATED', type: 'UnauthorizedException' },
+  SLUICE_AUTH_EXPIRED_CREDENTIALS: { category: 'UNAUTHENTICATED', type: 'UnauthorizedException' },
+  SLUICE_AUTH_FORBIDDEN: { category: 'PERMISSION_DENIED', type: 'ForbiddenException' },
+  // Plugins: loading and request-time failures.
+  SLUICE_PLUGIN_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidConfigException' },
+  SLUICE_PLUGIN_LOAD_FAILED: { category: 'INTERNAL', type: 'InvalidConfigException' },
+  SLUICE_PLUGIN_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
+  SLUICE_ENVELOPE_INVALID_BODY: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   // Configuration and start-up.
   SLUICE_CONFIG_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidConfigException' },
   SLUICE_INTERNAL: { category: 'INTERNAL', type: 'InternalServerException' },

@@ -27,3 +27,8 @@ export { concatBatchInputs, splitBatchOutputs, runBatchOnModel, type InputAlloca
 export { SluiceError, isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 export type { Logger, LogFields } from '../../common/logger.js';
 export * from '../../common/tensor/index.js';
+export type { AuthPrincipal, AuthProvider, AuthRequest, AuthScope, GuardedApi } from './auth.js';
+export type { Endpoint, EndpointContext, EndpointRequest, EndpointResponse } from './endpoint.js';
+export type { Envelope, EnvelopeContext, EnvelopeRequest, EnvelopeResponse } from './envelope.js';
+export { HOOK_NAMES, type HookEvents, type HookListener, type HookName, type InferHookEvent } from './hooks.js';
+export { definePlugin, type ExtensionPoint, type NestDynamicModule, type PluginContext, type SluicePlugin } from './plugin.js';

@@ -1,0 +1,36 @@
+/** The APIs a guard can protect. gRPC services belong to the API of their port. */
+export type GuardedApi = 'inference' | 'management' | 'metrics';
+
+/** The scopes a credential can carry: one per guarded API, and `api` for key administration. */
+export type AuthScope = 'inference' | 'management' | 'metrics' | 'api';
+
+/** What a guard sees of a request, the same for HTTP and gRPC. */
+export interface AuthRequest {
+  readonly api: GuardedApi;
+  readonly transport: 'http' | 'grpc';
+  /** HTTP method, or `POST` for gRPC. */
+  readonly method: string;
+  /** URL path without the query, or the gRPC method path (`/inference.GRPCInferenceService/ModelInfer`). */
+  readonly path: string;
+  /** A header (HTTP) or metadata entry (gRPC) by lower-case name; the first value when repeated. */
+  header(name: string): string | undefined;
+}
+
+/** Who made an accepted request. */
+export interface AuthPrincipal {
+  /** A name for logs and traces (the key's scope, the JWT subject). */
+  readonly subject: string;
+  readonly scopes: readonly AuthScope[];
+}
+
+/**
+ * A guard in front of an API. It resolves with the principal when the request may go on, and throws a
+ * `SluiceError` otherwise: `SLUICE_AUTH_MISSING_CREDENTIALS`, `SLUICE_AUTH_INVALID_CREDENTIALS` or
+ * `SLUICE_AUTH_EXPIRED_CREDENTIALS` (401 / UNAUTHENTICATED), `SLUICE_AUTH_FORBIDDEN` (403 /
+ * PERMISSION_DENIED). Nothing behind the guard runs for a refused request.
+ */
+export interface AuthProvider {
+  /** The name the config's `auth` section refers to (`token-auth`). */
+  readonly name: string;
+  authenticate(request: AuthRequest): Promise<AuthPrincipal>;
+}
