@@ -1,4 +1,4 @@
-import type { Handler } from '../../src/plugins/sdk/index.js';
+import { definePlugin, type Handler } from '../../src/plugins/sdk/index.js';
 import { classifierHandler } from './classifier-handler.js';
 import { passthroughHandler } from './passthrough-handler.js';
 
@@ -7,3 +7,10 @@ export { passthroughHandler } from './passthrough-handler.js';
 
 /** The handlers every Sluice server has. */
 export const builtinHandlers: readonly Handler[] = [passthroughHandler, classifierHandler];
+
+/** The plugin object: registers the `passthrough` and `classifier` handlers. */
+export default definePlugin({
+  register(context) {
+    for (const handler of builtinHandlers) context.handler(handler);
+  },
+});

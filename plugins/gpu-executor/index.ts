@@ -1,3 +1,6 @@
+import { definePlugin } from '../../src/plugins/sdk/index.js';
+import { GpuExecutor } from './gpu-executor.js';
+
 /** The GPU batching executor plugin: register {@link GpuExecutor} under its name, `gpu`. */
 export { GpuExecutor } from './gpu-executor.js';
 export { GpuExecutorModel } from './gpu-executor-model.js';
@@ -18,3 +21,10 @@ export {
   type GpuBatching,
 } from './batching-defaults.js';
 export { deviceForInstance, executionDevices, resolveGpuIds, type ExecutionDevice } from './device-assignment.js';
+
+/** The plugin object: registers the `gpu` executor. */
+export default definePlugin({
+  register(context) {
+    context.executor(new GpuExecutor());
+  },
+});

@@ -1,4 +1,4 @@
-import type { NodeHandler } from '../../src/plugins/sdk/index.js';
+import { definePlugin, type NodeHandler } from '../../src/plugins/sdk/index.js';
 import { cropLinesHandler } from './crop-lines.js';
 import { ctcDecodeHandler } from './ctc-decode.js';
 import { detectPreprocessHandler } from './detect-preprocess.js';
@@ -12,3 +12,10 @@ export type { Box } from './regions/box.js';
 
 /** The OCR workflow node handlers: `ocr/detect-preprocess`, `ocr/crop-lines`, `ocr/ctc-decode`. */
 export const ocrHandlers: readonly NodeHandler[] = [detectPreprocessHandler, cropLinesHandler, ctcDecodeHandler];
+
+/** The plugin object: registers the OCR node handlers. */
+export default definePlugin({
+  register(context) {
+    for (const handler of ocrHandlers) context.nodeHandler(handler);
+  },
+});

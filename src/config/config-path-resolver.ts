@@ -9,10 +9,22 @@ function withResolvedPath(node: unknown, path: readonly string[], baseDir: strin
   return { ...record, [head]: withResolvedPath(record[head], rest, baseDir) };
 }
 
+/** Plugin folders resolve against `baseDir`, and a plugin's `from` defaults to it. */
+function withResolvedPlugins(layer: ConfigLayer, baseDir: string): ConfigLayer {
+  if (!Array.isArray(layer.plugins)) return layer;
+  const plugins = layer.plugins.map((entry) => ({
+    ...entry,
+    ...(entry.path !== undefined ? { path: resolve(baseDir, entry.path) } : {}),
+    from: resolve(baseDir, entry.from ?? '.'),
+  }));
+  return { ...layer, plugins };
+}
+
 /**
- * A copy of `layer` in which every path key ({@link CONFIG_PATH_KEYS}) it sets is absolute,
+ * A copy of `layer` in which every path key ({@link CONFIG_PATH_KEYS}) and plugin folder it sets is absolute,
  * relative ones resolved against `baseDir`.
  */
 export function resolveConfigPaths<T extends ConfigLayer>(layer: T, baseDir: string): T {
-  return CONFIG_PATH_KEYS.reduce<unknown>((node, key) => withResolvedPath(node, key.split('.'), baseDir), layer) as T;
+  const resolved = CONFIG_PATH_KEYS.reduce<unknown>((node, key) => withResolvedPath(node, key.split('.'), baseDir), layer) as T;
+  return withResolvedPlugins(resolved, baseDir) as T;
 }

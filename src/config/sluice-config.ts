@@ -17,6 +17,21 @@ export interface SnapshotConfig {
   readonly file: string;
 }
 
+/**
+ * One entry of the `plugins:` list: a plugin named by exactly one of `name` (built-in), `path` (a folder,
+ * absolute once loaded) or `package` (an npm package looked up from `from`), with its settings.
+ */
+export interface PluginEntryConfig {
+  readonly name?: string;
+  readonly path?: string;
+  readonly package?: string;
+  /** Absolute once loaded: the config file's folder unless set. */
+  readonly from?: string;
+  readonly optional?: boolean;
+  readonly enabled?: boolean;
+  readonly config?: Readonly<Record<string, unknown>>;
+}
+
 /** Limits applied while unpacking a model archive. */
 export interface ArchiveLimitsConfig {
   readonly maxEntryBytes: number;
@@ -48,6 +63,8 @@ export interface SluiceConfig {
   readonly workflowStore: string;
   /** Which workflows of the workflow store are registered at start-up. */
   readonly workflows: ModelSelection;
+  /** Plugins to load or configure besides the built-in ones. */
+  readonly plugins: readonly PluginEntryConfig[];
   readonly defaultWorkers: number;
   readonly jobQueueSize: number;
   readonly maxRequestSizeBytes: number;
@@ -98,6 +115,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   models: 'all',
   workflowStore: './workflows',
   workflows: 'all',
+  plugins: [],
   defaultWorkers: 1,
   jobQueueSize: 100,
   maxRequestSizeBytes: 6553500,

@@ -1,12 +1,16 @@
+import { join } from 'node:path';
+import type { DynamicModule } from '@nestjs/common';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import { InferenceApiModule } from '../api/rest/inference/inference-api.module.js';
 import { ManagementApiModule } from '../api/rest/management/management-api.module.js';
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
-import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
-import { GpuExecutor } from '../../plugins/gpu-executor/index.js';
-import { ocrHandlers } from '../../plugins/ocr/index.js';
+import { mountPluginEndpoints } from '../api/rest/plugin-endpoints.js';
+import { packageRoot } from '../common/package-root.js';
+import { loadPlugins } from '../plugins/loader/plugin-loader.js';
+import type { PluginEndpoint, PluginExtensions } from '../plugins/registry/plugin-extensions.js';
+import type { EndpointContext } from '../plugins/sdk/endpoint.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
@@ -24,15 +28,14 @@ export interface StartServerOptions {
   readonly restoreSnapshot?: boolean;
   /** The model runtime (default: ONNX Runtime); embedders and tests may wrap it. */
   readonly runtime?: ModelRuntime;
-  /**
-   * Handlers beside the built-in ones, for embedders and tests until the plugin system loads them. A name
-   * taken twice fails the start.
-   */
+  /** Handlers beside the plugins' ones, for embedders and tests. A name taken twice fails the start. */
   readonly handlers?: readonly Handler[];
   /** The worker threads of CPU-heavy handlers (default: `max(1, cores - 1)` threads). */
   readonly handlerPool?: HandlerPoolOptions;
-  /** Workflow node handlers beside the built-in ones, for embedders and tests. */
+  /** Workflow node handlers beside the plugins' ones, for embedders and tests. */
   readonly nodeHandlers?: readonly NodeHandler[];
+  /** The folder of built-in plugins (default: `plugins/` of the Sluice package); tests point it elsewhere. */
+  readonly pluginsDir?: string;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -42,6 +45,8 @@ export interface SluiceServer {
   readonly management: HttpApp;
   readonly metrics: HttpApp;
   readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
+  /** What the plugins registered, and which plugins are loaded. */
+  readonly plugins: PluginExtensions;
   /** Stops accepting, drains in-flight requests (bounded by `shutdownTimeoutMs`), frees everything. Idempotent. */
   stop(): Promise<{ drained: boolean }>;
 }
@@ -52,26 +57,59 @@ export interface SluiceServer {
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
-  const core = new ServingCore({
-    config,
+  const root = packageRoot();
+  const plugins = await loadPlugins({
+    pluginsDir: options.pluginsDir ?? join(root, 'plugins'),
+    packageRoot: root,
+    entries: config.plugins,
+    cwd: process.cwd(),
+    sluiceVersion: SLUICE_VERSION,
     logger,
-    serverVersion: SLUICE_VERSION,
-    handlers: [
-      ...builtinHandlers.map((handler) => ({ handler, origin: 'built-in handlers' })),
-      ...(options.handlers ?? []).map((handler) => ({ handler, origin: 'the embedding application' })),
-    ],
-    executors: [{ executor: new GpuExecutor(), origin: 'built-in plugin @sluice/gpu-executor' }],
-    nodeHandlers: [
-      ...ocrHandlers.map((handler) => ({ handler, origin: 'built-in plugin @sluice/ocr' })),
-      ...(options.nodeHandlers ?? []).map((handler) => ({ handler, origin: 'the embedding application' })),
-    ],
-    ...(options.runtime ? { runtime: options.runtime } : {}),
-    ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });
+  const embedder = 'the embedding application';
+  let core: ServingCore;
+  try {
+    core = new ServingCore({
+      config,
+      logger,
+      serverVersion: SLUICE_VERSION,
+      handlers: [
+        ...plugins.handlers.map(({ value, origin, plugin }) => ({ handler: value, origin, plugin })),
+        ...(options.handlers ?? []).map((handler) => ({ handler, origin: embedder })),
+      ],
+      executors: plugins.executors.map(({ value, origin }) => ({ executor: value, origin })),
+      nodeHandlers: [
+        ...plugins.nodeHandlers.map(({ value, origin }) => ({ handler: value, origin })),
+        ...(options.nodeHandlers ?? []).map((handler) => ({ handler, origin: embedder })),
+      ],
+      envelopes: plugins.envelopes,
+      hooks: plugins.hooks,
+      ...(options.runtime ? { runtime: options.runtime } : {}),
+      ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
+    });
+  } catch (error) {
+    await plugins.shutdown();
+    throw error;
+  }
   const startup = await core.start(options.restoreSnapshot ?? true);
+  const endpointContext = (endpoint: PluginEndpoint): EndpointContext => ({
+    models: () => core.registry.all().map((v) => v.description),
+    workflows: () => core.workflows.names(),
+    config: endpoint.config,
+    logger: endpoint.logger,
+  });
   const apps: HttpApp[] = [];
-  const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
-    const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger });
+  const open = async (name: 'inference' | 'management' | 'metrics', module: DynamicModule, listener: SluiceConfig['inference']): Promise<HttpApp> => {
+    const endpoints = plugins.endpoints.filter((e) => e.value.api === name);
+    const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
+    const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
+    const app = await startHttpApp(withPlugins, {
+      name,
+      ...listener,
+      maxRequestSizeBytes: config.maxRequestSizeBytes,
+      logger,
+      ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
+    });
     apps.push(app);
     return app;
   };
@@ -87,15 +125,17 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         const drained = await core.shutdown(config.shutdownTimeoutMs);
         if (!drained) for (const a of apps) a.closeAllConnections();
         await closing;
+        await plugins.shutdown();
         logger.info('stopped', { drained });
         return { drained };
       })();
       return stopping;
     };
-    return { core, inference, management, metrics, startup, stop };
+    return { core, inference, management, metrics, startup, plugins, stop };
   } catch (error) {
     await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);
+    await plugins.shutdown();
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import type { HookBus } from '../plugins/registry/hook-bus.js';
+import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
 import type { HandlerRequest } from '../plugins/sdk/handler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
@@ -16,6 +18,10 @@ export interface RequestKnobs {
   readonly isCancelled?: () => boolean;
   /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
   readonly gather?: boolean;
+  /** The API the request came through (`predictions`, `v1`, `v2`, `grpc`, `workflow`), for hooks. */
+  readonly api?: string;
+  /** The request's id, for hooks. */
+  readonly requestId?: string;
 }
 
 /** A request in tensors (Open Inference Protocol, KServe v2). */
@@ -32,6 +38,14 @@ export interface HandlerInferenceRequest extends RequestKnobs {
   readonly model: string;
   readonly version?: string;
   readonly request: HandlerRequest;
+}
+
+/** A request whose body an envelope turns into the handler's requests (`/predictions` with an envelope). */
+export interface EnvelopedInferenceRequest extends RequestKnobs {
+  readonly model: string;
+  readonly version?: string;
+  readonly envelope: Envelope;
+  readonly body: EnvelopeRequest;
 }
 
 /** The answer and the version that produced it. */
@@ -59,6 +73,7 @@ export class InferenceService {
   constructor(
     private readonly registry: ModelRegistry,
     private readonly metrics: ServingMetrics,
+    private readonly hooks?: HookBus,
   ) {}
 
   /** Tensors in, tensors out. */
@@ -94,6 +109,21 @@ export class InferenceService {
     }
   }
 
+  /**
+   * The envelope splits the body into the handler's requests (one per instance, submitted together so
+   * they share a batch), each is predicted as by {@link predict}, and the envelope joins the answers.
+   */
+  async predictEnveloped(request: EnvelopedInferenceRequest): Promise<InferenceAnswer<EnvelopeResponse>> {
+    const version = this.readyVersion(request.model, request.version);
+    const context = { model: version.description };
+    const { envelope, body, ...knobs } = request;
+    const requests = envelope.decode(body, context);
+    const answers = await Promise.all(
+      requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
+    );
+    return { version, result: envelope.encode(answers.map((a) => a.result), context) };
+  }
+
   private readyVersion(model: string, versionName?: string): ModelVersion {
     const version = this.registry.resolve(model, versionName);
     if (version.state !== 'ready') {
@@ -109,7 +139,12 @@ export class InferenceService {
     knobs: RequestKnobs,
     started: number,
   ): Promise<readonly Tensor[]> {
-    const observe = (ok: boolean, queueUs: number): void => {
+    const hooks = this.hooks;
+    const observed = hooks !== undefined && (hooks.has('preInfer') || hooks.has('postInfer'));
+    const event = observed ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
+    if (event) hooks?.emit('preInfer', event);
+    const observe = (ok: boolean, queueUs: number, errorCode?: string): void => {
+      if (event) hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
       this.metrics.inferenceCompleted({
         model: version.name,
         version: version.version,
@@ -131,7 +166,7 @@ export class InferenceService {
       observe(true, outcome.queueUs);
       return outcome.outputs;
     } catch (error) {
-      observe(false, 0);
+      observe(false, 0, isSluiceError(error) ? error.code : undefined);
       throw error;
     }
   }

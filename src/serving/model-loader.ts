@@ -6,6 +6,8 @@ import type { TensorSpec } from '../common/tensor/index.js';
 import { readLabels, type ModelManifest } from '../model-store/index.js';
 import type { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import type { HandlerRegistry } from '../plugins/registry/handler-registry.js';
+import type { NamedRegistry } from '../plugins/registry/named-registry.js';
+import type { Envelope } from '../plugins/sdk/envelope.js';
 import type { ModelRuntime, RuntimeSessionOptions } from '../runtime/model-runtime.js';
 import { ModelVersion, type ModelOrigin } from './model-version.js';
 import { resolveTensorSpecs } from './spec-resolution.js';
@@ -16,6 +18,8 @@ export interface ModelLoaderDeps {
   readonly runtime: ModelRuntime;
   readonly handlers: HandlerRegistry;
   readonly executors: ExecutorRegistry;
+  /** Envelopes a manifest's `envelope` may name. */
+  readonly envelopes: NamedRegistry<Envelope>;
   readonly config: SluiceConfig;
   readonly logger: Logger;
   /** Told about every batch of every version (metrics). */
@@ -79,6 +83,7 @@ export async function loadModelVersion(
   try {
     handler = deps.handlers.get(manifest.handler);
     executor = deps.executors.get(manifest.executor);
+    if (manifest.envelope !== undefined) deps.envelopes.get(manifest.envelope);
   } catch (error) {
     throw new SluiceError('SLUICE_MANIFEST_INVALID', `${manifest.manifestPath}: ${isSluiceError(error) ? error.message : String(error)}`);
   }

@@ -13,6 +13,12 @@ interface ModelEntry {
  */
 export class ModelRegistry {
   private readonly models = new Map<string, ModelEntry>();
+  private readonly observers: { added(version: ModelVersion): void; removed(version: ModelVersion): void }[] = [];
+
+  /** Tells `observer` about every version added or removed from now on. */
+  observe(observer: { added(version: ModelVersion): void; removed(version: ModelVersion): void }): void {
+    this.observers.push(observer);
+  }
 
   /** Adds a version; the first version of a model, or one added with `makeDefault`, becomes the default. */
   add(version: ModelVersion, makeDefault = false): void {
@@ -28,6 +34,7 @@ export class ModelRegistry {
       );
     }
     entry.versions.set(version.version, version);
+    for (const o of this.observers) o.added(version);
     if (makeDefault) entry.defaultVersion = version.version;
   }
 
@@ -83,6 +90,7 @@ export class ModelRegistry {
     }
     entry.versions.delete(version);
     if (entry.versions.size === 0) this.models.delete(name);
+    for (const o of this.observers) o.removed(found);
     return found;
   }
 

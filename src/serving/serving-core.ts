@@ -1,10 +1,13 @@
 import { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import type { SluiceConfig } from '../config/index.js';
-import { CpuExecutor } from '../executors/cpu-executor.js';
 import { SnapshotStore } from '../model-store/index.js';
 import { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
+import { HookBus } from '../plugins/registry/hook-bus.js';
+import { NamedRegistry } from '../plugins/registry/named-registry.js';
+import { handlerWithPluginErrors } from '../plugins/registry/plugin-failure.js';
+import type { Envelope } from '../plugins/sdk/envelope.js';
 import type { Executor } from '../plugins/sdk/executor.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
@@ -24,6 +27,12 @@ import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
 
+function frozenRegistry<T extends { readonly name: string }>(kind: string): NamedRegistry<T> {
+  const registry = new NamedRegistry<T>(kind);
+  registry.freeze();
+  return registry;
+}
+
 /** How long an undrained shutdown still waits for sessions to be released. */
 const UNLOAD_GRACE_MS = 1000;
 
@@ -32,9 +41,14 @@ export interface ServingCoreOptions {
   readonly config: SluiceConfig;
   readonly logger: Logger;
   readonly serverVersion: string;
-  readonly handlers: readonly { readonly handler: Handler; readonly origin: string }[];
-  /** Executors besides the built-in `cpu` one. */
+  /** Model handlers; `plugin` names the plugin a handler came from, so its failures name it too. */
+  readonly handlers: readonly { readonly handler: Handler; readonly origin: string; readonly plugin?: string }[];
+  /** Executors by name (`cpu` comes from the cpu-executor plugin). */
   readonly executors?: readonly { readonly executor: Executor; readonly origin: string }[];
+  /** Request/response envelopes, by name (frozen). */
+  readonly envelopes?: NamedRegistry<Envelope>;
+  /** Observers of model and inference events. */
+  readonly hooks?: HookBus;
   /** Workflow node handlers (`handler:` nodes). */
   readonly nodeHandlers?: readonly { readonly handler: NodeHandler; readonly origin: string }[];
   readonly runtime?: ModelRuntime;
@@ -61,6 +75,10 @@ export class ServingCore {
   readonly workflowManager: WorkflowManager;
   readonly workflowService: WorkflowService;
   readonly nodeHandlers = new NodeHandlerRegistry();
+  /** Request/response envelopes by name. */
+  readonly envelopes: NamedRegistry<Envelope>;
+  /** Observers of model and inference events (plugin hooks). */
+  readonly hooks: HookBus;
   /** Runs the stages of CPU-heavy handlers off the event loop; started on first use. */
   readonly handlerPool: HandlerPool;
   private stopped = false;
@@ -70,18 +88,28 @@ export class ServingCore {
     this.logger = options.logger;
     this.serverVersion = options.serverVersion;
     this.metrics = options.metrics ?? new PrometheusServingMetrics();
+    this.envelopes = options.envelopes ?? frozenRegistry<Envelope>('envelope');
+    this.hooks = options.hooks ?? new HookBus(options.logger);
+    this.hooks.freeze();
+    const hooks = this.hooks;
+    this.registry.observe({
+      added: (version) => { hooks.emit('onModelLoad', { model: version.description }); },
+      removed: (version) => { hooks.emit('onModelUnload', { model: version.description }); },
+    });
     this.handlerPool = new HandlerPool({ closeTimeoutMs: options.config.shutdownTimeoutMs, ...options.handlerPool }, options.logger);
     const handlers = new HandlerRegistry();
-    for (const { handler, origin } of options.handlers) handlers.register(this.handlerPool.route(handler), origin);
+    for (const { handler, origin, plugin } of options.handlers) {
+      const routed = this.handlerPool.route(handler);
+      handlers.register(plugin === undefined ? routed : handlerWithPluginErrors(routed, plugin), origin);
+    }
     handlers.freeze();
     const executors = new ExecutorRegistry();
-    executors.register(new CpuExecutor(), 'Sluice');
     for (const { executor, origin } of options.executors ?? []) executors.register(executor, origin);
     executors.freeze();
     this.metrics.watchUtilization(() =>
       this.registry.all().flatMap((v) => v.workers().map((w) => ({ model: v.name, version: v.version, instance: w.id, utilization: w.utilization }))),
     );
-    this.inference = new InferenceService(this.registry, this.metrics);
+    this.inference = new InferenceService(this.registry, this.metrics, this.hooks);
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
       registry: this.registry,
@@ -90,6 +118,7 @@ export class ServingCore {
         runtime: options.runtime ?? new OnnxRuntime(),
         handlers,
         executors,
+        envelopes: this.envelopes,
         config: options.config,
         logger: options.logger,
         onBatch: (version, report) => {
@@ -119,6 +148,7 @@ export class ServingCore {
       handler: (name) => this.nodeHandlers.find(name),
       workflow: (name) => this.workflows.find(name)?.plan,
       logger: options.logger,
+      ...(hooks.has('onWorkflowNodeEnd') ? { nodeEnded: (event) => { hooks.emit('onWorkflowNodeEnd', event); } } : {}),
     });
   }
 

@@ -17,7 +17,7 @@ export { planWorkflow } from './planner/plan-workflow.js';
 export type { PlannedNode, WorkflowPlan } from './planner/workflow-plan.js';
 
 export { executeWorkflow } from './executor/execute-workflow.js';
-export type { ModelCall, ModelCaller, WorkflowServices } from './executor/workflow-services.js';
+export type { ModelCall, ModelCaller, NodeEndEvent, WorkflowServices } from './executor/workflow-services.js';
 export type { ExecuteOptions, NodeStatus, NodeTrace, WorkflowClock, WorkflowDebug, WorkflowResult } from './executor/execute-options.js';
 export { checkRequestInputs } from './executor/request-inputs.js';
 

@@ -1,6 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../common/logger.js';
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
@@ -37,6 +38,11 @@ export interface HttpAppOptions {
   readonly port: number;
   readonly maxRequestSizeBytes: number;
   readonly logger: Logger;
+  /**
+   * Adds what is not a Nest controller (plugin endpoints) once the core routes are registered and before
+   * the port opens; may throw to refuse the start.
+   */
+  readonly extend?: (fastify: FastifyInstance, coreRoutes: readonly RegisteredRoute[]) => void;
 }
 
 /**
@@ -78,6 +84,15 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   });
   app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
   const connections = new ConnectionTracker(fastify);
+  if (options.extend) {
+    await app.init();
+    try {
+      options.extend(fastify, [...routes]);
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   await app.listen(options.port, options.host);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

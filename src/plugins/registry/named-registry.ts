@@ -33,6 +33,11 @@ export class NamedRegistry<T extends { readonly name: string }> {
     return entry.value;
   }
 
+  /** The extension called `name`, if registered. */
+  find(name: string): T | undefined {
+    return this.entries.get(name)?.value;
+  }
+
   /** Registered names, sorted. */
   names(): string[] {
     return [...this.entries.keys()].sort();

@@ -6,9 +6,4 @@ export class NodeHandlerRegistry extends NamedRegistry<NodeHandler> {
   constructor() {
     super('workflow handler');
   }
-
-  /** The handler called `name`, or undefined. */
-  find(name: string): NodeHandler | undefined {
-    return this.names().includes(name) ? this.get(name) : undefined;
-  }
 }

@@ -36,4 +36,16 @@ export interface WorkflowServices {
   /** A handler's own settings, passed as `NodeHandlerContext.config` (none when absent). */
   handlerConfig?(name: string): Readonly<Record<string, unknown>>;
   readonly logger: Logger;
+  /** Told when a node of any run ends (plugin hooks observe runs through it). */
+  nodeEnded?(event: NodeEndEvent): void;
+}
+
+/** How one node of a run ended. */
+export interface NodeEndEvent {
+  readonly workflow: string;
+  readonly node: string;
+  readonly status: 'succeeded' | 'failed' | 'skipped';
+  /** Attempts made, retries included (summed over a `forEach`'s calls). */
+  readonly attempts: number;
+  readonly durationMs: number;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Tensor } from '../../../src/common/tensor/index.js';
-import { CpuExecutor } from '../../../src/executors/cpu-executor.js';
+import { CpuExecutor } from '../../../plugins/cpu-executor/cpu-executor.js';
 import type { ExecutorModel } from '../../../src/executors/executor.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../../src/plugins/sdk/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';

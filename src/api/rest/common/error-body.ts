@@ -11,6 +11,8 @@ export interface TorchServeErrorBody {
   readonly errorCode: string;
   /** Each problem of a refused file or request, when the error lists them. */
   readonly problems?: readonly unknown[];
+  /** The plugin at fault, for errors a plugin caused. */
+  readonly plugin?: string;
 }
 
 /** The Open Inference Protocol / KServe error body, plus Sluice's stable code. */
@@ -18,6 +20,7 @@ export interface OipErrorBody {
   readonly error: string;
   readonly errorCode: string;
   readonly problems?: readonly unknown[];
+  readonly plugin?: string;
 }
 
 /** The error style of a URL: `/v1/…` and `/v2/…` speak KServe/OIP, everything else TorchServe. */
@@ -31,8 +34,14 @@ function problemsOf(error: SluiceError): { problems?: readonly unknown[] } {
   return Array.isArray(problems) ? { problems } : {};
 }
 
+/** The plugin an error names in its details, when a plugin caused it. */
+function pluginOf(error: SluiceError): { plugin?: string } {
+  const plugin = error.details['plugin'];
+  return typeof plugin === 'string' ? { plugin } : {};
+}
+
 /** The body for `error` in `style` with the given HTTP status. */
 export function errorBody(error: SluiceError, status: number, style: ErrorStyle): TorchServeErrorBody | OipErrorBody {
-  if (style === 'oip') return { error: error.message, errorCode: error.code, ...problemsOf(error) };
-  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code, ...problemsOf(error) };
+  if (style === 'oip') return { error: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error) };
+  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error) };
 }

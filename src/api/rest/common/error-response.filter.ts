@@ -32,8 +32,20 @@ function fromHttpException(error: HttpException, request: FastifyRequest, maxReq
 
 /**
  * The one place where errors become HTTP answers: status from `error-mapping.ts`, body in the route
- * family's style (TorchServe `{code, type, message}` or OIP `{error}`), `Retry-After` when the queue is full.
+ * family's style (TorchServe `{code, type, message}` or OIP `{error}`), `Retry-After` when the queue is
+ * full. Also used for routes outside Nest (plugin endpoints) and hooks that answer early.
  */
+export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: SluiceError, cause: unknown, logger: Logger): void {
+  const status = httpStatusOf(error.code, error.category);
+  if (status >= 500 && error.code !== 'SLUICE_QUEUE_FULL') {
+    logger.error('request failed', { method: request.method, url: request.url, code: error.code, error: cause });
+  }
+  const retryAfter = error.details['retryAfterSeconds'];
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(error, status, errorStyleOf(request.url)));
+}
+
+/** Nest's side of {@link replyWithError}: everything a controller throws. */
 @Catch()
 export class ErrorResponseFilter implements ExceptionFilter {
   constructor(
@@ -45,14 +57,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const error = this.toSluiceError(exception, request);
-    const status = httpStatusOf(error.code, error.category);
-    if (status >= 500 && error.code !== 'SLUICE_QUEUE_FULL') {
-      this.logger.error('request failed', { method: request.method, url: request.url, code: error.code, error: exception });
-    }
-    const retryAfter = error.details['retryAfterSeconds'];
-    if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(error, status, errorStyleOf(request.url)));
+    replyWithError(request, reply, this.toSluiceError(exception, request), exception, this.logger);
   }
 
   private toSluiceError(exception: unknown, request: FastifyRequest): SluiceError {

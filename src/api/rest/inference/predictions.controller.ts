@@ -2,6 +2,8 @@ import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/com
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
+import { bodyBytes, mediaTypeOf } from '../common/request-body.js';
+import { chooseEnvelope } from './envelope-choice.js';
 import { handlerRequestOf } from './handler-request.js';
 
 /** TorchServe's inference route: the model's handler interprets the body. */
@@ -29,13 +31,18 @@ export class PredictionsController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
-    const answer = await this.core.inference.predict({
-      model,
-      ...(version !== undefined ? { version } : {}),
-      request: handlerRequestOf(request),
-      ...knobsFromHeaders(request, reply),
+    const resolved = this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
+    const envelope = chooseEnvelope(request, resolved.manifest.envelope, this.core.envelopes);
+    const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: request.id };
+    if (envelope === undefined) return (await this.core.inference.predict({ ...target, request: handlerRequestOf(request) })).result;
+    const body = bodyBytes(request);
+    const answer = await this.core.inference.predictEnveloped({
+      ...target,
+      envelope,
+      body: { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: mediaTypeOf(request) },
     });
-    return answer.result;
+    const { body: responseBody, contentType } = answer.result;
+    if (contentType !== undefined) void reply.type(contentType);
+    return responseBody instanceof Uint8Array ? Buffer.from(responseBody.buffer, responseBody.byteOffset, responseBody.byteLength) : responseBody;
   }
 }

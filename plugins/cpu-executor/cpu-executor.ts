@@ -1,6 +1,4 @@
-import { runBatchOnModel } from '../plugins/sdk/batch-tensors.js';
-import type { LoadedModel } from '../runtime/model-runtime.js';
-import type { Batch, ExecutionInstance, Executor, ExecutorLoadContext, ExecutorModel } from './executor.js';
+import { runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel } from '../../src/plugins/sdk/index.js';
 
 /** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
 class SharedSessionModel implements ExecutorModel {

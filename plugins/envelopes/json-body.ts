@@ -1,0 +1,16 @@
+import { SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+
+/** The body parsed as JSON, or `SLUICE_ENVELOPE_INVALID_BODY` saying what the envelope expects. */
+export function parseJsonBody(request: EnvelopeRequest, envelope: string, expected: string): unknown {
+  const text = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SluiceError('SLUICE_ENVELOPE_INVALID_BODY', `the ${envelope} envelope expects a JSON body ${expected}; the body is not JSON (${(error as Error).message})`, { envelope });
+  }
+}
+
+/** Whether `value` is a JSON object (not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

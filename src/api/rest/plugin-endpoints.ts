@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SluiceError } from '../../common/errors/index.js';
+import type { Logger } from '../../common/logger.js';
+import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
+import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
+import type { EndpointContext, EndpointRequest } from '../../plugins/sdk/endpoint.js';
+import { replyWithError } from './common/error-response.filter.js';
+
+/** A route as registered: method and URL pattern. */
+export interface RouteKey {
+  readonly method: string;
+  readonly url: string;
+}
+
+/** Route patterns compare without their parameter names: `/models/:name` and `/models/:id` collide. */
+function pattern(url: string): string {
+  const trimmed = url.length > 1 ? url.replace(/\/+$/, '') : url;
+  return trimmed.replace(/:[^/]+/g, ':');
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : Array.isArray(v) && typeof v[0] === 'string' ? [[k, v[0]]] : [])));
+}
+
+function endpointRequest(request: FastifyRequest): EndpointRequest {
+  const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  return {
+    method: request.method,
+    path: request.url.split('?')[0] ?? request.url,
+    params: stringRecord(request.params),
+    query: stringRecord(request.query),
+    header: (name) => {
+      const value = request.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+  };
+}
+
+async function answer(endpoint: PluginEndpoint, context: EndpointContext, request: FastifyRequest, reply: FastifyReply, logger: Logger): Promise<void> {
+  try {
+    const response = await endpoint.value.handle(endpointRequest(request), context);
+    for (const [name, value] of Object.entries(response.headers ?? {})) void reply.header(name, value);
+    const body = response.body;
+    const bytes = body instanceof Uint8Array;
+    void reply.status(response.status ?? 200).type(response.contentType ?? (bytes ? 'application/octet-stream' : 'application/json; charset=utf-8'));
+    await reply.send(bytes ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body === undefined ? '' : JSON.stringify(body));
+  } catch (error) {
+    replyWithError(request, reply, pluginFailure(endpoint.plugin, `endpoint \`${endpoint.value.name}\``, error), error, logger);
+  }
+}
+
+/**
+ * Adds plugin endpoints for one API to its Fastify instance, after the core routes are known. A plugin
+ * route with the method and path of a core route (or of another plugin's route) refuses the start, naming
+ * both. Errors an endpoint throws are answered like every other error, naming the plugin.
+ */
+export function mountPluginEndpoints(
+  fastify: FastifyInstance,
+  endpoints: readonly PluginEndpoint[],
+  coreRoutes: readonly RouteKey[],
+  contextOf: (endpoint: PluginEndpoint) => EndpointContext,
+  logger: Logger,
+): void {
+  const taken = new Map<string, string>(coreRoutes.map((r) => [`${r.method} ${pattern(r.url)}`, `the core route ${r.method} ${r.url}`]));
+  for (const endpoint of endpoints) {
+    const { method, path, name } = endpoint.value;
+    const key = `${method} ${pattern(path)}`;
+    const owner = taken.get(key);
+    if (owner !== undefined) {
+      throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${endpoint.plugin}: endpoint \`${name}\` (${method} ${path}) would shadow ${owner}; choose another path`, {
+        plugin: endpoint.plugin,
+        field: 'provides',
+      });
+    }
+    taken.set(key, `${method} ${path} of plugin ${endpoint.plugin}`);
+    const context = contextOf(endpoint);
+    fastify.route({
+      method,
+      url: path,
+      config: { sluicePublic: endpoint.value.public === true },
+      handler: (request, reply) => answer(endpoint, context, request, reply, logger),
+    });
+  }
+}

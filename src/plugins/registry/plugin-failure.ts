@@ -1,0 +1,56 @@
+import { isSluiceError, SluiceError } from '../../common/errors/index.js';
+import type { Envelope } from '../sdk/envelope.js';
+import type { Handler } from '../sdk/handler.js';
+
+/**
+ * What a plugin's code threw, as the client sees it: a `SluiceError` the plugin raised on purpose (a bad
+ * body is a 400) stays as it is; anything else, a generic handler failure included, becomes
+ * `SLUICE_PLUGIN_FAILED` naming the plugin, so the answer says whose code failed.
+ */
+export function pluginFailure(plugin: string, what: string, error: unknown): SluiceError {
+  if (isSluiceError(error) && error.code !== 'SLUICE_HANDLER_FAILED' && error.code !== 'SLUICE_INTERNAL') return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SluiceError('SLUICE_PLUGIN_FAILED', `plugin ${plugin}: ${what} failed: ${reason}`, { plugin }, { cause: error });
+}
+
+/** `handler` with its failures reported as the plugin's ({@link pluginFailure}). */
+export function handlerWithPluginErrors<State>(handler: Handler<State>, plugin: string): Handler<State> {
+  return {
+    ...handler,
+    async preprocess(requests, context) {
+      try {
+        return await handler.preprocess(requests, context);
+      } catch (error) {
+        throw pluginFailure(plugin, `handler \`${handler.name}\` (preprocess)`, error);
+      }
+    },
+    async postprocess(results, context) {
+      try {
+        return await handler.postprocess(results, context);
+      } catch (error) {
+        throw pluginFailure(plugin, `handler \`${handler.name}\` (postprocess)`, error);
+      }
+    },
+  };
+}
+
+/** `envelope` with its failures reported as the plugin's ({@link pluginFailure}). */
+export function envelopeWithPluginErrors(envelope: Envelope, plugin: string): Envelope {
+  return {
+    name: envelope.name,
+    decode(request, context) {
+      try {
+        return envelope.decode(request, context);
+      } catch (error) {
+        throw pluginFailure(plugin, `envelope \`${envelope.name}\` (decode)`, error);
+      }
+    },
+    encode(responses, context) {
+      try {
+        return envelope.encode(responses, context);
+      } catch (error) {
+        throw pluginFailure(plugin, `envelope \`${envelope.name}\` (encode)`, error);
+      }
+    },
+  };
+}
