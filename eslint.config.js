@@ -22,6 +22,30 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // Plain JavaScript run by Node (the plugin starter): the Node globals it uses.
+    files: ['examples/**/*.js'],
+    languageOptions: {
+      globals: { console: 'readonly', URL: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', AbortController: 'readonly' },
+    },
+  },
+  {
+    // Built-in plugins build only against the plugin SDK, like third-party ones.
+    files: ['plugins/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!plugins/sdk/)',
+              message: 'Built-in plugins import only the plugin SDK (src/plugins/sdk/index.js), as third-party plugins do.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

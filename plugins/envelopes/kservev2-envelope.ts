@@ -26,7 +26,8 @@ function outputTensor(name: string, value: unknown, specs: readonly TensorSpec[]
 /**
  * The `kservev2` envelope: an Open Inference Protocol JSON request is the handler's one request (the
  * passthrough handler reads its `inputs` as tensors), and the handler's answer becomes OIP `outputs`: each
- * key of an object answer is an output, typed from the model's output specs where they name it.
+ * key of an object answer is an output, typed from the model's output specs where they name it; a list
+ * answered for a model with one output is that output; anything else is one BYTES output of its JSON.
  */
 export const kserveV2Envelope: Envelope = {
   name: 'kservev2',
@@ -40,9 +41,12 @@ export const kserveV2Envelope: Envelope = {
   encode(responses, context: EnvelopeContext) {
     const [answer] = responses;
     const specs = context.model.outputs;
+    const [onlySpec] = specs;
     const outputs = isJsonObject(answer)
       ? Object.entries(answer).map(([name, value]) => outputTensor(name, value, specs))
-      : [{ name: 'output', datatype: 'BYTES', shape: [1], data: [JSON.stringify(answer)] }];
+      : specs.length === 1 && onlySpec !== undefined && Array.isArray(answer)
+        ? [outputTensor(onlySpec.name, answer, specs)]
+        : [{ name: 'output', datatype: 'BYTES', shape: [1], data: [JSON.stringify(answer)] }];
     return { body: { model_name: context.model.name, model_version: context.model.version, outputs } };
   },
 };

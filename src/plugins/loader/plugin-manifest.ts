@@ -55,19 +55,19 @@ export async function hasPluginManifest(folder: string): Promise<boolean> {
 export async function readPluginManifest(folder: string, source: string): Promise<PluginManifest> {
   validator ??= createSchemaValidator<PluginManifest>('plugin.schema.json', 'SLUICE_PLUGIN_INVALID');
   const yaml = await readIfPresent(join(folder, MANIFEST_FILE_NAME));
-  if (yaml !== undefined) return validator.validate(parseYamlDocument(yaml, `plugin ${source}: ${MANIFEST_FILE_NAME}`), `plugin ${source}: ${MANIFEST_FILE_NAME}`);
+  if (yaml !== undefined) return validator.validate(parseYamlDocument(yaml, `${source}: ${MANIFEST_FILE_NAME}`), `${source}: ${MANIFEST_FILE_NAME}`);
   const pkg = await readIfPresent(join(folder, 'package.json'));
   if (pkg === undefined) {
-    throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${source}: ${folder} has no ${MANIFEST_FILE_NAME} and no package.json with a \`sluice\` key`, { plugin: source });
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `${source}: ${folder} has no ${MANIFEST_FILE_NAME} and no package.json with a \`sluice\` key`, { plugin: source });
   }
   let parsed: { sluice?: unknown };
   try {
     parsed = JSON.parse(pkg) as { sluice?: unknown };
   } catch (error) {
-    throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${source}: package.json is not valid JSON (${(error as Error).message})`, { plugin: source });
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `${source}: package.json is not valid JSON (${(error as Error).message})`, { plugin: source });
   }
   if (parsed.sluice === undefined) {
-    throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${source}: package.json has no \`sluice\` key and there is no ${MANIFEST_FILE_NAME}`, { plugin: source });
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `${source}: package.json has no \`sluice\` key and there is no ${MANIFEST_FILE_NAME}`, { plugin: source });
   }
-  return validator.validate(parsed.sluice, `plugin ${source}: package.json#sluice`);
+  return validator.validate(parsed.sluice, `${source}: package.json#sluice`);
 }

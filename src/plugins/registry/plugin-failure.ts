@@ -1,4 +1,4 @@
-import { isSluiceError, SluiceError } from '../../common/errors/index.js';
+import { ERROR_CODES, isSluiceError, SluiceError, type ErrorCode } from '../../common/errors/index.js';
 import type { Envelope } from '../sdk/envelope.js';
 import type { Handler } from '../sdk/handler.js';
 
@@ -8,7 +8,14 @@ import type { Handler } from '../sdk/handler.js';
  * `SLUICE_PLUGIN_FAILED` naming the plugin, so the answer says whose code failed.
  */
 export function pluginFailure(plugin: string, what: string, error: unknown): SluiceError {
-  if (isSluiceError(error) && error.code !== 'SLUICE_HANDLER_FAILED' && error.code !== 'SLUICE_INTERNAL') return error;
+  const generic = (code: string): boolean => code === 'SLUICE_HANDLER_FAILED' || code === 'SLUICE_INTERNAL';
+  if (isSluiceError(error) && !generic(error.code)) return error;
+  // A plugin with no runtime dependency on Sluice (or its own copy of it) marks a deliberate error with
+  // the `code` of a Sluice error; it keeps that code's status.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof code === 'string' && code in ERROR_CODES && !generic(code)) {
+    return new SluiceError(code as ErrorCode, error.message, { plugin }, { cause: error });
+  }
   const reason = error instanceof Error ? error.message : String(error);
   return new SluiceError('SLUICE_PLUGIN_FAILED', `plugin ${plugin}: ${what} failed: ${reason}`, { plugin }, { cause: error });
 }
