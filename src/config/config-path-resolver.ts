@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CONFIG_PATH_KEYS, type ConfigLayer } from './sluice-config.js';
+import { CONFIG_PATH_KEYS, type ConfigLayer, type PluginEntryConfig } from './sluice-config.js';
 
 function withResolvedPath(node: unknown, path: readonly string[], baseDir: string): unknown {
   const [head, ...rest] = path;
@@ -11,8 +11,9 @@ function withResolvedPath(node: unknown, path: readonly string[], baseDir: strin
 
 /** Plugin folders resolve against `baseDir`, and a plugin's `from` defaults to it. */
 function withResolvedPlugins(layer: ConfigLayer, baseDir: string): ConfigLayer {
-  if (!Array.isArray(layer.plugins)) return layer;
-  const plugins = layer.plugins.map((entry) => ({
+  const entries: readonly PluginEntryConfig[] | undefined = layer.plugins;
+  if (entries === undefined) return layer;
+  const plugins = entries.map((entry) => ({
     ...entry,
     ...(entry.path !== undefined ? { path: resolve(baseDir, entry.path) } : {}),
     from: resolve(baseDir, entry.from ?? '.'),

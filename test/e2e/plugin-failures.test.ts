@@ -106,7 +106,7 @@ describe('a plugin that cannot be loaded refuses the start, naming the plugin an
   });
 
   it('a package that is not installed', async () => {
-    const problem = await refusal(async () => undefined, (d) => [{ package: 'sluice-plugin-nowhere', from: d }]);
+    const problem = await refusal(() => Promise.resolve(), (d) => [{ package: 'sluice-plugin-nowhere', from: d }]);
     expect(problem.message).toMatch(/^plugin package sluice-plugin-nowhere \(`plugins\[0\]`\): no node_modules\/sluice-plugin-nowhere in .* or a folder above it; install the package$/);
   });
 });
