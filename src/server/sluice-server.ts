@@ -4,9 +4,11 @@ import { InferenceApiModule } from '../api/rest/inference/inference-api.module.j
 import { ManagementApiModule } from '../api/rest/management/management-api.module.js';
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
+import { OPEN_HEALTH_ROUTES, PublicRoutes } from '../api/rest/auth/public-routes.js';
 import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
 import { GpuExecutor } from '../../plugins/gpu-executor/index.js';
 import { ocrHandlers } from '../../plugins/ocr/index.js';
+import type { AuthProvider, GuardedApi } from '../plugins/sdk/auth.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
@@ -14,6 +16,7 @@ import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
+import { resolveApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
 
 /** How to start a server. */
@@ -33,6 +36,13 @@ export interface StartServerOptions {
   readonly handlerPool?: HandlerPoolOptions;
   /** Workflow node handlers beside the built-in ones, for embedders and tests. */
   readonly nodeHandlers?: readonly NodeHandler[];
+  /**
+   * Auth providers the `auth` section can name, for embedders and tests. Temporary until the plugin loader
+   * registers them: `token-auth` is built with its default config when named and not given here.
+   */
+  readonly authProviders?: readonly AuthProvider[];
+  /** The folder plugin paths (token-auth's key file) resolve against: the config file's (default: the working directory). */
+  readonly configDirectory?: string;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -52,6 +62,8 @@ export interface SluiceServer {
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
+  // Before anything loads, so a guard that cannot be set up fails the start at once.
+  const guards = await resolveApiGuards(config.auth, options.authProviders ?? [], options.configDirectory ?? process.cwd(), logger);
   const core = new ServingCore({
     config,
     logger,
@@ -70,8 +82,10 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
   });
   const startup = await core.start(options.restoreSnapshot ?? true);
   const apps: HttpApp[] = [];
-  const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
-    const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger });
+  const open = async (name: GuardedApi, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
+    const provider = guards[name];
+    const auth = provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {};
+    const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger, ...auth });
     apps.push(app);
     return app;
   };

@@ -1,0 +1,36 @@
+import { definePlugin, type AuthProvider, type Endpoint, type Logger } from '../../src/plugins/sdk/index.js';
+import { tokenAuthOptions, type TokenAuthOptions } from './token-auth-options.js';
+import { TokenAuthProvider } from './token-auth-provider.js';
+import { tokenEndpoint } from './token-endpoint.js';
+import { TokenKeyService } from './token-key-service.js';
+
+export { TOKEN_AUTH_DEFAULTS, tokenAuthOptions, type TokenAuthOptions } from './token-auth-options.js';
+export { TokenAuthProvider } from './token-auth-provider.js';
+export { tokenEndpoint } from './token-endpoint.js';
+export { TokenKeyService } from './token-key-service.js';
+export type { IssuedKey, KeyFileContent, KeyType, RotatableKeyType } from './token-keys.js';
+
+/** What {@link createTokenAuth} makes: the guard, the rotation endpoint and the keys behind both. */
+export interface TokenAuth {
+  readonly provider: AuthProvider;
+  readonly endpoint: Endpoint;
+  readonly keys: TokenKeyService;
+}
+
+/**
+ * Makes fresh keys, writes the key file (mode 0600) and returns the `token-auth` guard and its
+ * `GET /token` endpoint. `now` is the clock keys expire by (tests move it).
+ */
+export async function createTokenAuth(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): Promise<TokenAuth> {
+  const keys = await TokenKeyService.start(options, logger, now);
+  return { provider: new TokenAuthProvider(keys), endpoint: tokenEndpoint(keys), keys };
+}
+
+/** The `token-auth` plugin: TorchServe-compatible key authorisation. */
+export default definePlugin({
+  async register(context) {
+    const auth = await createTokenAuth(tokenAuthOptions(context.config, context.configDirectory), context.logger);
+    context.auth(auth.provider);
+    context.endpoint(auth.endpoint);
+  },
+});
