@@ -1,5 +1,6 @@
 import { isSluiceError } from '../common/errors/index.js';
-import { loadConfig } from '../config/index.js';
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_CONFIG_FILE_NAME, loadConfig } from '../config/index.js';
 import { SLUICE_VERSION } from '../server/version.js';
 import { runArchive } from './archive-command.js';
 import { startInBackground, stopBackground } from './background-server.js';
@@ -24,7 +25,8 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
     case 'start': {
       const flags = parseStartFlags(rest);
       const config = loadConfig({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
-      if (flags.foreground) return runForeground(config, flags.restoreSnapshot);
+      const configDirectory = dirname(resolve(cwd, flags.configFile ?? DEFAULT_CONFIG_FILE_NAME));
+      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectory);
       return startInBackground(config, rest, cwd);
     }
     case 'stop':

@@ -18,9 +18,9 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
 
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then stops it gracefully. Resolves with the
- * exit status: 0 after a clean stop, 1 when start-up failed.
+ * exit status: 0 after a clean stop, 1 when start-up failed. `configDirectory` is the config file's folder.
  */
-export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean): Promise<number> {
+export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string): Promise<number> {
   const logger = new JsonLogger(config.logLevel);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
   const stopSignal = firstStopSignal(() => {
@@ -29,7 +29,7 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
   });
   let server;
   try {
-    server = await startServer({ config, logger, restoreSnapshot });
+    server = await startServer({ config, logger, restoreSnapshot, configDirectory });
   } catch (error) {
     logger.error('Sluice could not start', { error });
     return 1;

@@ -2,6 +2,7 @@ export {
   CONFIG_PATH_KEYS,
   DEFAULT_CONFIG,
   type ArchiveLimitsConfig,
+  type AuthConfig,
   type ConfigLayer,
   type DownloadConfig,
   type ListenerConfig,

@@ -7,6 +7,16 @@ export interface ListenerConfig {
   readonly port: number;
 }
 
+/**
+ * Which auth provider guards each API: the name of an auth plugin's provider (`token-auth`) or `none`.
+ * gRPC services follow the API of their port.
+ */
+export interface AuthConfig {
+  readonly inference: string;
+  readonly management: string;
+  readonly metrics: string;
+}
+
 /** Which models of the model store are loaded at start-up: every one, or the named ones. */
 export type ModelSelection = 'all' | readonly string[];
 
@@ -56,6 +66,7 @@ export interface SluiceConfig {
   readonly inference: ListenerConfig;
   readonly management: ListenerConfig;
   readonly metrics: ListenerConfig;
+  readonly auth: AuthConfig;
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
@@ -111,6 +122,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   inference: { host: '127.0.0.1', port: 8080 },
   management: { host: '127.0.0.1', port: 8081 },
   metrics: { host: '127.0.0.1', port: 8082 },
+  auth: { inference: 'none', management: 'token-auth', metrics: 'none' },
   modelStore: './model-store',
   models: 'all',
   workflowStore: './workflows',

@@ -6,10 +6,12 @@ import { InferenceApiModule } from '../api/rest/inference/inference-api.module.j
 import { ManagementApiModule } from '../api/rest/management/management-api.module.js';
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
+import { OPEN_HEALTH_ROUTES, PublicRoutes } from '../api/rest/auth/public-routes.js';
 import { mountPluginEndpoints } from '../api/rest/plugin-endpoints.js';
 import { packageRoot } from '../common/package-root.js';
 import { loadPlugins } from '../plugins/loader/plugin-loader.js';
 import type { PluginEndpoint, PluginExtensions } from '../plugins/registry/plugin-extensions.js';
+import type { AuthProvider, GuardedApi } from '../plugins/sdk/auth.js';
 import type { EndpointContext } from '../plugins/sdk/endpoint.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
@@ -18,6 +20,7 @@ import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
+import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
 
 /** How to start a server. */
@@ -36,6 +39,10 @@ export interface StartServerOptions {
   readonly nodeHandlers?: readonly NodeHandler[];
   /** The folder of built-in plugins (default: `plugins/` of the Sluice package); tests point it elsewhere. */
   readonly pluginsDir?: string;
+  /** Auth providers beside the plugins' ones, for embedders and tests; the `auth` section names them. */
+  readonly authProviders?: readonly AuthProvider[];
+  /** The folder relative paths of plugin settings resolve against: the config file's (default: the working directory). */
+  readonly configDirectory?: string;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -62,10 +69,18 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     pluginsDir: options.pluginsDir ?? join(root, 'plugins'),
     packageRoot: root,
     entries: config.plugins,
-    cwd: process.cwd(),
+    cwd: options.configDirectory ?? process.cwd(),
     sluiceVersion: SLUICE_VERSION,
     logger,
   });
+  let guards: ApiGuards;
+  try {
+    // Before the models load, so a guard that cannot be set up fails the start at once.
+    guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])]);
+  } catch (error) {
+    await plugins.shutdown();
+    throw error;
+  }
   const embedder = 'the embedding application';
   let core: ServingCore;
   try {
@@ -99,15 +114,17 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     logger: endpoint.logger,
   });
   const apps: HttpApp[] = [];
-  const open = async (name: 'inference' | 'management' | 'metrics', module: DynamicModule, listener: SluiceConfig['inference']): Promise<HttpApp> => {
+  const open = async (name: GuardedApi, module: DynamicModule, listener: SluiceConfig['inference']): Promise<HttpApp> => {
     const endpoints = plugins.endpoints.filter((e) => e.value.api === name);
     const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
     const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
+    const provider = guards[name];
     const app = await startHttpApp(withPlugins, {
       name,
       ...listener,
       maxRequestSizeBytes: config.maxRequestSizeBytes,
       logger,
+      ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),
       ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
     });
     apps.push(app);

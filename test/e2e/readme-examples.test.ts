@@ -4,6 +4,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
+import { DEFAULT_CONFIG } from '../../src/config/index.js';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -21,13 +22,16 @@ function run(script: string, cwd: string): Promise<{ code: number; output: strin
 
 /**
  * Every curl in the README works as printed: each runnable block runs, in README order, against a real
- * server whose ports replace 8080/8081/8082. curl is made to fail on HTTP errors through a .curlrc.
+ * server whose ports replace 8080/8081/8082, with the default auth (management keys read from the key
+ * file, as the README shows). curl is made to fail on HTTP errors through a .curlrc.
  */
 describe('README examples', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({
       demoModels: ['iris', 'iris-quick', 'mlp'],
+      // As `npm start` runs: token-auth guards the management API, keys in <dir>/.sluice/key_file.json.
+      auth: { management: DEFAULT_CONFIG.auth.management },
       prepare: async (store, dir) => {
         await mkdir(join(dir, 'workflows'));
         for (const file of ['iris-second-opinion.yaml', 'torchserve-iris.yaml', 'torchserve-iris.js']) {
@@ -47,6 +51,10 @@ describe('README examples', () => {
     const runnable = RUNNABLE.flatMap((block) => block.split('\n')).filter((line) => line.startsWith('curl '));
     expect(curls.length).toBeGreaterThan(20);
     expect(runnable).toEqual(curls);
+  });
+
+  it('needs the management key the README reads from the key file', async () => {
+    expect((await fetch(`${t.management}/models`)).status).toBe(401);
   });
 
   it('runs every runnable block successfully, in order', async () => {

@@ -1,7 +1,8 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
+import { loadConfig, type AuthConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
 import type { Logger } from '../../src/common/logger.js';
+import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
 import type { Handler } from '../../src/plugins/sdk/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
 import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
@@ -44,6 +45,14 @@ export interface TestServerOptions {
   readonly handlers?: readonly Handler[];
   /** Handler thread settings; threads running test handlers need `TYPESCRIPT_THREAD_ARGV`. */
   readonly handlerPool?: HandlerPoolOptions;
+  /**
+   * Which provider guards each API. Test servers are open (every API `none`) unless a test asks; APIs left
+   * out stay open. `token-auth` is built with its defaults (key file in `<dir>/.sluice/`) when named and
+   * not among `authProviders`.
+   */
+  readonly auth?: Partial<AuthConfig>;
+  /** Auth providers `auth` can name (a token-auth with a test clock, a jwt-auth with a test JWKS). */
+  readonly authProviders?: readonly AuthProvider[];
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -75,6 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       workflowStore: join(dir, 'workflows'),
       snapshot: { enabled: true, file: join(dir, 'snapshot.json') },
       logLevel: 'silent',
+      auth: { inference: 'none', management: 'none', metrics: 'none', ...options.auth },
       ...options.config,
     },
   });
@@ -86,6 +96,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.nodeHandlers ? { nodeHandlers: options.nodeHandlers } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
+    ...(options.authProviders ? { authProviders: options.authProviders } : {}),
+    configDirectory: dir,
   });
   return {
     server,

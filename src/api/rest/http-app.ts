@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../common/logger.js';
+import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.js';
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
@@ -43,6 +44,8 @@ export interface HttpAppOptions {
    * the port opens; may throw to refuse the start.
    */
   readonly extend?: (fastify: FastifyInstance, coreRoutes: readonly RegisteredRoute[]) => void;
+  /** The auth guard in front of every non-public route; none means the port is open. */
+  readonly auth?: AuthGuardOptions;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
+  if (options.auth) installAuthGuard(fastify, options.auth);
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request, payload, done) => {
     const headerLength = Number(request.headers['inference-header-content-length']);

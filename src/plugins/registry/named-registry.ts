@@ -38,6 +38,11 @@ export class NamedRegistry<T extends { readonly name: string }> {
     return this.entries.get(name)?.value;
   }
 
+  /** Every registered extension, in registration order. */
+  all(): T[] {
+    return [...this.entries.values()].map((entry) => entry.value);
+  }
+
   /** Registered names, sorted. */
   names(): string[] {
     return [...this.entries.keys()].sort();

@@ -32,5 +32,11 @@ export interface AuthPrincipal {
 export interface AuthProvider {
   /** The name the config's `auth` section refers to (`token-auth`). */
   readonly name: string;
+  /**
+   * Called once at start-up, before any request, when the configuration puts this provider in front of an
+   * API. Set-up that costs or needs settings (writing a key file, reading keys) belongs here, so a
+   * provider that is loaded but unused does nothing. Throwing refuses the start.
+   */
+  start?(): Promise<void>;
   authenticate(request: AuthRequest): Promise<AuthPrincipal>;
 }

@@ -28,6 +28,7 @@ export { SluiceError, isSluiceError, type ErrorCode } from '../../common/errors/
 export type { Logger, LogFields } from '../../common/logger.js';
 export * from '../../common/tensor/index.js';
 export type { AuthPrincipal, AuthProvider, AuthRequest, AuthScope, GuardedApi } from './auth.js';
+export { bearerToken } from './bearer-token.js';
 export type { Endpoint, EndpointContext, EndpointRequest, EndpointResponse } from './endpoint.js';
 export type { Envelope, EnvelopeContext, EnvelopeRequest, EnvelopeResponse } from './envelope.js';
 export { HOOK_NAMES, type HookEvents, type HookListener, type HookName, type InferHookEvent } from './hooks.js';

@@ -1,0 +1,107 @@
+import { isAbsolute, resolve } from 'node:path';
+import { SluiceError, type AuthScope } from '../../src/plugins/sdk/index.js';
+
+/** Signature algorithms jwt-auth can accept. `none` is not one of them, ever. */
+export const JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+  'HS256',
+  'HS384',
+  'HS512',
+] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+/** The scopes a JWT can grant, and the claim values that grant them. */
+export type ScopeMapping = Readonly<Partial<Record<Exclude<AuthScope, 'api'>, string>>>;
+
+/** jwt-auth's settings, defaults filled in and the JWKS path absolute. */
+export interface JwtAuthOptions {
+  readonly jwksFile: string;
+  /** Accepted `iss` values (one must match). */
+  readonly issuer: readonly string[];
+  /** Accepted `aud` values (one must be in the token's audience). */
+  readonly audience: readonly string[];
+  readonly algorithms: readonly JwtAlgorithm[];
+  /** Leeway for `exp` and `nbf`, in seconds. */
+  readonly clockToleranceSeconds: number;
+  /** The claim holding the scopes: a space-separated string (`scope`) or an array of strings (`scp`). */
+  readonly scopeClaim: string;
+  readonly scopes: ScopeMapping;
+}
+
+/** The defaults, as in the manifest's config schema. */
+export const JWT_AUTH_DEFAULTS = {
+  algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] as readonly JwtAlgorithm[],
+  clockToleranceSeconds: 5,
+  scopeClaim: 'scope',
+  scopes: { inference: 'sluice:infer', management: 'sluice:manage', metrics: 'sluice:metrics' } as ScopeMapping,
+};
+
+function invalid(key: string, expected: string, got: unknown): SluiceError {
+  return new SluiceError('SLUICE_PLUGIN_INVALID', `jwt-auth: \`config.${key}\` must be ${expected} (got ${got === undefined ? 'nothing' : JSON.stringify(got)})`, {
+    plugin: 'jwt-auth',
+    key,
+  });
+}
+
+function stringList(config: Readonly<Record<string, unknown>>, key: string): readonly string[] {
+  const value = config[key];
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((item): item is string => typeof item === 'string' && item !== '')) {
+    throw invalid(key, 'a non-empty string or list of strings', value);
+  }
+  return list;
+}
+
+function algorithms(value: unknown): readonly JwtAlgorithm[] {
+  if (value === undefined) return JWT_AUTH_DEFAULTS.algorithms;
+  const known: readonly unknown[] = JWT_ALGORITHMS;
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item): item is JwtAlgorithm => known.includes(item))) {
+    throw invalid('algorithms', `a non-empty list of ${JWT_ALGORITHMS.join(', ')}`, value);
+  }
+  return value;
+}
+
+function scopes(value: unknown): ScopeMapping {
+  if (value === undefined) return JWT_AUTH_DEFAULTS.scopes;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('scopes', 'an object', value);
+  const mapping: Partial<Record<keyof ScopeMapping, string>> = {};
+  for (const [scope, claim] of Object.entries(value)) {
+    if (scope !== 'inference' && scope !== 'management' && scope !== 'metrics') throw invalid(`scopes.${scope}`, 'one of inference, management, metrics', scope);
+    if (typeof claim !== 'string' || claim === '') throw invalid(`scopes.${scope}`, 'a non-empty string', claim);
+    mapping[scope] = claim;
+  }
+  return mapping;
+}
+
+/**
+ * Reads jwt-auth's `config` (already checked against the manifest's schema by the loader; checked here
+ * again for embedders that call the factory directly). A relative `jwksFile` resolves against
+ * `configDirectory`.
+ */
+export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, configDirectory: string): JwtAuthOptions {
+  const jwksFile = config['jwksFile'];
+  if (typeof jwksFile !== 'string' || jwksFile === '') throw invalid('jwksFile', 'the path of a JWKS file', jwksFile);
+  const tolerance = config['clockToleranceSeconds'] ?? JWT_AUTH_DEFAULTS.clockToleranceSeconds;
+  if (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 0) throw invalid('clockToleranceSeconds', 'an integer >= 0', tolerance);
+  const scopeClaim = config['scopeClaim'] ?? JWT_AUTH_DEFAULTS.scopeClaim;
+  if (typeof scopeClaim !== 'string' || scopeClaim === '') throw invalid('scopeClaim', 'a claim name', scopeClaim);
+  return {
+    jwksFile: isAbsolute(jwksFile) ? jwksFile : resolve(configDirectory, jwksFile),
+    issuer: stringList(config, 'issuer'),
+    audience: stringList(config, 'audience'),
+    algorithms: algorithms(config['algorithms']),
+    clockToleranceSeconds: tolerance,
+    scopeClaim,
+    scopes: scopes(config['scopes']),
+  };
+}

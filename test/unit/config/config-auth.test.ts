@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../../../src/config/index.js';
+import { resolveApiGuards } from '../../../src/server/auth-providers.js';
+import type { AuthProvider } from '../../../src/plugins/sdk/auth.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+const provider = (name: string): AuthProvider => ({ name, authenticate: () => Promise.resolve({ subject: name, scopes: [] }) });
+
+describe('the auth section', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await makeTempDir()));
+  afterEach(() => cleanup());
+
+  it('guards the management API with token-auth by default, and nothing else', () => {
+    expect(loadConfig({ cwd: dir, env: {} }).auth).toEqual({ inference: 'none', management: 'token-auth', metrics: 'none' });
+  });
+
+  it('is set per API from SLUICE_AUTH_* variables', () => {
+    expect(loadConfig({ cwd: dir, env: { SLUICE_AUTH_MANAGEMENT: 'none', SLUICE_AUTH_INFERENCE: 'jwt-auth' } }).auth).toEqual({
+      inference: 'jwt-auth',
+      management: 'none',
+      metrics: 'none',
+    });
+  });
+
+  it('refuses a provider name that is not a plugin name, naming the key', () => {
+    expect(() => loadConfig({ cwd: dir, env: { SLUICE_AUTH_METRICS: 'Token Auth' } })).toThrow(/SLUICE_AUTH_METRICS: `auth\.metrics`/);
+  });
+
+  it('picks the named provider for each API and leaves `none` APIs open', async () => {
+    const jwt = provider('jwt-auth');
+    const guards = await resolveApiGuards({ inference: 'jwt-auth', management: 'jwt-auth', metrics: 'none' }, [jwt, provider('other')]);
+    expect(guards).toEqual({ inference: jwt, management: jwt });
+  });
+
+  it('refuses to start when an API names a provider nobody registered', async () => {
+    await expect(resolveApiGuards({ inference: 'none', management: 'ldap-auth', metrics: 'none' }, [])).rejects.toMatchObject({
+      code: 'SLUICE_CONFIG_INVALID',
+      message: expect.stringContaining('`auth.management` names "ldap-auth"') as unknown,
+    });
+  });
+
+  it('starts each chosen provider once, however many APIs it guards, and never an unused one', async () => {
+    const started: string[] = [];
+    const startable = (name: string): AuthProvider => ({ ...provider(name), start: () => Promise.resolve(void started.push(name)) });
+    const token = startable('token-auth');
+    const guards = await resolveApiGuards({ inference: 'token-auth', management: 'token-auth', metrics: 'none' }, [token, startable('jwt-auth')]);
+    expect(guards.management).toBe(guards.inference);
+    expect(started).toEqual(['token-auth']);
+  });
+});

@@ -1,0 +1,160 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { generateKeyPair } from 'jose';
+import jwtAuthPlugin, { createJwtAuth, jwtAuthOptions, type JwtAuthProvider } from '../../../../plugins/jwt-auth/index.js';
+import { authRequest, bearer } from '../../../support/auth-request.js';
+import { fakePluginContext } from '../../../support/fake-plugin-context.js';
+import { makeJwtFixture, tamperedToken, unsignedToken, type JwtFixture } from '../../../support/jwt-fixture.js';
+import { RecordingLogger } from '../../../support/recording-logger.js';
+import { makeTempDir } from '../../../support/temp-dir.js';
+
+const NOW = Date.parse('2030-01-01T00:00:00Z');
+const NOW_S = NOW / 1000;
+
+/** Registers the plugin and starts its provider, as the server does when `auth` names jwt-auth. */
+async function registerAndStart(context: ReturnType<typeof fakePluginContext>): Promise<void> {
+  await jwtAuthPlugin.register(context);
+  await context.providers[0]?.start?.();
+}
+
+describe('jwt-auth', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let fixture: JwtFixture;
+  let provider: JwtAuthProvider;
+  let clock: number;
+  const config = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    jwksFile: 'jwks.json',
+    issuer: fixture.issuer,
+    audience: fixture.audience,
+    ...extra,
+  });
+  const sign = (claims: Record<string, unknown> = { scope: 'sluice:infer' }): Promise<string> => fixture.sign(claims, { nowSeconds: NOW_S });
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+    fixture = await makeJwtFixture(dir);
+    clock = NOW;
+    provider = await createJwtAuth(jwtAuthOptions(config(), dir), new RecordingLogger(), () => clock);
+  });
+  afterEach(() => cleanup());
+
+  it('accepts a signed token carrying the scope of the API, with the subject as principal', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer(await sign())))).resolves.toEqual({ subject: 'alice', scopes: ['inference'] });
+  });
+
+  it('reads space-separated scopes from `scope` by default', async () => {
+    const token = await sign({ scope: 'openid sluice:manage sluice:infer' });
+    await expect(provider.authenticate(authRequest('management', bearer(token)))).resolves.toMatchObject({ scopes: ['inference', 'management'] });
+  });
+
+  it('reads an array claim and a custom mapping when configured', async () => {
+    const custom = await createJwtAuth(jwtAuthOptions(config({ scopeClaim: 'scp', scopes: { inference: 'predict' } }), dir), new RecordingLogger(), () => clock);
+    await expect(custom.authenticate(authRequest('inference', bearer(await sign({ scp: ['predict'] }))))).resolves.toMatchObject({ scopes: ['inference'] });
+    await expect(custom.authenticate(authRequest('inference', bearer(await sign({ scope: 'sluice:infer' }))))).rejects.toMatchObject({ code: 'SLUICE_AUTH_FORBIDDEN' });
+  });
+
+  it('refuses a token without the API scope with SLUICE_AUTH_FORBIDDEN naming the scope', async () => {
+    await expect(provider.authenticate(authRequest('management', bearer(await sign())))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_FORBIDDEN',
+      message: expect.stringContaining('sluice:manage') as unknown,
+    });
+  });
+
+  it('takes the metrics or the management scope on the metrics API', async () => {
+    await expect(provider.authenticate(authRequest('metrics', bearer(await sign({ scope: 'sluice:metrics' }))))).resolves.toMatchObject({ scopes: ['metrics'] });
+    await expect(provider.authenticate(authRequest('metrics', bearer(await sign({ scope: 'sluice:manage' }))))).resolves.toMatchObject({ scopes: ['management'] });
+    await expect(provider.authenticate(authRequest('metrics', bearer(await sign())))).rejects.toMatchObject({ code: 'SLUICE_AUTH_FORBIDDEN' });
+  });
+
+  it('refuses a request without a token with SLUICE_AUTH_MISSING_CREDENTIALS', async () => {
+    await expect(provider.authenticate(authRequest('inference'))).rejects.toMatchObject({ code: 'SLUICE_AUTH_MISSING_CREDENTIALS' });
+  });
+
+  it('refuses a token that is not a JWT with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer('not.a.jwt')))).rejects.toMatchObject({ code: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
+  });
+
+  it('refuses a tampered token with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    const token = tamperedToken(await sign(), { iss: fixture.issuer, aud: fixture.audience, exp: NOW_S + 3600, scope: 'sluice:infer sluice:manage' });
+    await expect(provider.authenticate(authRequest('management', bearer(token)))).rejects.toMatchObject({ code: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
+  });
+
+  it('refuses an unsigned `alg: none` token with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    const token = unsignedToken({ iss: fixture.issuer, aud: fixture.audience, exp: NOW_S + 3600, scope: 'sluice:infer' });
+    await expect(provider.authenticate(authRequest('inference', bearer(token)))).rejects.toMatchObject({ code: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
+  });
+
+  it('refuses a token signed by a key outside the JWKS with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const token = await fixture.sign({ scope: 'sluice:infer' }, { key: privateKey, nowSeconds: NOW_S });
+    await expect(provider.authenticate(authRequest('inference', bearer(token)))).rejects.toMatchObject({ code: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
+  });
+
+  it('refuses a token whose algorithm is not allowed with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    const rsOnly = await createJwtAuth(jwtAuthOptions(config({ algorithms: ['RS256'] }), dir), new RecordingLogger(), () => clock);
+    await expect(rsOnly.authenticate(authRequest('inference', bearer(await sign())))).rejects.toMatchObject({ code: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
+  });
+
+  it('refuses a token of another issuer with SLUICE_AUTH_INVALID_CREDENTIALS naming the claim', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer(await sign({ scope: 'sluice:infer', iss: 'https://elsewhere.example' }))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message: expect.stringContaining('"iss"') as unknown,
+    });
+  });
+
+  it('refuses a token for another audience with SLUICE_AUTH_INVALID_CREDENTIALS naming the claim', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer(await sign({ scope: 'sluice:infer', aud: 'other' }))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message: expect.stringContaining('"aud"') as unknown,
+    });
+  });
+
+  it('refuses a token past its expiry and the clock tolerance with SLUICE_AUTH_EXPIRED_CREDENTIALS', async () => {
+    const token = await sign();
+    clock = NOW + 3600_000 + 5_000 - 1_000;
+    await expect(provider.authenticate(authRequest('inference', bearer(token)))).resolves.toMatchObject({ subject: 'alice' });
+    clock = NOW + 3600_000 + 5_000;
+    await expect(provider.authenticate(authRequest('inference', bearer(token)))).rejects.toMatchObject({ code: 'SLUICE_AUTH_EXPIRED_CREDENTIALS' });
+  });
+
+  it('refuses a token without `exp` with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer(await sign({ scope: 'sluice:infer', exp: undefined }))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message: expect.stringContaining('"exp"') as unknown,
+    });
+  });
+
+  it('registers the jwt-auth provider through the plugin', async () => {
+    const context = fakePluginContext('jwt-auth', config(), dir);
+    await jwtAuthPlugin.register(context);
+    expect(context.providers.map((registered) => registered.name)).toEqual(['jwt-auth']);
+    expect(context.endpoints).toEqual([]);
+  });
+
+  it('refuses to start with a JWKS file holding a private key', async () => {
+    await writeFile(join(dir, 'private.json'), JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }] }));
+    await expect(registerAndStart(fakePluginContext('jwt-auth', config({ jwksFile: 'private.json' }), dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: expect.stringContaining('public') as unknown,
+    });
+  });
+
+  it('refuses to start without a JWKS file, naming the path', async () => {
+    await expect(registerAndStart(fakePluginContext('jwt-auth', config({ jwksFile: 'missing.json' }), dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: expect.stringContaining(join(dir, 'missing.json')) as unknown,
+    });
+  });
+
+  it('loads without settings while no API uses it, and needs them once one does', async () => {
+    const context = fakePluginContext('jwt-auth', {}, dir);
+    await jwtAuthPlugin.register(context);
+    await expect(context.providers[0]?.start?.()).rejects.toMatchObject({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('jwksFile') as unknown });
+  });
+
+  it('refuses `none` among the allowed algorithms', () => {
+    expect(() => jwtAuthOptions(config({ algorithms: ['none'] }), dir)).toThrow(expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID' }));
+  });
+});

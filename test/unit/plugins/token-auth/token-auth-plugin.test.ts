@@ -1,0 +1,68 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import tokenAuthPlugin, { type KeyFileContent } from '../../../../plugins/token-auth/index.js';
+import { fakePluginContext, type FakePluginContext } from '../../../support/fake-plugin-context.js';
+import { makeTempDir } from '../../../support/temp-dir.js';
+
+/** Registers the plugin and starts its provider, as the server does when `auth` names token-auth. */
+async function registerAndStart(context: FakePluginContext): Promise<FakePluginContext> {
+  await tokenAuthPlugin.register(context);
+  await context.providers[0]?.start?.();
+  return context;
+}
+
+describe('token-auth plugin registration', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await makeTempDir()));
+  afterEach(() => cleanup());
+
+  it('registers the token-auth provider and a public GET /token on the management API', async () => {
+    const context = fakePluginContext('token-auth', {}, dir);
+    await tokenAuthPlugin.register(context);
+    expect(context.providers.map((provider) => provider.name)).toEqual(['token-auth']);
+    expect(context.endpoints.map(({ name, api, method, path, public: open }) => ({ name, api, method, path, open }))).toEqual([
+      { name: 'token', api: 'management', method: 'GET', path: '/token', open: true },
+    ]);
+  });
+
+  it('writes no key file while no API uses it', async () => {
+    await tokenAuthPlugin.register(fakePluginContext('token-auth', {}, dir));
+    await expect(stat(join(dir, '.sluice', 'key_file.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('writes the key file under the config directory by default, readable by its owner only', async () => {
+    await registerAndStart(fakePluginContext('token-auth', {}, dir));
+    const mode = (await stat(join(dir, '.sluice', 'key_file.json'))).mode & 0o777;
+    expect(mode.toString(8)).toBe('600');
+  });
+
+  it('writes three different url-safe keys; inference and management expire after expirationMinutes', async () => {
+    const before = Date.now();
+    await registerAndStart(fakePluginContext('token-auth', { keyFile: 'keys/k.json', expirationMinutes: 5 }, dir));
+    const content = JSON.parse(await readFile(join(dir, 'keys', 'k.json'), 'utf8')) as KeyFileContent;
+    const keys = [content.inference.key, content.management.key, content.api.key];
+    expect(new Set(keys).size).toBe(3);
+    for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const expiry = Date.parse(content.inference.expiresAt ?? '') - before;
+    expect(expiry).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(expiry).toBeLessThan(6 * 60_000);
+    expect(content.api.expiresAt).toBeNull();
+  });
+
+  it('logs where the key file is, and never a key', async () => {
+    const context = await registerAndStart(fakePluginContext('token-auth', {}, dir));
+    const content = await readFile(join(dir, '.sluice', 'key_file.json'), 'utf8');
+    const { inference, management, api } = JSON.parse(content) as KeyFileContent;
+    expect(context.logger.lines).toContainEqual(expect.objectContaining({ message: 'token-auth keys written', fields: expect.objectContaining({ keyFile: join(dir, '.sluice', 'key_file.json') }) }));
+    const logged = JSON.stringify(context.logger.lines);
+    for (const key of [inference.key, management.key, api.key]) expect(logged).not.toContain(key);
+  });
+
+  it('refuses an expirationMinutes that is not above 0, naming the key', async () => {
+    expect(() => tokenAuthPlugin.register(fakePluginContext('token-auth', { expirationMinutes: 0 }, dir))).toThrow(
+      expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('config.expirationMinutes') as unknown }),
+    );
+  });
+});
