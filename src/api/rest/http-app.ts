@@ -18,7 +18,7 @@ export interface RegisteredRoute {
 /** A listening HTTP port. */
 export interface HttpApp {
   readonly app: NestFastifyApplication;
-  /** Every route the app registered, for the API description test. */
+  /** Every core route the app registered (plugin endpoints excluded), for the API description test. */
   readonly routes: readonly RegisteredRoute[];
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly url: string;
@@ -58,7 +58,10 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const adapter = new FastifyAdapter({ bodyLimit: options.maxRequestSizeBytes, return503OnClosing: true });
   const fastify = adapter.getInstance();
   const routes: RegisteredRoute[] = [];
+  // Core routes only: what `extend` adds (plugin endpoints) is not part of the port's own API.
+  let coreRoutesOnly = true;
   fastify.addHook('onRoute', (route) => {
+    if (!coreRoutesOnly) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   let closing = false;
@@ -90,6 +93,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const connections = new ConnectionTracker(fastify);
   if (options.extend) {
     await app.init();
+    coreRoutesOnly = false;
     try {
       options.extend(fastify, [...routes]);
     } catch (error) {

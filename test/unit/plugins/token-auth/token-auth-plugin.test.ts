@@ -60,7 +60,7 @@ describe('token-auth plugin registration', () => {
     for (const key of [inference.key, management.key, api.key]) expect(logged).not.toContain(key);
   });
 
-  it('refuses an expirationMinutes that is not above 0, naming the key', async () => {
+  it('refuses an expirationMinutes that is not above 0, naming the key', () => {
     expect(() => tokenAuthPlugin.register(fakePluginContext('token-auth', { expirationMinutes: 0 }, dir))).toThrow(
       expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('config.expirationMinutes') as unknown }),
     );
