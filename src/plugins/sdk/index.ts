@@ -4,6 +4,7 @@ export type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRe
 export { decodeJsonRequestBody, type BodyForm, type DecodedJsonBody } from './json-request-body.js';
 export { encodeJsonOutputs, tensorRows } from './json-response-body.js';
 export { classProbabilities, scoreRows, softmax, topClasses, type RankedClass } from './class-scores.js';
+export { HandlerOptions, type NumberRule } from './handler-options.js';
 export type {
   Batch,
   BatchingDefaults,
