@@ -1,5 +1,6 @@
 import { SluiceError } from '../../common/errors/index.js';
 import { tensorToJsonValues, type Tensor } from '../../common/tensor/index.js';
+import type { ModelDescription } from './model-description.js';
 
 /** One class of a classification answer. */
 export interface RankedClass {
@@ -51,4 +52,40 @@ export function topClasses(probabilities: readonly number[], labels: readonly st
  */
 export function classProbabilities(ranked: readonly RankedClass[]): Record<string, number> {
   return Object.fromEntries(ranked.map(({ label, probability }) => [label, probability]));
+}
+
+/** How {@link rankOutputClasses} reads a classifier's answer. */
+export interface RankOptions {
+  /** The output holding the scores; the first of `outputs` when unset. */
+  readonly output?: string;
+  /** Whether the scores are logits (softmax is applied) rather than probabilities. */
+  readonly softmax: boolean;
+  readonly topK: number;
+}
+
+/**
+ * The top classes of one request's outputs (one row): scores from the chosen output, softmax when
+ * asked, names from the model's labels. Throws `SLUICE_HANDLER_FAILED` naming `handler` when the output
+ * is missing, is not one row of float scores, or has another number of classes than the labels file.
+ */
+export function rankOutputClasses(outputs: readonly Tensor[], model: ModelDescription, options: RankOptions, handler: string): RankedClass[] {
+  const output = options.output === undefined ? outputs[0] : outputs.find((t) => t.name === options.output);
+  if (output === undefined) {
+    throw new SluiceError('SLUICE_HANDLER_FAILED', `${handler}: model \`${model.name}\` answered without output \`${options.output ?? '(any)'}\``, { handler });
+  }
+  const [row, ...more] = scoreRows(output, handler);
+  if (row === undefined || more.length > 0) {
+    throw new SluiceError('SLUICE_HANDLER_FAILED', `${handler}: output \`${output.name}\` of model \`${model.name}\` has ${more.length + (row ? 1 : 0)} rows for one request`, {
+      handler,
+    });
+  }
+  const labels = model.labels;
+  if (labels !== undefined && labels.length !== row.length) {
+    throw new SluiceError(
+      'SLUICE_HANDLER_FAILED',
+      `${handler}: output \`${output.name}\` of model \`${model.name}\` has ${row.length} classes but its labels file names ${labels.length}; fix the labels file`,
+      { handler },
+    );
+  }
+  return topClasses(options.softmax ? softmax(row) : row, labels, options.topK);
 }

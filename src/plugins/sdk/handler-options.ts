@@ -68,6 +68,11 @@ export class HandlerOptions {
     return this.config[key] !== undefined;
   }
 
+  /** The setting as written, for settings that take several forms. */
+  value(key: string): unknown {
+    return this.config[key];
+  }
+
   /** A number within `rule`, or `fallback` when absent. */
   number(key: string, fallback: number, rule: NumberRule = {}): number {
     const value = this.config[key];
