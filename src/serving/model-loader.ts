@@ -116,7 +116,7 @@ export async function loadModelVersion(
       manifest,
       origin,
       ...(executorModel.acceptsDatatype ? { acceptsDatatype: executorModel.acceptsDatatype.bind(executorModel) } : {}),
-      description: { name, version: manifest.version, inputs, outputs, ...(labels ? { labels } : {}) },
+      description: { name, version: manifest.version, inputs, outputs, ...(labels ? { labels } : {}), directory: manifest.baseDir },
       executorModel,
       handler,
       settings,

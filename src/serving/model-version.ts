@@ -121,7 +121,7 @@ export class ModelVersion {
 
   /** The context handed to this version's handler (one object for all its requests). */
   handlerContext(): HandlerContext {
-    this.context ??= { model: this.description, logger: this.logger, signal: this.controller.signal, config: {} };
+    this.context ??= { model: this.description, logger: this.logger, signal: this.controller.signal, config: this.manifest.handlerOptions };
     return this.context;
   }
 

@@ -162,6 +162,7 @@ export async function loadManifestAs(dir: string, source: string, defaults: Mani
     model: raw.model,
     modelPath,
     handler: raw.handler ?? 'passthrough',
+    handlerOptions: raw.handlerOptions ?? {},
     ...(raw.envelope !== undefined && { envelope: raw.envelope }),
     ...(raw.labels !== undefined && { labels: raw.labels, labelsPath }),
     ...(raw.inputs !== undefined && { inputs: raw.inputs }),

@@ -39,6 +39,7 @@ export interface RawModelManifest {
   readonly runtime?: 'onnx';
   readonly model: string;
   readonly handler?: string;
+  readonly handlerOptions?: Readonly<Record<string, unknown>>;
   readonly envelope?: string;
   readonly labels?: string;
   readonly inputs?: readonly TensorSpec[];
@@ -67,6 +68,8 @@ export interface ModelManifest {
   /** Absolute path of the model file; a regular file inside {@link baseDir}, or inside an installed package for `npm:` references. */
   readonly modelPath: string;
   readonly handler: string;
+  /** The handler's own settings, as written; the handler validates them. */
+  readonly handlerOptions: Readonly<Record<string, unknown>>;
   readonly envelope?: string;
   /** The `labels` key as written, when given. */
   readonly labels?: string;

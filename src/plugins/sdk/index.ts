@@ -3,6 +3,8 @@ export type { NodeHandler, NodeHandlerContext, WorkflowValue } from './node-hand
 export type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from './handler.js';
 export { decodeJsonRequestBody, type BodyForm, type DecodedJsonBody } from './json-request-body.js';
 export { encodeJsonOutputs, tensorRows } from './json-response-body.js';
+export { classProbabilities, rankOutputClasses, scoreRows, softmax, topClasses, type RankOptions, type RankedClass } from './class-scores.js';
+export { HandlerOptions, type NumberRule } from './handler-options.js';
 export type {
   Batch,
   BatchingDefaults,

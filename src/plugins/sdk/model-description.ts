@@ -8,4 +8,9 @@ export interface ModelDescription {
   readonly outputs: readonly TensorSpec[];
   /** Class labels from the manifest's `labels` file, in class-index order. */
   readonly labels?: readonly string[];
+  /**
+   * Absolute path of the directory holding the version's `model.yaml`: files a handler reads (a
+   * tokenizer) are named in its settings relative to it. Absent for models not loaded from a directory.
+   */
+  readonly directory?: string;
 }

@@ -59,6 +59,7 @@ describe('loadManifest', () => {
       model: 'model.onnx',
       modelPath: join(dir, 'model.onnx'),
       handler: 'passthrough',
+      handlerOptions: {},
       batching: {
         maxBatchSize: 1,
         maxBatchDelayMs: 0,
@@ -108,6 +109,13 @@ describe('loadManifest', () => {
       'gpu:1',
       { intraOpNumThreads: 2, executionMode: 'parallel', executionProviders: ['cuda', 'cpu'] },
     ]);
+  });
+
+  it('carries the handler options as written', async () => {
+    const manifest = await loadManifest(
+      await modelWith('name: m\nversion: "1"\nmodel: model.onnx\nhandler: text-classifier\nhandlerOptions:\n  tokenizer: tok/tokenizer.json\n  topK: 2\n'),
+    );
+    expect(manifest.handlerOptions).toEqual({ tokenizer: 'tok/tokenizer.json', topK: 2 });
   });
 
   it('returns a frozen manifest', async () => {
@@ -173,7 +181,7 @@ describe('loadManifest', () => {
     ['missing name', 'version: "1"\nmodel: model.onnx\n', '`name` is required'],
     ['numeric version', 'name: m\nversion: 1.0\nmodel: model.onnx\n', '`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1'],
     ['bad name', 'name: ../m\nversion: "1"\nmodel: model.onnx\n', '`name` must match pattern "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" (got "../m")'],
-    ['unknown key', base + 'modle: x\n', '`modle` is not a known key (allowed here: name, version, description, runtime, model, handler, envelope, labels, inputs, outputs, batching, workers, executor, executorOptions, device, responseTimeoutMs, jobQueueSize, runtimeOptions)'],
+    ['unknown key', base + 'modle: x\n', '`modle` is not a known key (allowed here: name, version, description, runtime, model, handler, handlerOptions, envelope, labels, inputs, outputs, batching, workers, executor, executorOptions, device, responseTimeoutMs, jobQueueSize, runtimeOptions)'],
     ['unknown runtime', base + 'runtime: torch\n', '`runtime` must be one of "onnx" (got "torch")'],
     ['bad datatype', base + 'inputs:\n  - {name: x, datatype: FLOAT, shape: [1]}\n', '`inputs[0].datatype` must be one of "BOOL", "UINT8", "UINT16", "UINT32", "UINT64", "INT8", "INT16", "INT32", "INT64", "FP16", "FP32", "FP64", "BYTES", "BF16" (got "FLOAT")'],
     ['shape below -1', base + 'inputs:\n  - {name: x, datatype: FP32, shape: [-2]}\n', '`inputs[0].shape[0]` must be >= -1 (got -2)'],
