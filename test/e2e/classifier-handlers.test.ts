@@ -1,15 +1,14 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { imageClassifierHandler } from '../../plugins/image-classifier/index.js';
-import { textClassifierHandler } from '../../plugins/text-classifier/index.js';
 import { defaultHandlerFixtureDir } from '../../scripts/build-handler-fixtures.js';
 import { solidImage } from '../support/handlers/classifier-fixtures.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
- * The image and text classifier handlers in a real server, on the committed test models: the colours
+ * The image and text classifier handlers in a real server (loaded as the built-in plugins they are), on
+ * the committed test models: the colours
  * model (a solid colour is classified as that colour) and the sentiment model (a masked bag of words).
  */
 describe('classifier handlers', () => {
@@ -18,7 +17,6 @@ describe('classifier handlers', () => {
   beforeAll(async () => {
     t = await startTestServer({
       demoModels: [],
-      handlers: [imageClassifierHandler, textClassifierHandler],
       // The text classifier is CPU-heavy: its threads load the TypeScript sources, as tests run them.
       handlerPool: { threads: 1, execArgv: TYPESCRIPT_THREAD_ARGV },
       prepare: async (store) => {
