@@ -15,6 +15,8 @@ import type { StartupReport } from '../serving/model-manager.js';
 import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
 import { SLUICE_VERSION } from './version.js';
+import { Telemetry } from '../telemetry/tracing/telemetry.js';
+import { resolveTelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
 
 /** How to start a server. */
 export interface StartServerOptions {
@@ -33,6 +35,12 @@ export interface StartServerOptions {
   readonly handlerPool?: HandlerPoolOptions;
   /** Workflow node handlers beside the built-in ones, for embedders and tests. */
   readonly nodeHandlers?: readonly NodeHandler[];
+  /**
+   * The server's tracer and meter providers (tests pass one with an in-memory span exporter); it is then
+   * the caller's to shut down. Default: built from `config.telemetry` and the `OTEL_*` variables, shut down
+   * by `stop()`.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -52,7 +60,10 @@ export interface SluiceServer {
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
+  const telemetry = options.telemetry ?? new Telemetry(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION));
+  const ownTelemetry = options.telemetry === undefined;
   const core = new ServingCore({
+    telemetry,
     config,
     logger,
     serverVersion: SLUICE_VERSION,
@@ -70,15 +81,16 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
   });
   const startup = await core.start(options.restoreSnapshot ?? true);
   const apps: HttpApp[] = [];
-  const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
-    const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger });
+  const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference'], traced: boolean): Promise<HttpApp> => {
+    const observe = { metrics: core.metrics, accessLog: traced, logRequestBodies: config.telemetry.logRequestBodies, ...(traced ? { telemetry } : {}) };
+    const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger, observe });
     apps.push(app);
     return app;
   };
   try {
-    const inference = await open('inference', InferenceApiModule.forCore(core), config.inference);
-    const management = await open('management', ManagementApiModule.forCore(core), config.management);
-    const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics);
+    const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
+    const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
+    const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {
@@ -87,6 +99,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         const drained = await core.shutdown(config.shutdownTimeoutMs);
         if (!drained) for (const a of apps) a.closeAllConnections();
         await closing;
+        if (ownTelemetry) await telemetry.shutdown();
         logger.info('stopped', { drained });
         return { drained };
       })();
@@ -96,6 +109,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
   } catch (error) {
     await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);
+    if (ownTelemetry) await telemetry.shutdown();
     throw error;
   }
 }

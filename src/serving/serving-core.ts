@@ -18,6 +18,8 @@ import type { ModelRuntime } from '../runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import { Telemetry } from '../telemetry/tracing/telemetry.js';
+import { createWorkflowObserver } from '../telemetry/tracing/workflow-tracer.js';
 import { HandlerPool, type HandlerPoolOptions } from './handler-pool/index.js';
 import { InferenceService } from './inference-service.js';
 import { ModelManager, type StartupReport } from './model-manager.js';
@@ -38,6 +40,9 @@ export interface ServingCoreOptions {
   /** Workflow node handlers (`handler:` nodes). */
   readonly nodeHandlers?: readonly { readonly handler: NodeHandler; readonly origin: string }[];
   readonly runtime?: ModelRuntime;
+  /** The server's tracer and meter providers (default: tracing off, the Prometheus page only). */
+  readonly telemetry?: Telemetry;
+  /** Replaces the metrics recorded through {@link telemetry}. */
   readonly metrics?: ServingMetrics;
   /** When false the snapshot is neither read nor written. */
   readonly snapshots?: boolean;
@@ -55,6 +60,7 @@ export class ServingCore {
   readonly serverVersion: string;
   readonly registry = new ModelRegistry();
   readonly metrics: ServingMetrics;
+  readonly telemetry: Telemetry;
   readonly inference: InferenceService;
   readonly manager: ModelManager;
   readonly workflows = new WorkflowRegistry();
@@ -69,7 +75,8 @@ export class ServingCore {
     this.config = options.config;
     this.logger = options.logger;
     this.serverVersion = options.serverVersion;
-    this.metrics = options.metrics ?? new PrometheusServingMetrics();
+    this.telemetry = options.telemetry ?? new Telemetry();
+    this.metrics = options.metrics ?? new PrometheusServingMetrics(this.telemetry);
     this.handlerPool = new HandlerPool({ closeTimeoutMs: options.config.shutdownTimeoutMs, ...options.handlerPool }, options.logger);
     const handlers = new HandlerRegistry();
     for (const { handler, origin } of options.handlers) handlers.register(this.handlerPool.route(handler), origin);
@@ -119,7 +126,7 @@ export class ServingCore {
       handler: (name) => this.nodeHandlers.find(name),
       workflow: (name) => this.workflows.find(name)?.plan,
       logger: options.logger,
-    });
+    }, createWorkflowObserver(this.metrics));
   }
 
   /**

@@ -6,6 +6,7 @@ import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
+import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
 
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
@@ -37,6 +38,8 @@ export interface HttpAppOptions {
   readonly port: number;
   readonly maxRequestSizeBytes: number;
   readonly logger: Logger;
+  /** Request ids, server spans, access log and error counts (default: request ids only). */
+  readonly observe?: RequestObserverOptions;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
+  observeRequests(fastify, logger, options.observe ?? { accessLog: false, logRequestBodies: false });
   let closing = false;
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');

@@ -4,6 +4,7 @@ import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
 import { errorBody, errorStyleOf } from './error-body.js';
+import { noteRequestError } from './request-observer.js';
 
 /** Turns what Nest and Fastify throw themselves (unknown route, body limits, media types) into Sluice errors. */
 function fromHttpException(error: HttpException, request: FastifyRequest, maxRequestSizeBytes: number): SluiceError {
@@ -47,6 +48,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const error = this.toSluiceError(exception, request);
     const status = httpStatusOf(error.code, error.category);
+    noteRequestError(request, error, status);
     if (status >= 500 && error.code !== 'SLUICE_QUEUE_FULL') {
       this.logger.error('request failed', { method: request.method, url: request.url, code: error.code, error: exception });
     }
