@@ -8,6 +8,7 @@ import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
 import { packageRoot } from '../../src/common/package-root.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -44,6 +45,8 @@ export interface TestServerOptions {
   readonly handlers?: readonly Handler[];
   /** Handler thread settings; threads running test handlers need `TYPESCRIPT_THREAD_ARGV`. */
   readonly handlerPool?: HandlerPoolOptions;
+  /** The server's telemetry (e.g. a `SpanRecorder`'s); default: from the config, tracing off. */
+  readonly telemetry?: Telemetry;
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -86,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.nodeHandlers ? { nodeHandlers: options.nodeHandlers } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return {
     server,

@@ -1,4 +1,4 @@
-import { SpanStatusCode, context, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { ObservedNodeStatus, WorkflowNodeObservation, WorkflowObserver, WorkflowRunObservation } from '../../workflow/index.js';
 import type { ServingMetrics } from '../metrics/serving-metrics.js';
 import { ATTR, SPAN } from '../telemetry-names.js';
@@ -43,7 +43,7 @@ class NodeObservation implements WorkflowNodeObservation {
       ...(reason !== undefined ? { [ATTR.workflowNodeReason]: reason } : {}),
     });
     if (status === 'failed') recordFailure(span, error ?? new Error(reason ?? 'the node failed'));
-    else if (error !== undefined) span.recordException(error instanceof Error ? error : new Error(String(error)));
+    else if (error instanceof Error) span.recordException(error);
     span.end();
   }
 }
@@ -71,7 +71,6 @@ function runObservation(workflow: string, depth: number, metrics: ServingMetrics
     ended(error: Error | undefined): void {
       if (runSpan === undefined) return;
       if (error !== undefined) recordFailure(runSpan, error);
-      else runSpan.setStatus({ code: SpanStatusCode.UNSET });
       runSpan.end();
     },
   };
