@@ -18,6 +18,21 @@ export default tseslint.config(
     },
   },
   {
+    // Only src/telemetry/ builds providers and exporters; everything else uses @opentelemetry/api.
+    files: ['src/**/*.ts', 'plugins/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/telemetry/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@opentelemetry/sdk-*', '@opentelemetry/exporter-*', '@opentelemetry/resources'], message: 'Only src/telemetry/ may import the OpenTelemetry SDK; use @opentelemetry/api or src/telemetry/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -43,15 +43,17 @@ function servingLine(line: string): ServingLine | undefined {
 
 /**
  * Starts Sluice (`sluice start --foreground`) serving `models` from `modelStore` on ephemeral ports, with
- * snapshots off and its configuration in a temporary directory removed on stop.
+ * snapshots off and its configuration in a temporary directory removed on stop; `env` is its environment
+ * (telemetry benchmarks set `OTEL_*` there).
  */
-export async function startSluice(distRoot: string, modelStore: string, models: readonly string[]): Promise<BenchServer> {
+export async function startSluice(distRoot: string, modelStore: string, models: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<BenchServer> {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
   const removeDir = cleanupOnInterrupt(() => rm(dir, { recursive: true, force: true }));
   const config = join(dir, 'sluice.yaml');
   await writeBenchConfig(config, modelStore, models);
   const child = spawnTracked(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
     cwd: dir,
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = async (): Promise<void> => {

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { runCli } from './cli/cli.js';
+import { installGlobalContext } from './telemetry/tracing/global-context.js';
 
-// Telemetry will start here, before Nest is imported by the server.
+// Context propagation must be in place before Nest and the server modules load; they are imported after it.
+installGlobalContext();
+const { runCli } = await import('./cli/cli.js');
 process.exitCode = await runCli(process.argv.slice(2));

@@ -3,6 +3,7 @@ import type { Batch, JobResult } from '../executors/executor.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch } from './batch-former.js';
 import { batchPlacement } from './batch-key.js';
+import type { BatchTracing, QueuedTrace } from './batch-tracing.js';
 import type { BatchingPolicy } from './batching-policy.js';
 import type { InstancePool, PooledInstance } from './instance-pool.js';
 import { OrderedAnswers } from './ordered-answers.js';
@@ -29,6 +30,8 @@ export interface DynamicBatchSchedulerOptions {
   readonly pool: InstancePool;
   /** Called after every batch (metrics). */
   readonly onBatch?: (report: BatchReport) => void;
+  /** Reports queue waits and batches to tracing; absent when tracing is off. */
+  readonly tracing?: BatchTracing;
 }
 
 /** Seconds a client is told to wait before retrying when the queue is full. */
@@ -82,6 +85,7 @@ export class DynamicBatchScheduler implements Scheduler {
       const sequence = this.sequence++;
       const priority = job.priority ?? this.options.policy.defaultPriority;
       const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, resolve), this.delivery(sequence, reject));
+      payload.trace = this.options.tracing?.enqueued();
       this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
       if (job.gather === true) this.pumpSoon();
@@ -249,7 +253,7 @@ export class DynamicBatchScheduler implements Scheduler {
     const started = performance.now();
     let run: Promise<readonly JobResult[]>;
     try {
-      run = execution.run(batch);
+      run = this.traced(picked, instance, () => execution.run(batch));
     } catch (error) {
       run = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -261,6 +265,20 @@ export class DynamicBatchScheduler implements Scheduler {
         this.instanceFailed(instance, picked, error);
       },
     );
+  }
+
+  /** Runs the batch inside a batch span when some of its requests are traced. */
+  private traced(picked: readonly Payload[], instance: PooledInstance, run: () => Promise<readonly JobResult[]>): Promise<readonly JobResult[]> {
+    const tracing = this.options.tracing;
+    if (tracing === undefined) return run();
+    const traces: QueuedTrace[] = [];
+    let rows = 0;
+    for (const payload of picked) {
+      rows += payload.rows;
+      if (payload.trace !== undefined) traces.push(payload.trace);
+    }
+    if (traces.length === 0) return run();
+    return tracing.runBatch(traces, { size: picked.length, rows, instanceId: instance.id, device: instance.execution?.device ?? 'unknown' }, run);
   }
 
   private finish(instance: PooledInstance, picked: readonly Payload[], started: number, results: readonly JobResult[]): void {

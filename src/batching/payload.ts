@@ -1,4 +1,5 @@
 import type { SluiceError } from '../common/errors/index.js';
+import type { QueuedTrace } from './batch-tracing.js';
 import { assertTransition, isLive, type PayloadState } from './payload-state.js';
 import type { InferenceJob, InferenceOutcome } from './scheduler.js';
 
@@ -13,6 +14,8 @@ export class Payload {
   delayed = false;
   /** True once it was put back in the queue after its instance failed. */
   retried = false;
+  /** Set when the request is traced: told when the request leaves the queue. */
+  trace: QueuedTrace | undefined;
 
   constructor(
     readonly job: InferenceJob,
@@ -42,7 +45,10 @@ export class Payload {
   advance(to: 'batched' | 'executing'): void {
     assertTransition(this.current, to);
     this.current = to;
-    if (to === 'executing') this.startedAt = performance.now();
+    if (to === 'executing') {
+      this.startedAt = performance.now();
+      this.trace?.dequeued();
+    }
   }
 
   /** Puts a running payload back in the queue after its instance failed (once). */
@@ -65,6 +71,7 @@ export class Payload {
     if (!this.live) return;
     assertTransition(this.current, state);
     this.current = state;
+    this.trace?.dequeued();
     this.rejectOutcome(error);
   }
 }

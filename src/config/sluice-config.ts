@@ -55,6 +55,20 @@ export interface DownloadConfig {
   readonly timeoutMs: number;
 }
 
+/** Traces, metrics export and access logs; the standard `OTEL_*` variables win over these when set. */
+export interface TelemetryConfig {
+  readonly serviceName: string;
+  readonly tracesExporter: 'otlp' | 'console' | 'none';
+  readonly metricsExporter: 'otlp' | 'none';
+  /** Base URL of the OTLP/HTTP collector. */
+  readonly otlpEndpoint: string;
+  readonly sampler: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+  /** Ratio of the `*traceidratio` samplers (0..1). */
+  readonly samplerArg: number;
+  readonly metricExportIntervalMs: number;
+  readonly logRequestBodies: boolean;
+}
+
 /** Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). */
 export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId'>>>;
 
@@ -88,6 +102,7 @@ export interface SluiceConfig {
   readonly archive: ArchiveLimitsConfig;
   readonly download: DownloadConfig;
   readonly runtime: RuntimeConfig;
+  readonly telemetry: TelemetryConfig;
 }
 
 type LayerValue<T> = T extends readonly unknown[] ? T : T extends object ? Partial<T> : T;
@@ -144,5 +159,15 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
     executionProviders: ['cpu'],
+  },
+  telemetry: {
+    serviceName: 'sluice',
+    tracesExporter: 'none',
+    metricsExporter: 'none',
+    otlpEndpoint: 'http://localhost:4318',
+    sampler: 'parentbased_always_on',
+    samplerArg: 1,
+    metricExportIntervalMs: 60000,
+    logRequestBodies: false,
   },
 });

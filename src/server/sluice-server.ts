@@ -22,6 +22,8 @@ import type { WorkflowStartupReport } from '../serving/workflows/workflow-manage
 import { ServingCore } from '../serving/serving-core.js';
 import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
+import { Telemetry } from '../telemetry/tracing/telemetry.js';
+import { resolveTelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
 
 /** How to start a server. */
 export interface StartServerOptions {
@@ -43,6 +45,12 @@ export interface StartServerOptions {
   readonly authProviders?: readonly AuthProvider[];
   /** The folder relative paths of plugin settings resolve against: the config file's (default: the working directory). */
   readonly configDirectory?: string;
+  /**
+   * The server's tracer and meter providers (tests pass one with an in-memory span exporter); it is then
+   * the caller's to shut down. Default: built from `config.telemetry` and the `OTEL_*` variables, shut down
+   * by `stop()`.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 /** A running server: the core, its three HTTP ports, and a graceful stop. */
@@ -64,7 +72,12 @@ export interface SluiceServer {
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
+  const telemetry = options.telemetry ?? new Telemetry(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION));
+  const ownTelemetry = options.telemetry === undefined;
   const root = packageRoot();
+  const releaseTelemetry = async (): Promise<void> => {
+    if (ownTelemetry) await telemetry.shutdown();
+  };
   const plugins = await loadPlugins({
     pluginsDir: options.pluginsDir ?? join(root, 'plugins'),
     packageRoot: root,
@@ -72,6 +85,9 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     cwd: options.configDirectory ?? process.cwd(),
     sluiceVersion: SLUICE_VERSION,
     logger,
+  }).catch(async (error: unknown) => {
+    await releaseTelemetry();
+    throw error;
   });
   let guards: ApiGuards;
   try {
@@ -79,12 +95,14 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])]);
   } catch (error) {
     await plugins.shutdown();
+    await releaseTelemetry();
     throw error;
   }
   const embedder = 'the embedding application';
   let core: ServingCore;
   try {
     core = new ServingCore({
+      telemetry,
       config,
       logger,
       serverVersion: SLUICE_VERSION,
@@ -104,6 +122,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     });
   } catch (error) {
     await plugins.shutdown();
+    await releaseTelemetry();
     throw error;
   }
   const startup = await core.start(options.restoreSnapshot ?? true);
@@ -114,7 +133,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     logger: endpoint.logger,
   });
   const apps: HttpApp[] = [];
-  const open = async (name: GuardedApi, module: DynamicModule, listener: SluiceConfig['inference']): Promise<HttpApp> => {
+  const open = async (name: GuardedApi, module: DynamicModule, listener: SluiceConfig['inference'], traced: boolean): Promise<HttpApp> => {
+    const observe = { metrics: core.metrics, accessLog: traced, logRequestBodies: config.telemetry.logRequestBodies, ...(traced ? { telemetry } : {}) };
     const endpoints = plugins.endpoints.filter((e) => e.value.api === name);
     const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
     const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
@@ -124,6 +144,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       ...listener,
       maxRequestSizeBytes: config.maxRequestSizeBytes,
       logger,
+      observe,
       ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),
       ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
     });
@@ -131,9 +152,9 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     return app;
   };
   try {
-    const inference = await open('inference', InferenceApiModule.forCore(core), config.inference);
-    const management = await open('management', ManagementApiModule.forCore(core), config.management);
-    const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics);
+    const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
+    const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
+    const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {
@@ -143,6 +164,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         if (!drained) for (const a of apps) a.closeAllConnections();
         await closing;
         await plugins.shutdown();
+        await releaseTelemetry();
         logger.info('stopped', { drained });
         return { drained };
       })();
@@ -153,6 +175,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);
     await plugins.shutdown();
+    await releaseTelemetry();
     throw error;
   }
 }

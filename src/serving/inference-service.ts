@@ -3,6 +3,8 @@ import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';
 import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
+import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
+import { annotateActiveSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
 import type { HandlerRequest } from '../plugins/sdk/handler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
@@ -91,9 +93,10 @@ export class InferenceService {
     const version = this.readyVersion(request.model, request.version);
     const started = performance.now();
     const context = version.handlerContext();
+    const attributes = { [ATTR.model]: version.name, [ATTR.modelVersion]: version.version };
     let prepared;
     try {
-      [prepared] = await version.handler.preprocess([request.request], context);
+      [prepared] = await withChildSpan(SPAN.preprocess, attributes, () => version.handler.preprocess([request.request], context));
     } catch (error) {
       throw handlerFailure(version, 'preprocess', error);
     }
@@ -102,7 +105,10 @@ export class InferenceService {
     const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
     const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
     try {
-      const [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], context);
+      const state = prepared.state;
+      const [answer] = await withChildSpan(SPAN.postprocess, attributes, () =>
+        version.handler.postprocess([{ request: request.request, outputs, state }], context),
+      );
       return { version, result: answer };
     } catch (error) {
       throw handlerFailure(version, 'postprocess', error);
@@ -126,6 +132,7 @@ export class InferenceService {
 
   private readyVersion(model: string, versionName?: string): ModelVersion {
     const version = this.registry.resolve(model, versionName);
+    annotateActiveSpan({ [ATTR.model]: version.name, [ATTR.modelVersion]: version.version });
     if (version.state !== 'ready') {
       throw new SluiceError('SLUICE_MODEL_UNLOADING', `model \`${version.name}\` version \`${version.version}\` is being unloaded`);
     }

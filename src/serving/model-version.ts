@@ -1,5 +1,6 @@
 import { Autoscaler, type AutoscaleDecision } from '../batching/autoscaler.js';
 import { DynamicBatchScheduler, type BatchReport } from '../batching/dynamic-batch-scheduler.js';
+import { createBatchTracing } from '../telemetry/tracing/batch-tracer.js';
 import { InstancePool, type InstanceInfo } from '../batching/instance-pool.js';
 import { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
@@ -89,6 +90,7 @@ export class ModelVersion {
       pool: this.pool,
       policy: batchingPolicyOf(s),
       onBatch: (report) => parts.onBatch?.(this, report),
+      tracing: createBatchTracing({ model: this.name, version: this.version, executionProvider: parts.executorModel.executionProvider }),
     });
     this.pool.scale(s.minWorkers);
     this.autoscaler = new Autoscaler(

@@ -21,6 +21,8 @@ import type { ModelRuntime } from '../runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
+import { Telemetry } from '../telemetry/tracing/telemetry.js';
+import { createWorkflowObserver } from '../telemetry/tracing/workflow-tracer.js';
 import { HandlerPool, type HandlerPoolOptions } from './handler-pool/index.js';
 import { InferenceService } from './inference-service.js';
 import { ModelManager, type StartupReport } from './model-manager.js';
@@ -52,6 +54,9 @@ export interface ServingCoreOptions {
   /** Workflow node handlers (`handler:` nodes). */
   readonly nodeHandlers?: readonly { readonly handler: NodeHandler; readonly origin: string }[];
   readonly runtime?: ModelRuntime;
+  /** The server's tracer and meter providers (default: tracing off, the Prometheus page only). */
+  readonly telemetry?: Telemetry;
+  /** Replaces the metrics recorded through {@link telemetry}. */
   readonly metrics?: ServingMetrics;
   /** When false the snapshot is neither read nor written. */
   readonly snapshots?: boolean;
@@ -69,6 +74,7 @@ export class ServingCore {
   readonly serverVersion: string;
   readonly registry = new ModelRegistry();
   readonly metrics: ServingMetrics;
+  readonly telemetry: Telemetry;
   readonly inference: InferenceService;
   readonly manager: ModelManager;
   readonly workflows = new WorkflowRegistry();
@@ -87,7 +93,8 @@ export class ServingCore {
     this.config = options.config;
     this.logger = options.logger;
     this.serverVersion = options.serverVersion;
-    this.metrics = options.metrics ?? new PrometheusServingMetrics();
+    this.telemetry = options.telemetry ?? new Telemetry();
+    this.metrics = options.metrics ?? new PrometheusServingMetrics(this.telemetry);
     this.envelopes = options.envelopes ?? frozenRegistry<Envelope>('envelope');
     this.hooks = options.hooks ?? new HookBus(options.logger);
     this.hooks.freeze();
@@ -149,7 +156,7 @@ export class ServingCore {
       workflow: (name) => this.workflows.find(name)?.plan,
       logger: options.logger,
       ...(hooks.has('onWorkflowNodeEnd') ? { nodeEnded: (event) => { hooks.emit('onWorkflowNodeEnd', event); } } : {}),
-    });
+    }, createWorkflowObserver(this.metrics));
   }
 
   /**

@@ -9,6 +9,7 @@ import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
 import { packageRoot } from '../../src/common/package-root.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -53,6 +54,8 @@ export interface TestServerOptions {
   readonly auth?: Partial<AuthConfig>;
   /** Auth providers `auth` can name (a token-auth with a test clock, a jwt-auth with a test JWKS). */
   readonly authProviders?: readonly AuthProvider[];
+  /** The server's telemetry (e.g. a `SpanRecorder`'s); default: from the config, tracing off. */
+  readonly telemetry?: Telemetry;
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -98,6 +101,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
     ...(options.authProviders ? { authProviders: options.authProviders } : {}),
     configDirectory: dir,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return {
     server,

@@ -8,6 +8,7 @@ import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
+import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
 
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
@@ -46,6 +47,8 @@ export interface HttpAppOptions {
   readonly extend?: (fastify: FastifyInstance, coreRoutes: readonly RegisteredRoute[]) => void;
   /** The auth guard in front of every non-public route; none means the port is open. */
   readonly auth?: AuthGuardOptions;
+  /** Request ids, server spans, access log and error counts (default: request ids only). */
+  readonly observe?: RequestObserverOptions;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     if (!coreRoutesOnly) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
+  observeRequests(fastify, logger, options.observe ?? { accessLog: false, logRequestBodies: false });
   let closing = false;
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');

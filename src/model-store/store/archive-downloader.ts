@@ -3,6 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { context, propagation } from '@opentelemetry/api';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -74,7 +75,10 @@ function pinnedLookup(pinned: LookupAddress): LookupFunction {
 function get(url: URL, address: LookupAddress, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const options = { method: 'GET', signal, agent: false, lookup: pinnedLookup(address), headers: { accept: '*/*' } };
+    const headers: Record<string, string> = { accept: '*/*' };
+    // The registration's trace continues at the model host (W3C traceparent, tracestate, baggage).
+    propagation.inject(context.active(), headers);
+    const options = { method: 'GET', signal, agent: false, lookup: pinnedLookup(address), headers };
     const request = send(url, options, resolve);
     request.on('error', reject);
     request.end();

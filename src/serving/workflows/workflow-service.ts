@@ -1,4 +1,4 @@
-import { checkRequestInputs, executeWorkflow, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
+import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
 /** How one workflow run is bounded and observed. */
@@ -21,6 +21,8 @@ export class WorkflowService {
   constructor(
     private readonly registry: WorkflowRegistry,
     private readonly services: WorkflowServices,
+    /** Tracing and metrics of runs and nodes. */
+    private readonly observer?: WorkflowObserver,
   ) {}
 
   /** Runs workflow `name` on `request` (input name → value). */
@@ -34,6 +36,7 @@ export class WorkflowService {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(this.observer ? { observer: this.observer } : {}),
     });
     return { workflow, result };
   }

@@ -1,62 +1,95 @@
-import { LOG_LEVELS, type LogFields, type Logger, type LogLevel } from '../../common/logger.js';
+import { context, trace } from '@opentelemetry/api';
+import { pino, type DestinationStream, type Logger as PinoInstance } from 'pino';
+import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
 
-/** Where log lines go; one JSON document per call. */
+/** Where log lines go; one JSON document per call, without the line end. */
 export type LogSink = (line: string) => void;
 
-const RANK: Readonly<Record<LogLevel, number>> = Object.fromEntries(LOG_LEVELS.map((level, i) => [level, i])) as Record<LogLevel, number>;
-
 /** Keys every line sets itself; fields by these names are written as `field.<key>` instead. */
-const RESERVED_KEYS: ReadonlySet<string> = new Set(['time', 'level', 'msg']);
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['time', 'level', 'msg', 'trace_id', 'span_id', 'trace_flags']);
 
-/** Renames fields that would overwrite `time`, `level` or `msg`, and reduces errors to name, message and code. */
-function safeFields(fields: LogFields): LogFields {
+function safeValue(value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, ...('code' in value ? { code: value.code } : {}) };
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+/** Renames fields that would overwrite what every line sets, reduces errors to name, message and code, and writes bigints as strings. */
+function safeFields(fields: LogFields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    out[RESERVED_KEYS.has(key) ? `field.${key}` : key] =
-      value instanceof Error ? { name: value.name, message: value.message, ...('code' in value ? { code: value.code } : {}) } : value;
-  }
+  for (const [key, value] of Object.entries(fields)) out[RESERVED_KEYS.has(key) ? `field.${key}` : key] = safeValue(value);
   return out;
 }
 
-/**
- * A logger that writes one JSON object per line (`time`, `level`, `msg`, then fields), dropping lines
- * below `level`. Errors in fields, bound or per line, are reduced to name, message and code; a field
- * named `time`, `level` or `msg` is written as `field.time`, `field.level` or `field.msg`.
- */
-export class JsonLogger implements Logger {
-  private readonly bound: LogFields;
+/** `trace_id`, `span_id` and `trace_flags` of the active span, so a log line can be found from its trace and back. */
+function traceFields(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (span === undefined) return {};
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}` };
+}
 
-  constructor(
-    private readonly level: LogLevel,
-    private readonly sink: LogSink = (line) => process.stdout.write(line + '\n'),
-    bound: LogFields = {},
-  ) {
-    this.bound = safeFields(bound);
-  }
+function sinkStream(sink: LogSink): DestinationStream {
+  return {
+    write: (line: string) => {
+      sink(line.endsWith('\n') ? line.slice(0, -1) : line);
+    },
+  };
+}
+
+function createPino(level: LogLevel, destination: DestinationStream): PinoInstance {
+  return pino(
+    {
+      level,
+      base: null,
+      messageKey: 'msg',
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: traceFields,
+    },
+    destination,
+  );
+}
+
+/** The {@link Logger} interface over one pino logger. */
+class PinoLogger implements Logger {
+  constructor(private readonly pino: PinoInstance) {}
 
   debug(message: string, fields?: LogFields): void {
-    this.write('debug', message, fields);
+    if (fields === undefined) this.pino.debug(message);
+    else this.pino.debug(safeFields(fields), message);
   }
 
   info(message: string, fields?: LogFields): void {
-    this.write('info', message, fields);
+    if (fields === undefined) this.pino.info(message);
+    else this.pino.info(safeFields(fields), message);
   }
 
   warn(message: string, fields?: LogFields): void {
-    this.write('warn', message, fields);
+    if (fields === undefined) this.pino.warn(message);
+    else this.pino.warn(safeFields(fields), message);
   }
 
   error(message: string, fields?: LogFields): void {
-    this.write('error', message, fields);
+    if (fields === undefined) this.pino.error(message);
+    else this.pino.error(safeFields(fields), message);
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.level, this.sink, { ...this.bound, ...fields });
+    return new PinoLogger(this.pino.child(safeFields(fields)));
   }
+}
 
-  private write(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void {
-    if (RANK[level] < RANK[this.level]) return;
-    const line = { time: new Date().toISOString(), level, msg, ...this.bound, ...(fields ? safeFields(fields) : {}) };
-    this.sink(JSON.stringify(line, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+/**
+ * A logger that writes one JSON object per line through pino: `level`, `time`, the `trace_id`,
+ * `span_id` and `trace_flags` of the active span when there is one, the fields, and `msg`. Lines
+ * below `level` are dropped. Errors in fields, bound or per line, are reduced to name, message and
+ * code; a field named like a key every line sets is written as `field.<name>`. Writes to standard
+ * output unless given a `sink`.
+ */
+export class JsonLogger extends PinoLogger {
+  constructor(level: LogLevel, sink?: LogSink, bound: LogFields = {}) {
+    const root = createPino(level, sink === undefined ? pino.destination({ dest: 1, sync: true }) : sinkStream(sink));
+    super(Object.keys(bound).length === 0 ? root : root.child(safeFields(bound)));
   }
 }

@@ -1,20 +1,9 @@
-import { PROMETHEUS_CONTENT_TYPE, PrometheusRegistry, type Counter, type Histogram } from './prometheus-registry.js';
-import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics } from './serving-metrics.js';
+import type { Counter, Histogram } from '@opentelemetry/api';
+import { Telemetry } from '../tracing/telemetry.js';
+import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
 
-const MODEL_LABELS = ['model_name', 'model_version'] as const;
-
-/** Bound series of one model version. */
-interface ModelSeries {
-  readonly requests: { inc(amount?: number): void };
-  readonly latencyTotal: { inc(amount?: number): void };
-  readonly queueTotal: { inc(amount?: number): void };
-  /** Bound lazily: a failure series appears only once a request failed. */
-  readonly failures: { inc(): void };
-  readonly latency: { observe(value: number): void };
-  readonly queueTime: { observe(value: number): void };
-  readonly batchSize: { observe(value: number): void };
-  readonly compute: { observe(value: number): void };
-}
+/** Content type of the `/metrics` page (Prometheus text exposition format 0.0.4). */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** Batch sizes: powers of two up to 1024. */
 const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -23,64 +12,63 @@ const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
- * {@link ServingMetrics} over a {@link PrometheusRegistry}, keeping TorchServe's metric names so existing
- * dashboards work, plus per-model latency histograms.
+ * TorchServe's two cumulative-latency counters predate Prometheus's `_total` rule, which the exporter
+ * applies to every counter; dashboards know them without it.
+ */
+const TORCHSERVE_COUNTER_NAMES = /^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queue)_latency_microseconds)_total\b/gm;
+
+/**
+ * {@link ServingMetrics} through the OpenTelemetry metrics API, read by the Prometheus exporter of the
+ * server's {@link Telemetry} (and pushed over OTLP when configured). Keeps TorchServe's metric names so
+ * existing dashboards work, plus latency, batch and error histograms and counters.
  */
 export class PrometheusServingMetrics implements ServingMetrics {
-  private readonly registry = new PrometheusRegistry();
   private readonly requests: Counter;
   private readonly latencyTotal: Counter;
   private readonly queueTotal: Counter;
   private readonly failures: Counter;
+  private readonly errors: Counter;
   private readonly latency: Histogram;
   private readonly queueTime: Histogram;
   private readonly batchSize: Histogram;
   private readonly compute: Histogram;
+  private readonly nodeLatency: Histogram;
   private utilization: () => readonly InstanceUtilization[] = () => [];
-  private readonly bound = new Map<string, ModelSeries>();
 
-  constructor() {
-    const r = this.registry;
-    this.requests = r.counter('ts_inference_requests_total', 'Inference requests received per model.', MODEL_LABELS);
-    this.latencyTotal = r.counter(
-      'ts_inference_latency_microseconds',
-      'Cumulative inference latency per model, in microseconds.',
-      MODEL_LABELS,
-    );
-    this.queueTotal = r.counter(
-      'ts_queue_latency_microseconds',
-      'Cumulative time requests spent queued per model, in microseconds.',
-      MODEL_LABELS,
-    );
-    this.failures = r.counter('sluice_inference_failures_total', 'Inference requests that ended in an error, per model.', MODEL_LABELS);
-    this.latency = r.histogram(
-      'sluice_inference_request_duration_seconds',
-      'Inference request latency per model, in seconds.',
-      MODEL_LABELS,
-      LATENCY_BUCKETS_S,
-    );
-    this.queueTime = r.histogram(
-      'sluice_queue_duration_seconds',
-      'Time requests spent queued per model, in seconds.',
-      MODEL_LABELS,
-      LATENCY_BUCKETS_S,
-    );
-    this.batchSize = r.histogram('sluice_batch_size', 'Requests per batch run, per model.', MODEL_LABELS, BATCH_SIZE_BUCKETS);
-    this.compute = r.histogram(
-      'sluice_inference_compute_duration_seconds',
-      'Time one batch run took on its instance, per model, in seconds.',
-      MODEL_LABELS,
-      LATENCY_BUCKETS_S,
-    );
-    r.gauge('sluice_instance_utilization_ratio', 'Fraction of the last look each instance spent running batches.', [...MODEL_LABELS, 'instance'], () =>
-      this.utilization().map((u) => ({ labels: [u.model, u.version, u.instance], value: u.utilization })),
+  constructor(private readonly telemetry: Telemetry = new Telemetry()) {
+    const m = telemetry.meter;
+    const seconds = (name: string, description: string): Histogram =>
+      m.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S } });
+    this.requests = m.createCounter('ts_inference_requests_total', { description: 'Inference requests received per model.' });
+    this.latencyTotal = m.createCounter('ts_inference_latency_microseconds', {
+      description: 'Cumulative inference latency per model, in microseconds.',
+      unit: 'us',
+    });
+    this.queueTotal = m.createCounter('ts_queue_latency_microseconds', {
+      description: 'Cumulative time requests spent queued per model, in microseconds.',
+      unit: 'us',
+    });
+    this.failures = m.createCounter('sluice_inference_failures_total', { description: 'Inference requests that ended in an error, per model.' });
+    this.errors = m.createCounter('sluice_errors_total', { description: 'Error answers per Sluice error code and transport.' });
+    this.latency = seconds('sluice_inference_request_duration_seconds', 'Inference request latency per model, in seconds.');
+    this.queueTime = seconds('sluice_queue_duration_seconds', 'Time requests spent queued per model, in seconds.');
+    this.batchSize = m.createHistogram('sluice_batch_size', {
+      description: 'Requests per batch run, per model.',
+      advice: { explicitBucketBoundaries: BATCH_SIZE_BUCKETS },
+    });
+    this.compute = seconds('sluice_inference_compute_duration_seconds', 'Time one batch run took on its instance, per model, in seconds.');
+    this.nodeLatency = seconds('sluice_workflow_node_duration_seconds', 'Time each workflow node took, per workflow, node and outcome, in seconds.');
+    m.createObservableGauge('sluice_instance_utilization_ratio', { description: 'Fraction of the last look each instance spent running batches.' }).addCallback(
+      (result) => {
+        for (const u of this.utilization()) result.observe(u.utilization, { model_name: u.model, model_version: u.version, instance: u.instance });
+      },
     );
   }
 
   batchCompleted(o: BatchObservation): void {
-    const labels = [o.model, o.version];
-    this.batchSize.observe(labels, o.size);
-    this.compute.observe(labels, o.computeUs / 1e6);
+    const labels = { model_name: o.model, model_version: o.version };
+    this.batchSize.record(o.size, labels);
+    this.compute.record(o.computeUs / 1e6, labels);
   }
 
   watchUtilization(source: () => readonly InstanceUtilization[]): void {
@@ -88,16 +76,25 @@ export class PrometheusServingMetrics implements ServingMetrics {
   }
 
   inferenceCompleted(o: InferenceObservation): void {
-    const labels = [o.model, o.version];
-    this.requests.inc(labels);
-    this.latencyTotal.inc(labels, Math.round(o.latencyUs));
-    this.queueTotal.inc(labels, Math.round(o.queueUs));
-    this.latency.observe(labels, o.latencyUs / 1e6);
-    this.queueTime.observe(labels, o.queueUs / 1e6);
-    if (!o.ok) this.failures.inc(labels);
+    const labels = { model_name: o.model, model_version: o.version };
+    this.requests.add(1, labels);
+    this.latencyTotal.add(Math.round(o.latencyUs), labels);
+    this.queueTotal.add(Math.round(o.queueUs), labels);
+    this.latency.record(o.latencyUs / 1e6, labels);
+    this.queueTime.record(o.queueUs / 1e6, labels);
+    if (!o.ok) this.failures.add(1, labels);
   }
 
-  scrape(): { contentType: string; body: string } {
-    return { contentType: PROMETHEUS_CONTENT_TYPE, body: this.registry.render() };
+  workflowNodeCompleted(o: WorkflowNodeObservation): void {
+    this.nodeLatency.record(o.latencyUs / 1e6, { workflow: o.workflow, node: o.node, status: o.status });
+  }
+
+  errorAnswered(code: string, transport: string): void {
+    this.errors.add(1, { code, transport });
+  }
+
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    const text = (await this.telemetry.prometheusText()).replace(TORCHSERVE_COUNTER_NAMES, '$1$2');
+    return { contentType: PROMETHEUS_CONTENT_TYPE, body: text.endsWith('\n') ? text : `${text}\n` };
   }
 }

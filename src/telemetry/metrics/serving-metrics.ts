@@ -20,6 +20,16 @@ export interface BatchObservation {
   readonly computeUs: number;
 }
 
+/** What the workflow executor reports about one node. */
+export interface WorkflowNodeObservation {
+  readonly workflow: string;
+  readonly node: string;
+  /** `ok`, `fallback`, `skipped`, `failed` or `cancelled`. */
+  readonly status: string;
+  /** From the node's start (or its skip) to its end, in microseconds. */
+  readonly latencyUs: number;
+}
+
 /** The utilisation of one instance, read at scrape time. */
 export interface InstanceUtilization {
   readonly model: string;
@@ -30,16 +40,20 @@ export interface InstanceUtilization {
 }
 
 /**
- * The single metrics source of the process. The serving core only talks to this interface, so the
- * implementation behind it (our Prometheus registry today) can be swapped without touching callers.
+ * The single metrics source of the process. The serving core and the transports only talk to this
+ * interface; the implementation records through the OpenTelemetry metrics API.
  */
 export interface ServingMetrics {
   /** Records one finished inference request. */
   inferenceCompleted(observation: InferenceObservation): void;
   /** Records one batch run. */
   batchCompleted(observation: BatchObservation): void;
+  /** Records one finished workflow node. */
+  workflowNodeCompleted(observation: WorkflowNodeObservation): void;
+  /** Counts one error answer by its Sluice error code and the transport that sent it (`http`, `grpc`). */
+  errorAnswered(code: string, transport: string): void;
   /** Tells where instance utilisation is read from at scrape time. */
   watchUtilization(source: () => readonly InstanceUtilization[]): void;
   /** The `/metrics` page and its content type. */
-  scrape(): { contentType: string; body: string };
+  scrape(): Promise<{ contentType: string; body: string }>;
 }

@@ -8,6 +8,35 @@ export interface WorkflowClock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** How a node ended, as an observer hears it: {@link NodeStatus} without `not-run`. */
+export type ObservedNodeStatus = Exclude<NodeStatus, 'not-run'>;
+
+/** Watches one node (tracing, metrics). */
+export interface WorkflowNodeObservation {
+  /** Runs the node's work, so that what it calls (models, handlers, sub-workflows) belongs to the node. */
+  within<T>(work: () => T): T;
+  /** An attempt starts (the first one too). */
+  attempt(): void;
+  /** A `forEach` node makes `count` calls. */
+  calls(count: number): void;
+  /** The node ended; `error` is what failed it or made it fall back or skip. Called once. */
+  ended(status: ObservedNodeStatus, reason?: string, error?: unknown): void;
+}
+
+/** Watches one run of a workflow. */
+export interface WorkflowRunObservation {
+  /** Node `id` starts, or ends without starting (skipped, failed before it ran). */
+  node(id: string, kind: string): WorkflowNodeObservation;
+  /** The run ended, with the error that ended it when it failed. Called once. */
+  ended(error: Error | undefined): void;
+}
+
+/** Told about every run and node of a request, sub-workflows included (the server's tracing and metrics). */
+export interface WorkflowObserver {
+  /** A run of `workflow` starts, in the caller's context; `depth` is 0 for the request's own workflow. */
+  runStarted(workflow: string, depth: number): WorkflowRunObservation;
+}
+
 /** How one run is bounded and observed. */
 export interface ExecuteOptions {
   /** Aborting it cancels the run (the client went away, the server is stopping). */
@@ -17,6 +46,7 @@ export interface ExecuteOptions {
   /** Return per-node timings, attempts and the skipped nodes. */
   readonly debug?: boolean;
   readonly clock?: WorkflowClock;
+  readonly observer?: WorkflowObserver;
 }
 
 /** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */

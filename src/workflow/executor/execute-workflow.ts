@@ -1,7 +1,7 @@
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
-import type { ExecuteOptions, WorkflowClock, WorkflowResult } from './execute-options.js';
+import type { ExecuteOptions, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';
 import { checkRequestInputs } from './request-inputs.js';
 import { RunTrace } from './run-trace.js';
 import { SYSTEM_CLOCK } from './system-clock.js';
@@ -14,6 +14,7 @@ interface RunOptions {
   readonly debug: boolean;
   readonly clock: WorkflowClock;
   readonly depth: number;
+  readonly observer: WorkflowObserver | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -30,8 +31,16 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
       return result.outputs;
     },
   };
-  const run = new WorkflowRun({ plan, request: inputs, context, trace, signal: options.signal, timeoutMs: options.timeoutMs });
-  const outputs = await run.run();
+  const observation = options.observer?.runStarted(plan.workflow.name, options.depth);
+  const run = new WorkflowRun({ plan, request: inputs, context, trace, signal: options.signal, timeoutMs: options.timeoutMs, observation });
+  let outputs;
+  try {
+    outputs = await run.run();
+  } catch (error) {
+    observation?.ended(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+  observation?.ended(undefined);
   return options.debug ? { outputs, debug: trace.debug() } : { outputs };
 }
 
@@ -57,5 +66,6 @@ export function executeWorkflow(
     debug: options.debug === true,
     clock: options.clock ?? SYSTEM_CLOCK,
     depth: 0,
+    observer: options.observer,
   });
 }

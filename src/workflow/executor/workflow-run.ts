@@ -3,7 +3,7 @@ import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
 import type { CallContext } from './call-target.js';
 import { evaluateCondition } from './condition-context.js';
-import type { WorkflowClock } from './execute-options.js';
+import type { ObservedNodeStatus, WorkflowClock, WorkflowNodeObservation, WorkflowRunObservation } from './execute-options.js';
 import { nodeFailure } from './node-failure.js';
 import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-binding.js';
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
@@ -21,6 +21,8 @@ export interface RunSetup {
   readonly trace: RunTrace;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  /** Tracing and metrics of the run, when the server observes runs. */
+  readonly observation?: WorkflowRunObservation | undefined;
 }
 
 const PENDING: NodeOutcome = { status: 'pending' };
@@ -42,6 +44,7 @@ export class WorkflowRun {
   private settle: { resolve: (outputs: Outputs) => void; reject: (error: Error) => void } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly scope: BindingScope;
+  private readonly observed = new Map<string, WorkflowNodeObservation>();
 
   constructor(private readonly setup: RunSetup) {
     this.scope = { request: setup.request, outcome: (id) => this.outcomes.get(id) ?? PENDING };
@@ -128,15 +131,19 @@ export class WorkflowRun {
       }
       return inputs;
     };
+    const observed = this.observe(id);
     const hooks = {
       attempt: (): void => {
         trace.attempt(id);
+        observed?.attempt();
       },
       calls: (count: number): void => {
         trace.calls(id, count);
+        observed?.calls(count);
       },
     };
-    runNode(node, list, inputsFor, this.nodesController.signal, this.setup.context, hooks).then(
+    const work = (): Promise<Outputs> => runNode(node, list, inputsFor, this.nodesController.signal, this.setup.context, hooks);
+    (observed ? observed.within(work) : work()).then(
       (outputs) => {
         this.completed(id, outputs, 'ok');
       },
@@ -146,20 +153,39 @@ export class WorkflowRun {
     );
   }
 
-  private completed(id: string, outputs: Outputs, status: 'ok' | 'fallback', reason?: string): void {
+  private completed(id: string, outputs: Outputs, status: 'ok' | 'fallback', reason?: string, cause?: unknown): void {
     if (this.ended) return;
     this.running.delete(id);
     this.outcomes.set(id, { status: 'done', outputs });
     this.setup.trace.finish(id, status, reason);
+    this.observedEnd(id, status, reason, cause);
     this.release(id);
   }
 
-  private skip(id: string, reason: string): void {
+  private skip(id: string, reason: string, cause?: unknown): void {
     if (this.ended) return;
     this.running.delete(id);
     this.outcomes.set(id, SKIPPED);
     this.setup.trace.finish(id, 'skipped', reason);
+    this.observedEnd(id, 'skipped', reason, cause);
     this.release(id);
+  }
+
+  /** The observation of node `id`, started on first use; undefined when the run is not observed. */
+  private observe(id: string): WorkflowNodeObservation | undefined {
+    const observation = this.setup.observation;
+    if (observation === undefined) return undefined;
+    let node = this.observed.get(id);
+    if (node === undefined) {
+      node = observation.node(id, this.setup.plan.nodes[id]?.node.target.kind ?? 'unknown');
+      this.observed.set(id, node);
+    }
+    return node;
+  }
+
+  private observedEnd(id: string, status: ObservedNodeStatus, reason?: string, cause?: unknown): void {
+    this.observe(id)?.ended(status, reason, cause);
+    this.observed.delete(id);
   }
 
   private failed(id: string, error: unknown): void {
@@ -170,15 +196,16 @@ export class WorkflowRun {
     switch (node.onError.kind) {
       case 'skip':
         logger.warn('workflow node failed; skipping it', { workflow: this.setup.plan.workflow.name, node: id, error: failure.message });
-        this.skip(id, failure.message);
+        this.skip(id, failure.message, failure);
         return;
       case 'fallback':
         logger.warn('workflow node failed; using its fallback', { workflow: this.setup.plan.workflow.name, node: id, error: failure.message });
-        this.completed(id, node.onError.outputs, 'fallback', failure.message);
+        this.completed(id, node.onError.outputs, 'fallback', failure.message, failure);
         return;
       case 'fail':
         this.running.delete(id);
         this.setup.trace.finish(id, 'failed', failure.message);
+        this.observedEnd(id, 'failed', failure.message, failure);
         this.end(failure);
     }
   }
@@ -210,6 +237,7 @@ export class WorkflowRun {
     clearTimeout(this.timer);
     this.setup.signal?.removeEventListener('abort', this.onAbort);
     this.nodesController.abort(error ?? new RunFinished());
+    for (const id of [...this.observed.keys()]) this.observedEnd(id, 'cancelled');
     if (error === undefined) this.settle?.resolve(outputs);
     else this.settle?.reject(error);
   }

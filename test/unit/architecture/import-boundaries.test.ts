@@ -32,6 +32,13 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('lets only src/telemetry import the OpenTelemetry SDK and exporters', () => {
+    const offenders = [...sourceFiles('src'), ...sourceFiles('plugins')].filter(
+      (file) => !file.startsWith('src/telemetry/') && importsOf(file).some((s) => /^@opentelemetry\/(sdk-|exporter-|resources)/.test(s)),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps src/common free of imports from the rest of src', () => {
     const offenders = sourceFiles('src/common').flatMap((file) =>
       localImports(file)

@@ -102,7 +102,7 @@ describe('config file', () => {
     expect(configErrorMessage(() => load(dir))).toBe(
       'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, modelStore, ' +
         'models, workflowStore, workflows, plugins, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, allowedUrls, logLevel, ' +
-        'snapshot, shutdownTimeoutMs, archive, download, runtime)',
+        'snapshot, shutdownTimeoutMs, archive, download, runtime, telemetry)',
     );
   });
 

@@ -10,8 +10,8 @@ export class MetricsController {
   /** Every metric in the Prometheus text format. */
   @Get('metrics')
   @Header('cache-control', 'no-store')
-  metrics(@Res({ passthrough: true }) reply: FastifyReply): string {
-    const { contentType, body } = this.core.metrics.scrape();
+  async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const { contentType, body } = await this.core.metrics.scrape();
     void reply.header('content-type', contentType);
     return body;
   }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
+import { installGlobalContext } from '../../../../src/telemetry/tracing/global-context.js';
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogLevel } from '../../../../src/common/logger.js';
 import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
@@ -16,13 +18,15 @@ function logAll(logger: JsonLogger): void {
   logger.error('e');
 }
 
+installGlobalContext();
+
 describe('JsonLogger', () => {
-  it('writes one JSON object per line with time, level and message first', () => {
+  it('writes one JSON object per line: level and time first, message last', () => {
     const raw: string[] = [];
     new JsonLogger('info', (line) => raw.push(line)).info('model loaded', { model: 'iris' });
     expect(raw).toHaveLength(1);
     const line = JSON.parse(raw[0]!) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['time', 'level', 'msg', 'model']);
+    expect(Object.keys(line)).toEqual(['level', 'time', 'model', 'msg']);
     expect(line).toMatchObject({ level: 'info', msg: 'model loaded', model: 'iris' });
     expect(new Date(line['time'] as string).toISOString()).toBe(line['time']);
   });
@@ -103,6 +107,17 @@ describe('JsonLogger', () => {
     logger.child({ time: 'yesterday', level: 'debug', msg: 'other' }).info('ready');
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'ready', 'field.time': 'yesterday', 'field.level': 'debug', 'field.msg': 'other' });
     expect(lines[0]!['time']).not.toBe('yesterday');
+  });
+
+  it('adds the trace and span ids of the active span', () => {
+    const { logger, lines } = capture('info');
+    const spanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), () => {
+      logger.child({ model: 'iris' }).info('inside');
+    });
+    logger.info('outside');
+    expect(lines[0]).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: '01' });
+    expect(lines[1]).not.toHaveProperty('trace_id');
   });
 
   it('writes bigints as strings', () => {

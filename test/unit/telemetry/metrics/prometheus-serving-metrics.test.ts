@@ -8,30 +8,38 @@ function lines(body: string, prefix: string): string[] {
 }
 
 describe('PrometheusServingMetrics', () => {
-  it('answers the Prometheus text content type', () => {
-    expect(new PrometheusServingMetrics().scrape().contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  it('answers the Prometheus text content type', async () => {
+    expect((await new PrometheusServingMetrics().scrape()).contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
   });
 
-  it('declares every metric even before any request', () => {
-    expect(lines(new PrometheusServingMetrics().scrape().body, '# TYPE')).toEqual([
+  it('declares each metric with its type once it has a value', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 10, queueUs: 1 });
+    metrics.batchCompleted({ model: 'iris', version: '1', size: 1, computeUs: 5 });
+    metrics.workflowNodeCompleted({ workflow: 'w', node: 'n', status: 'ok', latencyUs: 7 });
+    metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
+    metrics.watchUtilization(() => [{ model: 'iris', version: '1', instance: 'iris-1-1', utilization: 0 }]);
+    expect(lines((await metrics.scrape()).body, '# TYPE')).toEqual([
       '# TYPE ts_inference_requests_total counter',
       '# TYPE ts_inference_latency_microseconds counter',
       '# TYPE ts_queue_latency_microseconds counter',
       '# TYPE sluice_inference_failures_total counter',
+      '# TYPE sluice_errors_total counter',
       '# TYPE sluice_inference_request_duration_seconds histogram',
       '# TYPE sluice_queue_duration_seconds histogram',
       '# TYPE sluice_batch_size histogram',
       '# TYPE sluice_inference_compute_duration_seconds histogram',
+      '# TYPE sluice_workflow_node_duration_seconds histogram',
       '# TYPE sluice_instance_utilization_ratio gauge',
     ]);
   });
 
-  it('counts requests and adds up rounded latencies per model version', () => {
+  it('counts requests and adds up rounded latencies per model version', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1500.4, queueUs: 200.6 });
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 500, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'iris', version: '2', ok: true, latencyUs: 10, queueUs: 1 });
-    const body = metrics.scrape().body;
+    const body = (await metrics.scrape()).body;
     expect(lines(body, 'ts_')).toEqual([
       'ts_inference_requests_total{model_name="iris",model_version="1"} 2',
       'ts_inference_requests_total{model_name="iris",model_version="2"} 1',
@@ -42,20 +50,20 @@ describe('PrometheusServingMetrics', () => {
     ]);
   });
 
-  it('counts failures only for requests that failed', () => {
+  it('counts failures only for requests that failed', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 1, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'mnist', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
-    expect(lines(metrics.scrape().body, 'sluice_inference_failures_total')).toEqual([
+    expect(lines((await metrics.scrape()).body, 'sluice_inference_failures_total')).toEqual([
       'sluice_inference_failures_total{model_name="iris",model_version="1"} 1',
     ]);
   });
 
-  it('records latency in seconds in cumulative buckets', () => {
+  it('records latency in seconds in cumulative buckets', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 0 });
-    const body = metrics.scrape().body;
+    const body = (await metrics.scrape()).body;
     const counts = BOUNDS.map((bound) => Number(/ (\d+)$/.exec(lines(body, `sluice_inference_request_duration_seconds_bucket{model_name="iris",model_version="1",le="${bound}"}`)[0]!)![1]));
     expect(counts).toEqual(BOUNDS.map((bound) => (Number(bound) >= 0.003 ? 1 : 0)));
     expect(lines(body, 'sluice_inference_request_duration_seconds_')).toEqual(
@@ -67,10 +75,10 @@ describe('PrometheusServingMetrics', () => {
     );
   });
 
-  it('records queue time in seconds', () => {
+  it('records queue time in seconds', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 250 });
-    const body = metrics.scrape().body;
+    const body = (await metrics.scrape()).body;
     expect(lines(body, 'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.00025"}')).toEqual([
       'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.00025"} 1',
     ]);
@@ -80,27 +88,47 @@ describe('PrometheusServingMetrics', () => {
     expect(lines(body, 'sluice_queue_duration_seconds_sum')).toEqual(['sluice_queue_duration_seconds_sum{model_name="iris",model_version="1"} 0.00025']);
   });
 
-  it('ends the page with a newline', () => {
-    expect(new PrometheusServingMetrics().scrape().body.endsWith('\n')).toBe(true);
+  it('counts error answers by code and transport', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
+    metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
+    metrics.errorAnswered('SLUICE_QUEUE_FULL', 'http');
+    expect(lines((await metrics.scrape()).body, 'sluice_errors_total{')).toEqual([
+      'sluice_errors_total{code="SLUICE_MODEL_NOT_FOUND",transport="http"} 2',
+      'sluice_errors_total{code="SLUICE_QUEUE_FULL",transport="http"} 1',
+    ]);
   });
 
-  it('counts batch sizes and compute time per model', () => {
+  it('records workflow node latency per workflow, node and outcome', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.workflowNodeCompleted({ workflow: 'w', node: 'detect', status: 'ok', latencyUs: 2000 });
+    metrics.workflowNodeCompleted({ workflow: 'w', node: 'detect', status: 'ok', latencyUs: 4000 });
+    expect(lines((await metrics.scrape()).body, 'sluice_workflow_node_duration_seconds_sum')).toEqual([
+      'sluice_workflow_node_duration_seconds_sum{workflow="w",node="detect",status="ok"} 0.006',
+    ]);
+  });
+
+  it('ends the page with a newline', async () => {
+    expect((await new PrometheusServingMetrics().scrape()).body.endsWith('\n')).toBe(true);
+  });
+
+  it('counts batch sizes and compute time per model', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.batchCompleted({ model: 'm', version: '1', size: 3, computeUs: 2000 });
     metrics.batchCompleted({ model: 'm', version: '1', size: 16, computeUs: 4000 });
-    const page = metrics.scrape().body;
+    const page = (await metrics.scrape()).body;
     expect(page).toContain('sluice_batch_size_bucket{model_name="m",model_version="1",le="4"} 1');
     expect(page).toContain('sluice_batch_size_bucket{model_name="m",model_version="1",le="16"} 2');
     expect(page).toContain('sluice_batch_size_sum{model_name="m",model_version="1"} 19');
     expect(page).toContain('sluice_inference_compute_duration_seconds_sum{model_name="m",model_version="1"} 0.006');
   });
 
-  it('reads instance utilisation from its source at scrape time', () => {
+  it('reads instance utilisation from its source at scrape time', async () => {
     const metrics = new PrometheusServingMetrics();
     let value = 0.25;
     metrics.watchUtilization(() => [{ model: 'm', version: '1', instance: 'm-1-1', utilization: value }]);
-    expect(metrics.scrape().body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.25');
+    expect((await metrics.scrape()).body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.25');
     value = 0.5;
-    expect(metrics.scrape().body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.5');
+    expect((await metrics.scrape()).body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.5');
   });
 });

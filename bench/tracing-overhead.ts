@@ -1,0 +1,114 @@
+/**
+ * `npm run bench:tracing`: what tracing costs. The demo MLP is served by Sluice twice, alternately, and
+ * loaded at the same concurrency: with tracing off (the default), and with every request traced
+ * (`always_on` sampler) and exported over OTLP/HTTP to a collector stand-in on loopback in this process.
+ * Prints both throughputs and their ratio; the target is at least 0.85. Absolute figures depend on the
+ * machine; the ratio, measured in one run, is what to compare.
+ *
+ *   npm run bench:tracing -- [--duration 8] [--rounds 2] [--concurrency 16] [--json FILE]
+ */
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { benchModels } from './bench-models.js';
+import { startSluice } from './bench-processes.js';
+import { runLoad, type LoadMeasurement } from './load.js';
+
+const TARGET_RATIO = 0.85;
+const WARM_UP_SECONDS = 2;
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(distRoot, '..');
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '16' },
+    json: { type: 'string' },
+  },
+});
+const durationSeconds = Number(values.duration);
+const rounds = Number(values.rounds);
+const connections = Number(values.concurrency);
+
+function progress(text: string): void {
+  process.stderr.write(text + '\n');
+}
+
+/** A stand-in OTLP/HTTP collector: answers 200 to every export and counts requests and bytes. */
+async function startCollector(): Promise<{ url: string; exports: () => { requests: number; bytes: number }; close: () => Promise<void> }> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    request.on('end', () => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    exports: () => ({ requests, bytes }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+const mlp = benchModels(repoRoot).mlp;
+const collector = await startCollector();
+const environments = {
+  off: { ...process.env, OTEL_TRACES_EXPORTER: 'none' },
+  on: { ...process.env, OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'always_on', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+} as const;
+
+async function measure(variant: keyof typeof environments): Promise<LoadMeasurement> {
+  const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], environments[variant]);
+  try {
+    await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
+    return await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds });
+  } finally {
+    await server.stop();
+  }
+}
+
+const runs: { round: number; variant: 'off' | 'on'; requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number }[] = [];
+try {
+  for (let round = 1; round <= rounds; round++) {
+    // Alternate the order, so that neither variant always runs on a warmer (or busier) machine.
+    for (const variant of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      progress(`round ${round}: tracing ${variant}, c=${connections}, ${durationSeconds} s`);
+      const m = await measure(variant);
+      runs.push({ round, variant, requestsPerSecond: m.requestsPerSecond, p50Ms: m.p50Us / 1000, p99Ms: m.p99Us / 1000, non2xx: m.non2xx });
+    }
+  }
+} finally {
+  await collector.close();
+}
+
+const mean = (variant: 'off' | 'on'): number => {
+  const of = runs.filter((r) => r.variant === variant);
+  return of.reduce((sum, r) => sum + r.requestsPerSecond, 0) / of.length;
+};
+const off = mean('off');
+const on = mean('on');
+const ratio = on / off;
+const exported = collector.exports();
+const lines = [
+  `MLP, c=${connections}, ${rounds} round(s) of ${durationSeconds} s per variant`,
+  ...runs.map((r) => `  round ${r.round} tracing ${r.variant.padEnd(3)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`),
+  `tracing off: ${off.toFixed(0)} req/s`,
+  `tracing on (always_on, OTLP to loopback): ${on.toFixed(0)} req/s; the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
+  `ratio on/off: ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
+];
+process.stdout.write(lines.join('\n') + '\n');
+if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ connections, durationSeconds, rounds, runs, off, on, ratio, exported }, null, 2));

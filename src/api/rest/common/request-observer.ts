@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { context, defaultTextMapGetter, SpanStatusCode } from '@opentelemetry/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SluiceError } from '../../../common/errors/index.js';
+import type { Logger } from '../../../common/logger.js';
+import type { ServingMetrics } from '../../../telemetry/metrics/serving-metrics.js';
+import { ATTR, REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
+import { startServerSpan, type ServerSpan } from '../../../telemetry/tracing/server-span.js';
+import { recordFailure } from '../../../telemetry/tracing/span-helpers.js';
+import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
+
+/** How one port observes its requests. */
+export interface RequestObserverOptions {
+  /** Starts a server span per request when tracing is on; undefined: no spans on this port. */
+  readonly telemetry?: Telemetry;
+  /** Counts error answers by code. */
+  readonly metrics?: ServingMetrics;
+  /** Writes one access-log line per request (info level). */
+  readonly accessLog: boolean;
+  /** Adds the first {@link BODY_LOG_LIMIT} bytes of each body to its access-log line. */
+  readonly logRequestBodies: boolean;
+}
+
+/** The most of a request body an access-log line shows. */
+const BODY_LOG_LIMIT = 4096;
+/** A client's request id is echoed only when it is short printable ASCII; otherwise one is generated. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+interface RequestState {
+  readonly started: number;
+  readonly id: string;
+  readonly server: ServerSpan | undefined;
+  readonly options: RequestObserverOptions;
+  errorCode?: string;
+}
+
+const states = new WeakMap<FastifyRequest, RequestState>();
+
+function requestIdOf(request: FastifyRequest): string {
+  const sent = request.headers[REQUEST_ID_HEADER];
+  return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+}
+
+/** The model or workflow a route names, for access logs. */
+function targetOf(request: FastifyRequest): { model?: string; workflow?: string } {
+  const params = (request.params ?? {}) as Readonly<Record<string, string | undefined>>;
+  const model = params['model'] ?? params['modelAndVerb']?.split(':')[0];
+  if (model !== undefined) return { model };
+  return params['name'] !== undefined && request.url.startsWith('/wfpredict/') ? { workflow: params['name'] } : {};
+}
+
+/**
+ * Observes every request of a port: echoes `x-request-id` (or generates one), starts the server span
+ * from the caller's `traceparent` / `tracestate` / `baggage` and runs the handler in its context, and
+ * when the answer is sent ends the span and writes the access-log line (method, route, status, latency,
+ * model, request id) in the request's context, so that it carries the trace id.
+ */
+export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
+  const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const id = requestIdOf(request);
+    void reply.header(REQUEST_ID_HEADER, id);
+    const route = request.routeOptions.url;
+    const server =
+      telemetry &&
+      startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, {
+        [ATTR.httpRequestMethod]: request.method,
+        [ATTR.urlPath]: request.url.split('?')[0] ?? request.url,
+        [ATTR.urlScheme]: request.protocol,
+        [ATTR.requestId]: id,
+        ...(route !== undefined ? { [ATTR.httpRoute]: route } : {}),
+        ...(request.ip ? { [ATTR.clientAddress]: request.ip } : {}),
+        ...(request.headers['user-agent'] !== undefined ? { [ATTR.userAgent]: request.headers['user-agent'] } : {}),
+      });
+    states.set(request, { started: performance.now(), id, server, options });
+    if (server === undefined) done();
+    else context.with(server.context, done);
+  });
+  if (telemetry !== undefined) {
+    // Reading the body leaves the request's context (stream events run in the socket's); enter it again.
+    fastify.addHook('preHandler', (request, _reply, done) => {
+      const server = states.get(request)?.server;
+      if (server === undefined) done();
+      else context.with(server.context, done);
+    });
+  }
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const state = states.get(request);
+    if (state === undefined) {
+      done();
+      return;
+    }
+    const status = reply.statusCode;
+    const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
+    const { server } = state;
+    if (server !== undefined) {
+      server.span.setAttribute(ATTR.httpResponseStatusCode, status);
+      if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    const write = (): void => {
+      if (!options.accessLog) return;
+      const body = options.logRequestBodies && Buffer.isBuffer(request.body) ? { body: request.body.subarray(0, BODY_LOG_LIMIT).toString('utf8') } : {};
+      logger.info('request', {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        url: request.url,
+        status,
+        latencyMs,
+        requestId: state.id,
+        ...targetOf(request),
+        ...(state.errorCode !== undefined ? { errorCode: state.errorCode } : {}),
+        ...body,
+      });
+    };
+    if (server === undefined) write();
+    else context.with(server.context, write);
+    server?.span.end();
+    done();
+  });
+}
+
+/**
+ * Tells the observer that `request` is answered with `error` (the error filter calls it): the code goes
+ * to the access log and the error counter; the server span records the exception, and fails on a 5xx.
+ */
+export function noteRequestError(request: FastifyRequest, error: SluiceError, status: number): void {
+  const state = states.get(request);
+  if (state === undefined) return;
+  state.errorCode = error.code;
+  state.options.metrics?.errorAnswered(error.code, 'http');
+  const span = state.server?.span;
+  if (span === undefined || !span.isRecording()) return;
+  if (status >= 500) recordFailure(span, error);
+  else span.setAttributes({ [ATTR.errorCode]: error.code, [ATTR.errorType]: error.code });
+}

@@ -1,0 +1,101 @@
+import { SluiceError } from '../../common/errors/index.js';
+import type { TelemetryConfig } from '../../config/sluice-config.js';
+
+/** Where finished spans go: an OTLP/HTTP collector, standard output, or nowhere (tracing off). */
+export type TracesExporterName = TelemetryConfig['tracesExporter'];
+
+/** The samplers of the OpenTelemetry specification (`OTEL_TRACES_SAMPLER`). */
+export const SAMPLER_NAMES = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+/** One of {@link SAMPLER_NAMES}. */
+export type SamplerName = (typeof SAMPLER_NAMES)[number];
+
+/** The telemetry settings once the config file and the standard `OTEL_*` variables are combined. */
+export interface TelemetrySettings {
+  readonly serviceName: string;
+  readonly serviceVersion?: string;
+  readonly tracesExporter: TracesExporterName;
+  /** Full URL spans are posted to (`…/v1/traces`). */
+  readonly tracesEndpoint: string;
+  readonly sampler: SamplerName;
+  /** The ratio of the `*traceidratio` samplers (0..1). */
+  readonly samplerArg: number;
+  /** True to also push metrics over OTLP; `/metrics` is served either way. */
+  readonly metricsOtlp: boolean;
+  /** Full URL metrics are posted to (`…/v1/metrics`). */
+  readonly metricsEndpoint: string;
+  readonly metricExportIntervalMs: number;
+  /** Add request bodies to access-log lines (off by default: bodies may hold personal data). */
+  readonly logRequestBodies: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function invalid(variable: string, value: string, allowed: string): SluiceError {
+  return new SluiceError('SLUICE_CONFIG_INVALID', `${variable}: ${JSON.stringify(value)} is not allowed; use ${allowed}`, { source: variable });
+}
+
+function oneOf<T extends string>(variable: string, raw: string, allowed: readonly T[]): T {
+  const value = raw.trim().toLowerCase();
+  const found = allowed.find((name) => name === value);
+  if (found === undefined) throw invalid(variable, raw, allowed.join(', '));
+  return found;
+}
+
+function firstListed(raw: string | undefined): string | undefined {
+  return raw?.split(',')[0]?.trim() || undefined;
+}
+
+function number(variable: string, raw: string, check: (n: number) => boolean, allowed: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || !check(value)) throw invalid(variable, raw, allowed);
+  return value;
+}
+
+function signalUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path}`;
+}
+
+/**
+ * Combines the `telemetry:` section of the configuration with the standard OpenTelemetry variables,
+ * which win when set: `OTEL_SDK_DISABLED`, `OTEL_SERVICE_NAME`, `OTEL_TRACES_EXPORTER`,
+ * `OTEL_METRICS_EXPORTER`, `OTEL_EXPORTER_OTLP_ENDPOINT` (and the per-signal `…_TRACES_ENDPOINT` /
+ * `…_METRICS_ENDPOINT`, used as they are), `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` and
+ * `OTEL_METRIC_EXPORT_INTERVAL`. Throws `SLUICE_CONFIG_INVALID` naming the variable of a bad value.
+ */
+export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serviceVersion?: string): TelemetrySettings {
+  const disabled = env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true';
+  const tracesRaw = firstListed(env['OTEL_TRACES_EXPORTER']);
+  const metricsRaw = firstListed(env['OTEL_METRICS_EXPORTER']);
+  const samplerRaw = env['OTEL_TRACES_SAMPLER'];
+  const samplerArgRaw = env['OTEL_TRACES_SAMPLER_ARG'];
+  const intervalRaw = env['OTEL_METRIC_EXPORT_INTERVAL'];
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim() || config.otlpEndpoint;
+  const tracesExporter = tracesRaw === undefined ? config.tracesExporter : oneOf('OTEL_TRACES_EXPORTER', tracesRaw, ['otlp', 'console', 'none']);
+  // `prometheus` is accepted because the Prometheus page is always served.
+  const metricsExporter =
+    metricsRaw === undefined ? config.metricsExporter : oneOf('OTEL_METRICS_EXPORTER', metricsRaw, ['otlp', 'prometheus', 'none']);
+  return {
+    serviceName: env['OTEL_SERVICE_NAME']?.trim() || config.serviceName,
+    ...(serviceVersion !== undefined ? { serviceVersion } : {}),
+    tracesExporter: disabled ? 'none' : tracesExporter,
+    tracesEndpoint: env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim() || signalUrl(base, 'v1/traces'),
+    sampler: samplerRaw === undefined ? config.sampler : oneOf('OTEL_TRACES_SAMPLER', samplerRaw, SAMPLER_NAMES),
+    samplerArg:
+      samplerArgRaw === undefined ? config.samplerArg : number('OTEL_TRACES_SAMPLER_ARG', samplerArgRaw, (n) => n >= 0 && n <= 1, 'a ratio from 0 to 1'),
+    metricsOtlp: !disabled && metricsExporter === 'otlp',
+    metricsEndpoint: env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']?.trim() || signalUrl(base, 'v1/metrics'),
+    metricExportIntervalMs:
+      intervalRaw === undefined
+        ? config.metricExportIntervalMs
+        : number('OTEL_METRIC_EXPORT_INTERVAL', intervalRaw, (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0'),
+    logRequestBodies: config.logRequestBodies,
+  };
+}

@@ -1,0 +1,141 @@
+import { ROOT_CONTEXT, propagation, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
+import { installGlobalContext } from './global-context.js';
+import type { SamplerName, TelemetrySettings } from './telemetry-settings.js';
+
+/** What tests and embedders may add to a {@link Telemetry}. */
+export interface TelemetryExtras {
+  /**
+   * Span processors besides the configured exporter (tests pass a `SimpleSpanProcessor` over an
+   * in-memory exporter). Any processor turns tracing on, whatever the exporter setting.
+   */
+  readonly spanProcessors?: readonly SpanProcessor[];
+}
+
+/** Settings of a server with tracing and OTLP metrics off: the Prometheus page only. */
+export const TELEMETRY_OFF: TelemetrySettings = {
+  serviceName: 'sluice',
+  tracesExporter: 'none',
+  tracesEndpoint: 'http://localhost:4318/v1/traces',
+  sampler: 'parentbased_always_on',
+  samplerArg: 1,
+  metricsOtlp: false,
+  metricsEndpoint: 'http://localhost:4318/v1/metrics',
+  metricExportIntervalMs: 60000,
+  logRequestBodies: false,
+};
+
+function samplerFor(name: SamplerName, ratio: number): Sampler {
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  }
+}
+
+function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {
+  const processors = [...(extras.spanProcessors ?? [])];
+  if (settings.tracesExporter === 'otlp') processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesEndpoint })));
+  if (settings.tracesExporter === 'console') processors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
+  return processors;
+}
+
+/**
+ * The tracer and meter of one server, each from its own provider, so that several servers in one process
+ * (tests, embedders) keep their spans and metrics apart; context propagation is process-wide
+ * ({@link installGlobalContext}). With tracing off, {@link tracer} is undefined and instrumented code
+ * skips all span work. Metrics always go to a Prometheus reader (the `/metrics` page) and, when
+ * configured, to an OTLP exporter.
+ */
+export class Telemetry {
+  /** The tracer, or undefined when tracing is off. */
+  readonly tracer: Tracer | undefined;
+  readonly meter: Meter;
+  readonly settings: TelemetrySettings;
+  private readonly tracerProvider: BasicTracerProvider | undefined;
+  private readonly meterProvider: MeterProvider;
+  private readonly prometheus: PrometheusExporter;
+  private readonly serializer = new PrometheusSerializer(undefined, false, undefined, true, true);
+  private stopping: Promise<void> | undefined;
+
+  constructor(settings: TelemetrySettings = TELEMETRY_OFF, extras: TelemetryExtras = {}) {
+    installGlobalContext();
+    this.settings = settings;
+    const resource = resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: settings.serviceName,
+      ...(settings.serviceVersion !== undefined ? { [ATTR_SERVICE_VERSION]: settings.serviceVersion } : {}),
+    });
+    const processors = spanProcessorsFor(settings, extras);
+    if (processors.length > 0) {
+      this.tracerProvider = new BasicTracerProvider({ resource, sampler: samplerFor(settings.sampler, settings.samplerArg), spanProcessors: processors });
+      this.tracer = this.tracerProvider.getTracer(INSTRUMENTATION_SCOPE, settings.serviceVersion);
+    }
+    this.prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withoutTargetInfo: true });
+    // The exporter is built against its own copy of sdk-metrics (same major and minor), so the types differ only nominally.
+    const readers: MetricReader[] = [this.prometheus as unknown as MetricReader];
+    if (settings.metricsOtlp) {
+      readers.push(
+        new PeriodicExportingMetricReader({
+          exporter: new OTLPMetricExporter({ url: settings.metricsEndpoint }),
+          exportIntervalMillis: settings.metricExportIntervalMs,
+        }),
+      );
+    }
+    this.meterProvider = new MeterProvider({ resource, readers });
+    this.meter = this.meterProvider.getMeter(INSTRUMENTATION_SCOPE, settings.serviceVersion);
+  }
+
+  /** True when spans are recorded. */
+  get tracing(): boolean {
+    return this.tracer !== undefined;
+  }
+
+  /** The context a caller sent (W3C `traceparent`, `tracestate`, `baggage`) read from any carrier. */
+  extract<C>(carrier: C, getter: TextMapGetter<C>): Context {
+    return propagation.extract(ROOT_CONTEXT, carrier, getter);
+  }
+
+  /** Every metric in the Prometheus text format, collected now. */
+  async prometheusText(): Promise<string> {
+    const { resourceMetrics } = await this.prometheus.collect();
+    return this.serializer.serialize(resourceMetrics);
+  }
+
+  /** Exports what is buffered (spans, OTLP metrics) now. */
+  async forceFlush(): Promise<void> {
+    await Promise.all([this.tracerProvider?.forceFlush(), this.meterProvider.forceFlush()]);
+  }
+
+  /** Flushes and stops both providers. Idempotent. */
+  shutdown(): Promise<void> {
+    this.stopping ??= Promise.all([this.tracerProvider?.shutdown(), this.meterProvider.shutdown()]).then(() => undefined);
+    return this.stopping;
+  }
+}
