@@ -123,7 +123,7 @@ export class InferenceService {
     const version = this.readyVersion(request.model, request.version);
     const context = { model: version.description };
     const { envelope, body, ...knobs } = request;
-    const requests = envelope.decode(body, context);
+    const requests = await withChildSpan(SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
     const answers = await Promise.all(
       requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
     );

@@ -17,7 +17,7 @@ import {
 export const SPAN = {
   /** Checking the caller's credentials (auth plugins). */
   auth: 'auth',
-  /** Turning a request envelope (CloudEvents, …) into a Sluice request. */
+  /** Splitting a request body into the handler's requests with its envelope (`json`, `kservev2`, …). */
   envelopeDecode: 'envelope.decode',
   /** From enqueue in the model's scheduler to the start of the batch that runs the request. */
   queueWait: 'queue.wait',
@@ -54,6 +54,10 @@ export const ATTR = {
 
   requestId: 'sluice.request_id',
   errorCode: 'sluice.error.code',
+  /** The auth provider that checked a request (`token-auth`). */
+  authProvider: 'sluice.auth.provider',
+  /** The envelope that decoded a request (`json`). */
+  envelope: 'sluice.envelope',
   model: 'sluice.model',
   modelVersion: 'sluice.model.version',
   batchSize: 'sluice.batch.size',

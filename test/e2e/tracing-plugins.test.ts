@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { SluiceError } from '../../src/common/errors/index.js';
+import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
+import { childrenOf, only, SpanRecorder } from '../support/telemetry/span-recorder.js';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+const SETOSA = [5.1, 3.5, 1.4, 0.2];
+
+/** Lets `Bearer good` through and refuses anything else. */
+const oneToken: AuthProvider = {
+  name: 'one-token',
+  authenticate: (request) =>
+    request.header('authorization') === 'Bearer good'
+      ? Promise.resolve({ subject: 'tester', scopes: ['inference'] })
+      : Promise.reject(new SluiceError('SLUICE_AUTH_INVALID_CREDENTIALS', 'wrong token')),
+};
+
+describe('spans of the plugin stages of a request', () => {
+  const recorder = new SpanRecorder();
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['iris'], telemetry: recorder.telemetry, auth: { inference: 'one-token' }, authProviders: [oneToken] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await recorder.telemetry.shutdown();
+  });
+  beforeEach(() => {
+    recorder.reset();
+  });
+
+  it('an auth span under the server span names the provider', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA, headers: { authorization: 'Bearer good' } });
+    expect(answer.status).toBe(200);
+    const spans = await recorder.until((s) => s.some((span) => span.name === 'POST /predictions/:model'));
+    const server = only(spans, 'POST /predictions/:model');
+    const auth = only(spans, 'auth');
+    expect(auth.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
+    expect(auth.attributes).toMatchObject({ 'sluice.auth.provider': 'one-token' });
+  });
+
+  it('a refused request has a failed auth span and nothing after it', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA, headers: { authorization: 'Bearer bad' } });
+    expect(answer.status).toBe(401);
+    const spans = await recorder.until((s) => s.some((span) => span.name === 'POST /predictions/:model'));
+    expect(only(spans, 'auth').status.code).toBe(SpanStatusCode.ERROR);
+    expect(childrenOf(spans, only(spans, 'POST /predictions/:model')).map((s) => s.name)).toEqual(['auth']);
+  });
+
+  it('an envelope.decode span names the envelope, beside one preprocess per instance', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=json`, {
+      method: 'POST',
+      json: { instances: [SETOSA, SETOSA] },
+      headers: { authorization: 'Bearer good' },
+    });
+    expect(answer.status).toBe(200);
+    const spans = await recorder.until((s) => s.some((span) => span.name === 'POST /predictions/:model'));
+    const children = childrenOf(spans, only(spans, 'POST /predictions/:model')).map((s) => s.name).sort();
+    expect(children).toEqual(['auth', 'envelope.decode', 'postprocess', 'postprocess', 'preprocess', 'preprocess', 'queue.wait', 'queue.wait']);
+    expect(only(spans, 'envelope.decode').attributes).toMatchObject({ 'sluice.envelope': 'json' });
+  });
+});
