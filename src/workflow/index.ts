@@ -18,7 +18,7 @@ export type { PlannedNode, WorkflowPlan } from './planner/workflow-plan.js';
 
 export { executeWorkflow } from './executor/execute-workflow.js';
 export type { ModelCall, ModelCaller, WorkflowServices } from './executor/workflow-services.js';
-export type { ExecuteOptions, NodeStatus, NodeTrace, WorkflowClock, WorkflowDebug, WorkflowResult } from './executor/execute-options.js';
+export type { ExecuteOptions, NodeStatus, NodeTrace, WorkflowClock, WorkflowDebug, WorkflowProgress, WorkflowResult } from './executor/execute-options.js';
 export { checkRequestInputs } from './executor/request-inputs.js';
 
 export type { WorkflowDefinition, WorkflowNode } from './definition/workflow-definition.js';

@@ -1,7 +1,7 @@
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
-import type { ExecuteOptions, WorkflowClock, WorkflowResult } from './execute-options.js';
+import type { ExecuteOptions, WorkflowClock, WorkflowProgress, WorkflowResult } from './execute-options.js';
 import { checkRequestInputs } from './request-inputs.js';
 import { RunTrace } from './run-trace.js';
 import { SYSTEM_CLOCK } from './system-clock.js';
@@ -14,6 +14,7 @@ interface RunOptions {
   readonly debug: boolean;
   readonly clock: WorkflowClock;
   readonly depth: number;
+  readonly onProgress: ((progress: WorkflowProgress) => void) | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -25,12 +26,20 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     depth: options.depth,
     clock: options.clock,
     runSubWorkflow: async (node, subPlan, subInputs, signal) => {
-      const result = await runPlan(subPlan, subInputs, services, { ...options, signal, timeoutMs: undefined, depth: options.depth + 1 });
+      const result = await runPlan(subPlan, subInputs, services, { ...options, signal, timeoutMs: undefined, depth: options.depth + 1, onProgress: undefined });
       if (result.debug !== undefined) trace.subWorkflow(node, result.debug);
       return result.outputs;
     },
   };
-  const run = new WorkflowRun({ plan, request: inputs, context, trace, signal: options.signal, timeoutMs: options.timeoutMs });
+  const run = new WorkflowRun({
+    plan,
+    request: inputs,
+    context,
+    trace,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    onProgress: options.onProgress,
+  });
   const outputs = await run.run();
   return options.debug ? { outputs, debug: trace.debug() } : { outputs };
 }
@@ -57,5 +66,6 @@ export function executeWorkflow(
     debug: options.debug === true,
     clock: options.clock ?? SYSTEM_CLOCK,
     depth: 0,
+    onProgress: options.onProgress,
   });
 }

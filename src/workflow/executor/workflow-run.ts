@@ -3,7 +3,7 @@ import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
 import type { CallContext } from './call-target.js';
 import { evaluateCondition } from './condition-context.js';
-import type { WorkflowClock } from './execute-options.js';
+import type { WorkflowClock, WorkflowProgress } from './execute-options.js';
 import { nodeFailure } from './node-failure.js';
 import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-binding.js';
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
@@ -21,6 +21,7 @@ export interface RunSetup {
   readonly trace: RunTrace;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  readonly onProgress?: ((progress: WorkflowProgress) => void) | undefined;
 }
 
 const PENDING: NodeOutcome = { status: 'pending' };
@@ -134,6 +135,9 @@ export class WorkflowRun {
       },
       calls: (count: number): void => {
         trace.calls(id, count);
+      },
+      element: (index: number, outputs: Outputs): void => {
+        if (!this.ended && list !== undefined) this.setup.onProgress?.({ node: id, index, count: list.length, outputs });
       },
     };
     runNode(node, list, inputsFor, this.nodesController.signal, this.setup.context, hooks).then(
