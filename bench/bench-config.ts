@@ -11,6 +11,7 @@ export async function writeBenchConfig(path: string, modelStore: string, models:
       'inference: { port: 0 }',
       'management: { port: 0 }',
       'metrics: { port: 0 }',
+      'grpc: { inference: { port: 0 }, management: { port: 0 } }',
       `modelStore: ${JSON.stringify(modelStore)}`,
       `models: ${JSON.stringify(models)}`,
       'snapshot: { enabled: false }',

@@ -4,6 +4,7 @@ export {
   type ArchiveLimitsConfig,
   type ConfigLayer,
   type DownloadConfig,
+  type GrpcConfig,
   type ListenerConfig,
   type ModelSelection,
   type RuntimeConfig,

@@ -4,6 +4,7 @@ import { InferenceApiModule } from '../api/rest/inference/inference-api.module.j
 import { ManagementApiModule } from '../api/rest/management/management-api.module.js';
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
+import { startGrpcServers, type GrpcGuards, type GrpcServers } from '../api/grpc/grpc-servers.js';
 import { builtinHandlers } from '../../plugins/builtin-handlers/index.js';
 import { GpuExecutor } from '../../plugins/gpu-executor/index.js';
 import { ocrHandlers } from '../../plugins/ocr/index.js';
@@ -33,21 +34,25 @@ export interface StartServerOptions {
   readonly handlerPool?: HandlerPoolOptions;
   /** Workflow node handlers beside the built-in ones, for embedders and tests. */
   readonly nodeHandlers?: readonly NodeHandler[];
+  /** Auth providers in front of the gRPC ports, by API; a port without one is open. */
+  readonly guards?: GrpcGuards;
 }
 
-/** A running server: the core, its three HTTP ports, and a graceful stop. */
+/** A running server: the core, its three HTTP ports and two gRPC ports, and a graceful stop. */
 export interface SluiceServer {
   readonly core: ServingCore;
   readonly inference: HttpApp;
   readonly management: HttpApp;
   readonly metrics: HttpApp;
+  /** The gRPC inference and management ports; undefined when `grpc.enabled` is false. */
+  readonly grpc: GrpcServers | undefined;
   readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
   /** Stops accepting, drains in-flight requests (bounded by `shutdownTimeoutMs`), frees everything. Idempotent. */
   stop(): Promise<{ drained: boolean }>;
 }
 
 /**
- * Loads the models, then opens the inference, management and metrics ports. A model that fails to
+ * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports. A model that fails to
  * load is logged and skipped; a port that cannot bind fails the start.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
@@ -69,7 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
   });
   const startup = await core.start(options.restoreSnapshot ?? true);
-  const apps: HttpApp[] = [];
+  const apps: { close(): Promise<void>; closeAllConnections(): void }[] = [];
   const open = async (name: string, module: Parameters<typeof startHttpApp>[0], listener: SluiceConfig['inference']): Promise<HttpApp> => {
     const app = await startHttpApp(module, { name, ...listener, maxRequestSizeBytes: config.maxRequestSizeBytes, logger });
     apps.push(app);
@@ -79,6 +84,15 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const inference = await open('inference', InferenceApiModule.forCore(core), config.inference);
     const management = await open('management', ManagementApiModule.forCore(core), config.management);
     const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics);
+    const grpc = config.grpc.enabled ? await startGrpcServers(core, config.grpc, logger, options.guards) : undefined;
+    for (const port of grpc ? [grpc.inference, grpc.management] : []) {
+      apps.push({
+        close: () => port.close(),
+        closeAllConnections: () => {
+          port.closeAllCalls();
+        },
+      });
+    }
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {
@@ -92,7 +106,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       })();
       return stopping;
     };
-    return { core, inference, management, metrics, startup, stop };
+    return { core, inference, management, metrics, grpc, startup, stop };
   } catch (error) {
     await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);

@@ -12,6 +12,11 @@ export interface RequestKnobs {
   readonly priority?: number;
   /** The request's own timeout in milliseconds; the version's queue policy applies when it passes while queued. */
   readonly timeoutMs?: number;
+  /**
+   * The client's own hard deadline (a gRPC deadline), in milliseconds from now: the request's deadline in
+   * the scheduler is the earlier of this and the version's response timeout, queued or running.
+   */
+  readonly deadlineMs?: number;
   /** True once the client has gone away. */
   readonly isCancelled?: () => boolean;
   /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
@@ -122,7 +127,7 @@ export class InferenceService {
       const outcome = await version.scheduler.enqueue({
         inputs,
         ...(outputNames ? { outputNames } : {}),
-        deadline: started + version.settings.responseTimeoutMs,
+        deadline: started + Math.min(version.settings.responseTimeoutMs, knobs.deadlineMs ?? Infinity),
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
         ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),

@@ -6,6 +6,7 @@ import type { Handler } from '../../src/plugins/sdk/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
 import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
+import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -20,6 +21,9 @@ export interface TestServer {
   readonly inference: string;
   readonly management: string;
   readonly metrics: string;
+  /** `host:port` of the gRPC inference and management ports. */
+  readonly grpcInference: string;
+  readonly grpcManagement: string;
   /** Stops the server and removes the temp dir. */
   close(): Promise<void>;
 }
@@ -44,6 +48,8 @@ export interface TestServerOptions {
   readonly handlers?: readonly Handler[];
   /** Handler thread settings; threads running test handlers need `TYPESCRIPT_THREAD_ARGV`. */
   readonly handlerPool?: HandlerPoolOptions;
+  /** Auth providers in front of the gRPC ports. */
+  readonly guards?: GrpcGuards;
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -71,6 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       inference: { port: 0 },
       management: { port: 0 },
       metrics: { port: 0 },
+      grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: 0 } },
       modelStore: store,
       workflowStore: join(dir, 'workflows'),
       snapshot: { enabled: true, file: join(dir, 'snapshot.json') },
@@ -86,6 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.nodeHandlers ? { nodeHandlers: options.nodeHandlers } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.handlerPool ? { handlerPool: options.handlerPool } : {}),
+    ...(options.guards ? { guards: options.guards } : {}),
   });
   return {
     server,
@@ -94,6 +102,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     inference: server.inference.url,
     management: server.management.url,
     metrics: server.metrics.url,
+    grpcInference: server.grpc?.inference.address ?? '',
+    grpcManagement: server.grpc?.management.address ?? '',
     close: async () => {
       await server.stop();
       await temp?.cleanup();

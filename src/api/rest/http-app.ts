@@ -5,7 +5,7 @@ import type { Logger } from '../../common/logger.js';
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
-import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
+import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
