@@ -122,7 +122,7 @@ describe('gRPC streaming of intermediate results', () => {
       input: { data: Buffer.from('{"tags": ["a"]}') },
     });
     const messages: unknown[] = [];
-    const first = new Promise<void>((resolve) => stream?.once('data', () => resolve()));
+    const first = new Promise<void>((resolve) => stream?.once('data', () => { resolve(); }));
     stream?.on('data', (m: { prediction: Buffer }) => messages.push(JSON.parse(m.prediction.toString('utf8'))));
     const ended = new Promise<void>((resolve) => stream?.on('end', resolve));
     await first;
