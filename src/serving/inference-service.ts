@@ -19,6 +19,8 @@ export interface RequestKnobs {
   readonly deadlineMs?: number;
   /** True once the client has gone away. */
   readonly isCancelled?: () => boolean;
+  /** Aborts when the client goes away, for transports that are told (gRPC): a queued request leaves at once. */
+  readonly signal?: AbortSignal;
   /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
   readonly gather?: boolean;
 }
@@ -131,6 +133,7 @@ export class InferenceService {
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
         ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
+        ...(knobs.signal ? { signal: knobs.signal } : {}),
         ...(knobs.gather === true ? { gather: true } : {}),
       });
       observe(true, outcome.queueUs);

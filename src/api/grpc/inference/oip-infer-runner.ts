@@ -30,15 +30,21 @@ export class OipInferRunner {
     if (version === '' && !this.core.registry.has(model) && this.core.workflows.find(model)) return this.runWorkflow(request, call, partial);
     this.core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
     const decoded = decodeModelInferRequest(request);
-    const answer = await this.core.inference.inferTensors({
-      model,
-      ...(version !== '' ? { version } : {}),
-      inputs: decoded.inputs,
-      ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
-      ...callKnobs(call),
-      ...oipParameterKnobs(decoded.parameters),
-    });
-    return encodeModelInferResponse({ name: answer.version.name, version: answer.version.version, id: decoded.id }, answer.result, decoded.raw);
+    const cancellation = callSignal(call);
+    try {
+      const answer = await this.core.inference.inferTensors({
+        model,
+        ...(version !== '' ? { version } : {}),
+        inputs: decoded.inputs,
+        ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
+        ...callKnobs(call),
+        ...oipParameterKnobs(decoded.parameters),
+        signal: cancellation.signal,
+      });
+      return encodeModelInferResponse({ name: answer.version.name, version: answer.version.version, id: decoded.id }, answer.result, decoded.raw);
+    } finally {
+      cancellation.dispose();
+    }
   }
 
   private async runWorkflow(request: ModelInferRequest, call: GrpcCall, partial: PartialAnswer | undefined): Promise<ModelInferResponse> {

@@ -49,13 +49,20 @@ export async function runPrediction(core: ServingCore, request: PredictionsReque
     return { prediction: predictionBytes(await runWorkflow(core, request, call, partial)) };
   }
   core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
-  const answer = await core.inference.predict({
-    model,
-    ...(version !== '' ? { version } : {}),
-    request: handlerRequestOfInput(request.input),
-    ...callKnobs(call),
-  });
-  return { prediction: predictionBytes(answer.result) };
+  const handlerRequest = handlerRequestOfInput(request.input);
+  const cancellation = callSignal(call);
+  try {
+    const answer = await core.inference.predict({
+      model,
+      ...(version !== '' ? { version } : {}),
+      request: handlerRequest,
+      ...callKnobs(call),
+      signal: cancellation.signal,
+    });
+    return { prediction: predictionBytes(answer.result) };
+  } finally {
+    cancellation.dispose();
+  }
 }
 
 async function runWorkflow(core: ServingCore, request: PredictionsRequest, call: GrpcCall, partial: ((prediction: Uint8Array) => void) | undefined): Promise<unknown> {
