@@ -1,4 +1,4 @@
-import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { credentials, loadPackageDefinition, type Client, type ServiceError } from '@grpc/grpc-js';
 import { loadProtos } from '../src/api/grpc/grpc-protos.js';
 import { LatencySamples } from './latency-samples.js';
@@ -82,10 +82,10 @@ export async function runGrpcLoad(spec: GrpcLoadSpec): Promise<LoadMeasurement> 
       const sent = performance.now();
       const stream = session.request(headers, { endStream: false });
       let status: string | undefined;
-      stream.on('trailers', (trailers) => {
+      stream.on('trailers', (trailers: IncomingHttpHeaders) => {
         status = String(trailers['grpc-status']);
       });
-      stream.on('response', (response) => {
+      stream.on('response', (response: IncomingHttpHeaders) => {
         // A call refused before it ran answers with its status in the headers (a trailers-only response).
         if (response['grpc-status'] !== undefined) status = String(response['grpc-status']);
       });
