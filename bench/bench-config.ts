@@ -13,6 +13,7 @@ export async function writeBenchConfig(path: string, modelStore: string, models:
       'management: { port: 0 }',
       'metrics: { port: 0 }',
       'auth: { management: none }',
+      'grpc: { inference: { port: 0 }, management: { port: 0 } }',
       `modelStore: ${JSON.stringify(modelStore)}`,
       `models: ${JSON.stringify(models)}`,
       'snapshot: { enabled: false }',

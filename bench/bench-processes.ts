@@ -9,6 +9,8 @@ export interface BenchServer {
   readonly baseUrl: string;
   /** The management API (Sluice only). */
   readonly managementUrl?: string;
+  /** `host:port` of the gRPC inference API (Sluice only). */
+  readonly grpcInference?: string;
   /** The server's process id. */
   readonly pid: number;
   stop(): Promise<void>;
@@ -32,13 +34,18 @@ export async function startHandRolled(distRoot: string, modelPath: string): Prom
 interface ServingLine {
   readonly inference: string;
   readonly management: string;
+  readonly grpcInference?: string;
 }
 
 function servingLine(line: string): ServingLine | undefined {
   if (!line.startsWith('{')) return undefined;
-  const parsed = JSON.parse(line) as { msg?: unknown; inference?: unknown; management?: unknown };
+  const parsed = JSON.parse(line) as { msg?: unknown; inference?: unknown; management?: unknown; grpcInference?: unknown };
   if (parsed.msg !== 'Sluice is serving' || typeof parsed.inference !== 'string' || typeof parsed.management !== 'string') return undefined;
-  return { inference: parsed.inference, management: parsed.management };
+  return {
+    inference: parsed.inference,
+    management: parsed.management,
+    ...(typeof parsed.grpcInference === 'string' ? { grpcInference: parsed.grpcInference } : {}),
+  };
 }
 
 /**
@@ -62,7 +69,13 @@ export async function startSluice(distRoot: string, modelStore: string, models: 
   };
   try {
     const urls = await waitForStdoutLine(child, servingLine);
-    return { baseUrl: urls.inference, managementUrl: urls.management, pid: child.pid ?? 0, stop };
+    return {
+      baseUrl: urls.inference,
+      managementUrl: urls.management,
+      ...(urls.grpcInference !== undefined ? { grpcInference: urls.grpcInference } : {}),
+      pid: child.pid ?? 0,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -84,7 +84,21 @@ export class DynamicBatchScheduler implements Scheduler {
     return new Promise<InferenceOutcome>((resolve, reject) => {
       const sequence = this.sequence++;
       const priority = job.priority ?? this.options.policy.defaultPriority;
-      const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, resolve), this.delivery(sequence, reject));
+      const { signal } = job;
+      const onAbort = (): void => {
+        if (payload.state !== 'queued') return;
+        this.cancel(payload);
+        if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
+      };
+      const settled = <T>(deliver: (value: T) => void): ((value: T) => void) => {
+        if (signal === undefined) return deliver;
+        return (value) => {
+          signal.removeEventListener('abort', onAbort);
+          deliver(value);
+        };
+      };
+      const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, settled(resolve)), this.delivery(sequence, settled(reject)));
+      signal?.addEventListener('abort', onAbort, { once: true });
       payload.trace = this.options.tracing?.enqueued();
       this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
@@ -180,7 +194,7 @@ export class DynamicBatchScheduler implements Scheduler {
         { retryAfterSeconds: RETRY_AFTER_SECONDS, queueSize: policy.queueSize },
       );
     }
-    if (job.isCancelled?.()) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
+    if (job.isCancelled?.() === true || job.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
     return undefined;
   }
 

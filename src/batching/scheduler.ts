@@ -18,6 +18,11 @@ export interface InferenceJob {
   /** True once the client has gone away: a queued job whose client left is dropped without running. */
   readonly isCancelled?: () => boolean;
   /**
+   * Aborts when the client goes away, for transports that are told (a cancelled gRPC call): a queued job
+   * is then answered and leaves the queue at once, instead of when a batch next forms.
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Start no batch before the current turn of the event loop ends: jobs submitted together (the calls of a
    * workflow `forEach`) then share a batch even when an instance is idle.
    */

@@ -38,6 +38,7 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
     inference: server.inference.url,
     management: server.management.url,
     metrics: server.metrics.url,
+    ...(server.grpc ? { grpcInference: server.grpc.inference.address, grpcManagement: server.grpc.management.address } : {}),
     models: server.startup.loaded,
     failedModels: server.startup.failed.length,
   });

@@ -3,7 +3,7 @@ import { CONFIG_PATH_KEYS, type ConfigLayer, type PluginEntryConfig } from './sl
 
 function withResolvedPath(node: unknown, path: readonly string[], baseDir: string): unknown {
   const [head, ...rest] = path;
-  if (head === undefined) return typeof node === 'string' ? resolve(baseDir, node) : node;
+  if (head === undefined) return typeof node === 'string' && node !== '' ? resolve(baseDir, node) : node;
   if (typeof node !== 'object' || node === null || !(head in node)) return node;
   const record = node as Readonly<Record<string, unknown>>;
   return { ...record, [head]: withResolvedPath(record[head], rest, baseDir) };

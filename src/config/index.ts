@@ -5,6 +5,7 @@ export {
   type AuthConfig,
   type ConfigLayer,
   type DownloadConfig,
+  type GrpcConfig,
   type ListenerConfig,
   type ModelSelection,
   type RuntimeConfig,

@@ -17,6 +17,17 @@ export interface AuthConfig {
   readonly metrics: string;
 }
 
+/** The gRPC ports, their message limits and optional TLS. */
+export interface GrpcConfig {
+  readonly enabled: boolean;
+  readonly inference: ListenerConfig;
+  readonly management: ListenerConfig;
+  readonly maxReceiveMessageBytes: number;
+  readonly maxSendMessageBytes: number;
+  /** PEM files, absolute once loaded; both empty means plaintext. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string };
+}
+
 /** Which models of the model store are loaded at start-up: every one, or the named ones. */
 export type ModelSelection = 'all' | readonly string[];
 
@@ -81,6 +92,7 @@ export interface SluiceConfig {
   readonly management: ListenerConfig;
   readonly metrics: ListenerConfig;
   readonly auth: AuthConfig;
+  readonly grpc: GrpcConfig;
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
@@ -115,9 +127,9 @@ export type ConfigLayer = { readonly [K in keyof SluiceConfig]?: LayerValue<Slui
 
 /**
  * Keys whose values are filesystem paths, resolved against the directory of the source that sets
- * them. Dotted, as in error messages.
+ * them (an empty value stays empty: "not set"). Dotted, as in error messages.
  */
-export const CONFIG_PATH_KEYS = ['modelStore', 'workflowStore', 'snapshot.file'] as const;
+export const CONFIG_PATH_KEYS = ['modelStore', 'workflowStore', 'snapshot.file', 'grpc.tls.certFile', 'grpc.tls.keyFile'] as const;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -138,6 +150,14 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   management: { host: '127.0.0.1', port: 8081 },
   metrics: { host: '127.0.0.1', port: 8082 },
   auth: { inference: 'none', management: 'token-auth', metrics: 'none' },
+  grpc: {
+    enabled: true,
+    inference: { host: '127.0.0.1', port: 7070 },
+    management: { host: '127.0.0.1', port: 7071 },
+    maxReceiveMessageBytes: 6553500,
+    maxSendMessageBytes: 6553500,
+    tls: { certFile: '', keyFile: '' },
+  },
   modelStore: './model-store',
   models: 'all',
   workflowStore: './workflows',

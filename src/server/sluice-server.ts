@@ -13,6 +13,7 @@ import { loadPlugins } from '../plugins/loader/plugin-loader.js';
 import type { PluginEndpoint, PluginExtensions } from '../plugins/registry/plugin-extensions.js';
 import type { AuthProvider, GuardedApi } from '../plugins/sdk/auth.js';
 import type { EndpointContext } from '../plugins/sdk/endpoint.js';
+import { startGrpcServers, type GrpcGuards, type GrpcServers } from '../api/grpc/grpc-servers.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
 import type { ModelRuntime } from '../runtime/model-runtime.js';
@@ -51,14 +52,18 @@ export interface StartServerOptions {
    * by `stop()`.
    */
   readonly telemetry?: Telemetry;
+  /** Auth providers in front of the gRPC ports, by API, instead of those the `auth` section names. */
+  readonly guards?: GrpcGuards;
 }
 
-/** A running server: the core, its three HTTP ports, and a graceful stop. */
+/** A running server: the core, its three HTTP ports and two gRPC ports, and a graceful stop. */
 export interface SluiceServer {
   readonly core: ServingCore;
   readonly inference: HttpApp;
   readonly management: HttpApp;
   readonly metrics: HttpApp;
+  /** The gRPC inference and management ports; undefined when `grpc.enabled` is false. */
+  readonly grpc: GrpcServers | undefined;
   readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
   /** What the plugins registered, and which plugins are loaded. */
   readonly plugins: PluginExtensions;
@@ -67,7 +72,7 @@ export interface SluiceServer {
 }
 
 /**
- * Loads the models, then opens the inference, management and metrics ports. A model that fails to
+ * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports. A model that fails to
  * load is logged and skipped; a port that cannot bind fails the start.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
@@ -132,7 +137,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     config: endpoint.config,
     logger: endpoint.logger,
   });
-  const apps: HttpApp[] = [];
+  const apps: { close(): Promise<void>; closeAllConnections(): void }[] = [];
   const open = async (name: GuardedApi, module: DynamicModule, listener: SluiceConfig['inference'], traced: boolean): Promise<HttpApp> => {
     const observe = { metrics: core.metrics, accessLog: traced, logRequestBodies: config.telemetry.logRequestBodies, ...(traced ? { telemetry } : {}) };
     const endpoints = plugins.endpoints.filter((e) => e.value.api === name);
@@ -155,6 +160,19 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
     const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
     const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
+    const grpcGuards: GrpcGuards = options.guards ?? {
+      ...(guards.inference ? { inference: guards.inference } : {}),
+      ...(guards.management ? { management: guards.management } : {}),
+    };
+    const grpc = config.grpc.enabled ? await startGrpcServers(core, config.grpc, logger, grpcGuards) : undefined;
+    for (const port of grpc ? [grpc.inference, grpc.management] : []) {
+      apps.push({
+        close: () => port.close(),
+        closeAllConnections: () => {
+          port.closeAllCalls();
+        },
+      });
+    }
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {
@@ -170,7 +188,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       })();
       return stopping;
     };
-    return { core, inference, management, metrics, startup, plugins, stop };
+    return { core, inference, management, metrics, grpc, startup, plugins, stop };
   } catch (error) {
     await Promise.all(apps.map((a) => a.close()));
     await core.shutdown(0);

@@ -16,8 +16,15 @@ export interface RequestKnobs {
   readonly priority?: number;
   /** The request's own timeout in milliseconds; the version's queue policy applies when it passes while queued. */
   readonly timeoutMs?: number;
+  /**
+   * The client's own hard deadline (a gRPC deadline), in milliseconds from now: the request's deadline in
+   * the scheduler is the earlier of this and the version's response timeout, queued or running.
+   */
+  readonly deadlineMs?: number;
   /** True once the client has gone away. */
   readonly isCancelled?: () => boolean;
+  /** Aborts when the client goes away, for transports that are told (gRPC): a queued request leaves at once. */
+  readonly signal?: AbortSignal;
   /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
   readonly gather?: boolean;
   /** The API the request came through (`predictions`, `v1`, `v2`, `grpc`, `workflow`), for hooks. */
@@ -164,10 +171,11 @@ export class InferenceService {
       const outcome = await version.scheduler.enqueue({
         inputs,
         ...(outputNames ? { outputNames } : {}),
-        deadline: started + version.settings.responseTimeoutMs,
+        deadline: started + Math.min(version.settings.responseTimeoutMs, knobs.deadlineMs ?? Infinity),
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
         ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
+        ...(knobs.signal ? { signal: knobs.signal } : {}),
         ...(knobs.gather === true ? { gather: true } : {}),
       });
       observe(true, outcome.queueUs);

@@ -27,6 +27,7 @@ export type {
   WorkflowDebug,
   WorkflowNodeObservation,
   WorkflowObserver,
+  WorkflowProgress,
   WorkflowResult,
   WorkflowRunObservation,
 } from './executor/execute-options.js';

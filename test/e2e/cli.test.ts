@@ -20,6 +20,7 @@ async function writeConfig(dir: string, ports: { inference: number; management: 
       `inference: { port: ${ports.inference} }`,
       `management: { port: ${ports.management} }`,
       `metrics: { port: ${ports.metrics} }`,
+      'grpc: { inference: { port: 0 }, management: { port: 0 } }',
       'modelStore: ./model-store',
       'snapshot: { file: ./state/snapshot.json }',
       '',

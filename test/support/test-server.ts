@@ -7,6 +7,7 @@ import type { Handler } from '../../src/plugins/sdk/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
 import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
+import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
 import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
@@ -22,6 +23,9 @@ export interface TestServer {
   readonly inference: string;
   readonly management: string;
   readonly metrics: string;
+  /** `host:port` of the gRPC inference and management ports. */
+  readonly grpcInference: string;
+  readonly grpcManagement: string;
   /** Stops the server and removes the temp dir. */
   close(): Promise<void>;
 }
@@ -56,6 +60,8 @@ export interface TestServerOptions {
   readonly authProviders?: readonly AuthProvider[];
   /** The server's telemetry (e.g. a `SpanRecorder`'s); default: from the config, tracing off. */
   readonly telemetry?: Telemetry;
+  /** Auth providers in front of the gRPC ports. */
+  readonly guards?: GrpcGuards;
 }
 
 /** The log lines a test server wrote, for assertions. */
@@ -83,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       inference: { port: 0 },
       management: { port: 0 },
       metrics: { port: 0 },
+      grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: 0 } },
       modelStore: store,
       workflowStore: join(dir, 'workflows'),
       snapshot: { enabled: true, file: join(dir, 'snapshot.json') },
@@ -102,6 +109,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.authProviders ? { authProviders: options.authProviders } : {}),
     configDirectory: dir,
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.guards ? { guards: options.guards } : {}),
   });
   return {
     server,
@@ -110,6 +118,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     inference: server.inference.url,
     management: server.management.url,
     metrics: server.metrics.url,
+    grpcInference: server.grpc?.inference.address ?? '',
+    grpcManagement: server.grpc?.management.address ?? '',
     close: async () => {
       await server.stop();
       await temp?.cleanup();

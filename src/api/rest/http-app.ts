@@ -7,7 +7,7 @@ import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
-import { NestLoggerAdapter } from './common/nest-logger-adapter.js';
+import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
 
 /** A registered route as Fastify saw it. */

@@ -1,4 +1,4 @@
-import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
+import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
 /** How one workflow run is bounded and observed. */
@@ -8,6 +8,8 @@ export interface WorkflowRunOptions {
   readonly signal?: AbortSignal;
   /** The request's deadline, in milliseconds from now. */
   readonly timeoutMs?: number;
+  /** Told of each finished `forEach` call while the run goes on (streaming APIs). */
+  readonly onProgress?: (progress: WorkflowProgress) => void;
 }
 
 /** A finished run and the workflow that ran it. */
@@ -37,6 +39,7 @@ export class WorkflowService {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(this.observer ? { observer: this.observer } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     return { workflow, result };
   }

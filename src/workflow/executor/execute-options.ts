@@ -37,6 +37,18 @@ export interface WorkflowObserver {
   runStarted(workflow: string, depth: number): WorkflowRunObservation;
 }
 
+/** One finished call of a `forEach` node: what a streaming API sends before the run's result. */
+export interface WorkflowProgress {
+  /** The `forEach` node. */
+  readonly node: string;
+  /** The element's position in the node's list. */
+  readonly index: number;
+  /** Elements in the node's list. */
+  readonly count: number;
+  /** The call's outputs by name. */
+  readonly outputs: Readonly<Record<string, WorkflowValue>>;
+}
+
 /** How one run is bounded and observed. */
 export interface ExecuteOptions {
   /** Aborting it cancels the run (the client went away, the server is stopping). */
@@ -47,6 +59,11 @@ export interface ExecuteOptions {
   readonly debug?: boolean;
   readonly clock?: WorkflowClock;
   readonly observer?: WorkflowObserver;
+  /**
+   * Told of every call of the run's `forEach` nodes as it succeeds (in the order they finish), while the
+   * run goes on; not told once the run has ended, nor of the calls inside sub-workflows.
+   */
+  readonly onProgress?: (progress: WorkflowProgress) => void;
 }
 
 /** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */

@@ -1,7 +1,7 @@
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
-import type { ExecuteOptions, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';
+import type { ExecuteOptions, WorkflowClock, WorkflowObserver, WorkflowProgress, WorkflowResult } from './execute-options.js';
 import { checkRequestInputs } from './request-inputs.js';
 import { RunTrace } from './run-trace.js';
 import { SYSTEM_CLOCK } from './system-clock.js';
@@ -15,6 +15,7 @@ interface RunOptions {
   readonly clock: WorkflowClock;
   readonly depth: number;
   readonly observer: WorkflowObserver | undefined;
+  readonly onProgress: ((progress: WorkflowProgress) => void) | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -26,13 +27,22 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     depth: options.depth,
     clock: options.clock,
     runSubWorkflow: async (node, subPlan, subInputs, signal) => {
-      const result = await runPlan(subPlan, subInputs, services, { ...options, signal, timeoutMs: undefined, depth: options.depth + 1 });
+      const result = await runPlan(subPlan, subInputs, services, { ...options, signal, timeoutMs: undefined, depth: options.depth + 1, onProgress: undefined });
       if (result.debug !== undefined) trace.subWorkflow(node, result.debug);
       return result.outputs;
     },
   };
   const observation = options.observer?.runStarted(plan.workflow.name, options.depth);
-  const run = new WorkflowRun({ plan, request: inputs, context, trace, signal: options.signal, timeoutMs: options.timeoutMs, observation });
+  const run = new WorkflowRun({
+    plan,
+    request: inputs,
+    context,
+    trace,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    observation,
+    onProgress: options.onProgress,
+  });
   let outputs;
   try {
     outputs = await run.run();
@@ -67,5 +77,6 @@ export function executeWorkflow(
     clock: options.clock ?? SYSTEM_CLOCK,
     depth: 0,
     observer: options.observer,
+    onProgress: options.onProgress,
   });
 }

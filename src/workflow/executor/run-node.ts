@@ -10,6 +10,8 @@ type Outputs = Readonly<Record<string, unknown>>;
 export interface NodeRunHooks {
   attempt(): void;
   calls(count: number): void;
+  /** A `forEach` call succeeded. */
+  element(index: number, outputs: Outputs): void;
 }
 
 /** Lists of the calls' outputs, one list per output, elements in the order of the calls. */
@@ -45,7 +47,12 @@ export async function runNode(
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   try {
-    return collect(node, await mapInOrder(list, node.concurrency, (item) => once(item, siblings.signal)));
+    const results = await mapInOrder(list, node.concurrency, async (item, index) => {
+      const outputs = await once(item, siblings.signal);
+      hooks.element(index, outputs);
+      return outputs;
+    });
+    return collect(node, results);
   } catch (error) {
     siblings.abort(error);
     throw error;

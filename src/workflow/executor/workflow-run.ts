@@ -3,7 +3,7 @@ import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
 import type { CallContext } from './call-target.js';
 import { evaluateCondition } from './condition-context.js';
-import type { ObservedNodeStatus, WorkflowClock, WorkflowNodeObservation, WorkflowRunObservation } from './execute-options.js';
+import type { ObservedNodeStatus, WorkflowClock, WorkflowNodeObservation, WorkflowProgress, WorkflowRunObservation } from './execute-options.js';
 import { nodeFailure } from './node-failure.js';
 import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-binding.js';
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
@@ -23,6 +23,7 @@ export interface RunSetup {
   readonly timeoutMs: number | undefined;
   /** Tracing and metrics of the run, when the server observes runs. */
   readonly observation?: WorkflowRunObservation | undefined;
+  readonly onProgress?: ((progress: WorkflowProgress) => void) | undefined;
 }
 
 const PENDING: NodeOutcome = { status: 'pending' };
@@ -140,6 +141,9 @@ export class WorkflowRun {
       calls: (count: number): void => {
         trace.calls(id, count);
         observed?.calls(count);
+      },
+      element: (index: number, outputs: Outputs): void => {
+        if (!this.ended && list !== undefined) this.setup.onProgress?.({ node: id, index, count: list.length, outputs });
       },
     };
     const work = (): Promise<Outputs> => runNode(node, list, inputsFor, this.nodesController.signal, this.setup.context, hooks);

@@ -29,6 +29,7 @@ interface RequestOptions {
   /** The request's own deadline, from now. */
   readonly queueTimeoutMs?: number;
   readonly isCancelled?: () => boolean;
+  readonly signal?: AbortSignal;
 }
 
 /** What became of one request. */
@@ -92,6 +93,7 @@ class Harness {
       ...(options.queueTimeoutMs === undefined ? {} : { queueDeadline: now + options.queueTimeoutMs }),
       ...(options.priority === undefined ? {} : { priority: options.priority }),
       ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     };
     const answer: Answer = { tag, rows, width };
     this.scheduler.enqueue(job).then(
@@ -562,6 +564,35 @@ describe('DynamicBatchScheduler: cancellation', () => {
     gone = true;
     await h.succeed(1);
     expect(h.batches()).toEqual([[1], [3]]);
+  });
+
+  it('answers a queued request at once when its signal aborts, and frees its place in the queue', async () => {
+    const h = await Harness.start();
+    const client = new AbortController();
+    h.submit(1);
+    const b = h.submit(2, { signal: client.signal });
+    client.abort();
+    expect(h.scheduler.inflightCount()).toBe(1);
+    await settle();
+    expect(b.error).toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: 'the client went away while the request was queued; it was not run' });
+    await h.succeed(1);
+    expect(h.batches()).toEqual([[1]]);
+  });
+
+  it('lets a running request finish when its signal aborts', async () => {
+    const h = await Harness.start();
+    const client = new AbortController();
+    const a = h.submit(1, { signal: client.signal });
+    client.abort();
+    await h.succeed(1);
+    expect(a.outcome?.outputs).toEqual([expectedOutput(1)]);
+  });
+
+  it('refuses a request whose signal aborted before it was queued', async () => {
+    const h = await Harness.start();
+    const a = h.submit(1, { signal: AbortSignal.abort() });
+    await settle();
+    expect(a.error).toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: 'the client cancelled the request before it was queued' });
   });
 
   it('stops counting a request whose client left', async () => {

@@ -100,7 +100,7 @@ describe('config file', () => {
   test('an unknown top-level key is an error listing the allowed keys', async () => {
     await writeConfigFile(dir, 'jobQueue: 5\n');
     expect(configErrorMessage(() => load(dir))).toBe(
-      'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, modelStore, ' +
+      'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, grpc, modelStore, ' +
         'models, workflowStore, workflows, plugins, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, allowedUrls, logLevel, ' +
         'snapshot, shutdownTimeoutMs, archive, download, runtime, telemetry)',
     );

@@ -1,20 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
 import type { RequestKnobs } from '../../../serving/inference-service.js';
+import { PRIORITY_HEADER, TIMEOUT_HEADER, oipParameterKnobs, positiveInteger } from '../../common/knob-values.js';
 
-/** Header giving a request's priority level (1 = highest). */
-export const PRIORITY_HEADER = 'x-sluice-priority';
-/** Header giving a request's own timeout in milliseconds. */
-export const TIMEOUT_HEADER = 'x-sluice-timeout-ms';
-
-function positiveInteger(value: unknown, what: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min) {
-    throw new SluiceError('SLUICE_REQUEST_INVALID', `${what} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
-  }
-  return number;
-}
+export { PRIORITY_HEADER, TIMEOUT_HEADER };
 
 /**
  * A cheap "has the client gone?" check: no listener or controller per request, just a look at the
@@ -41,9 +29,9 @@ export function knobsFromHeaders(request: FastifyRequest, reply: FastifyReply): 
  */
 export function knobsFromOipParameters(parameters: Readonly<Record<string, unknown>>, request: FastifyRequest, reply: FastifyReply): RequestKnobs {
   const fromHeaders = knobsFromHeaders(request, reply);
-  const priority = positiveInteger(parameters['priority'], 'parameters.priority', 1) ?? fromHeaders.priority;
-  const timeoutUs = positiveInteger(parameters['timeout'], 'parameters.timeout (microseconds)', 1);
-  const timeoutMs = timeoutUs !== undefined ? timeoutUs / 1000 : fromHeaders.timeoutMs;
+  const fromParameters = oipParameterKnobs(parameters);
+  const priority = fromParameters.priority ?? fromHeaders.priority;
+  const timeoutMs = fromParameters.timeoutMs ?? fromHeaders.timeoutMs;
   return {
     ...(priority !== undefined ? { priority } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -8,7 +8,7 @@ import { knobsFromOipParameters } from '../common/request-knobs.js';
 import { bodyBytes, isJsonMediaType, mediaTypeOf, parseJson } from '../common/request-body.js';
 import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
-import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../workflows/workflow-oip.js';
+import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
 
 /** Header that announces the JSON header's length in the binary tensor extension. */
 const HEADER_LENGTH = 'inference-header-content-length';

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { describeVersion, type ModelVersionView } from './model-describe.js';
+import { describeVersion, type ModelVersionView } from '../../common/model-describe.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
 const REGISTER_PARAMS = [

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { workflowValueToJson } from './workflow-json.js';
+import { workflowAnswerOf } from '../../common/workflow-body.js';
+import { workflowValueToJson } from '../../common/workflow-json.js';
 import { workflowInputsOf, workflowRunOptions } from './workflow-request.js';
 
 /** TorchServe's workflow inference route. */
@@ -23,9 +24,7 @@ export class WorkflowPredictionsController {
     const { result } = await this.core.workflowService.run(name, inputs, options);
     const outputs = workflowValueToJson(result.outputs) as Record<string, unknown>;
     if (options.debug === true) return { outputs, debug: result.debug };
-    const names = Object.keys(workflow.plan.workflow.outputs);
-    const [only, ...more] = names;
-    const answer = only !== undefined && more.length === 0 ? (outputs[only] ?? null) : outputs;
+    const answer = workflowAnswerOf(outputs, workflow.plan.workflow);
     // A bare string would go out as text/plain; the answer is JSON whatever its shape.
     if (typeof answer === 'string') {
       void reply.header('content-type', 'application/json; charset=utf-8');

@@ -3,33 +3,12 @@ import { SluiceError } from '../../../common/errors/index.js';
 import type { WorkflowDefinition } from '../../../workflow/index.js';
 import { TIMEOUT_HEADER } from '../common/request-knobs.js';
 import { handlerRequestOf } from '../inference/handler-request.js';
+import { workflowInputsFromBody } from '../../common/workflow-body.js';
 import type { WorkflowRunOptions } from '../../../serving/workflows/workflow-service.js';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
-}
-
-/**
- * The request inputs of a `/wfpredict` body: a JSON object whose keys are the workflow's inputs; or, when
- * the workflow has a single input, the whole body as that input (JSON data, or raw bytes such as an image);
- * for a workflow without inputs, an empty object or no body. The inputs are checked when the run starts,
- * which names every input missing or unknown.
- */
+/** The request inputs of a `/wfpredict` body (see {@link workflowInputsFromBody}). */
 export function workflowInputsOf(request: FastifyRequest, workflow: WorkflowDefinition): Record<string, unknown> {
-  const { body } = handlerRequestOf(request);
-  const names = Object.keys(workflow.inputs);
-  const [only, ...more] = names;
-  if (only !== undefined && more.length === 0) {
-    return isRecord(body) && Object.keys(body).length === 1 && only in body ? body : { [only]: body };
-  }
-  if (isRecord(body)) return body;
-  if (only === undefined && body instanceof Uint8Array && body.byteLength === 0) return {};
-  throw new SluiceError(
-    'SLUICE_WORKFLOW_INPUT_INVALID',
-    only === undefined
-      ? `workflow \`${workflow.name}\` takes no inputs; send an empty JSON object or no body`
-      : `workflow \`${workflow.name}\` takes the inputs ${names.join(', ')}; send a JSON object with one entry per input`,
-  );
+  return workflowInputsFromBody(handlerRequestOf(request).body, workflow);
 }
 
 /**

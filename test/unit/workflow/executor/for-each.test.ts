@@ -157,4 +157,30 @@ describe('forEach', () => {
     );
     expect((await harness.run(plan)).outputs).toEqual({ out: 'AB' });
   });
+
+  /*
+   *   list ──▶ each (forEach) ──▶ out
+   *
+   *   call 1 finishes before call 0.
+   */
+  it('reports each call as it finishes, before the run ends', async () => {
+    const first = new Gate();
+    const progress: unknown[] = [];
+    const harness = lister([0, 1]).handler('t/slow', {
+      inputs: ['i'],
+      outputs: { out: {} },
+      run: async (v) => {
+        if (v['i'] === 0) await first.opened;
+        else first.open();
+        return { out: `item${String(v['i'])}` };
+      },
+    });
+    const plan = harness.plan(workflow('progress').handler('list', 't/list').handler('each', 't/slow', { i: '$item' }, { forEach: 'list.items' }).output('out', 'each.out'));
+    const result = await harness.run(plan, {}, { onProgress: (p) => progress.push(p) });
+    expect(progress).toEqual([
+      { node: 'each', index: 1, count: 2, outputs: { out: 'item1' } },
+      { node: 'each', index: 0, count: 2, outputs: { out: 'item0' } },
+    ]);
+    expect(result.outputs).toEqual({ out: ['item0', 'item1'] });
+  });
 });

@@ -1,5 +1,5 @@
-import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../../common/tensor/index.js';
-import type { WorkflowInputSpec } from '../../../workflow/index.js';
+import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../common/tensor/index.js';
+import type { WorkflowInputSpec } from '../../workflow/index.js';
 import { isTensorValue, workflowValueToJson } from './workflow-json.js';
 
 const decoder = new TextDecoder();

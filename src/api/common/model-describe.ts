@@ -1,9 +1,9 @@
-import type { AutoscaleDecision } from '../../../batching/autoscaler.js';
-import type { TensorSpec } from '../../../common/tensor/index.js';
-import type { ModelRegistry } from '../../../serving/model-registry.js';
-import type { ModelVersion } from '../../../serving/model-version.js';
-import { batchingPolicyOf } from '../../../serving/version-settings.js';
-import type { BatchingPolicy } from '../../../batching/batching-policy.js';
+import type { AutoscaleDecision } from '../../batching/autoscaler.js';
+import type { TensorSpec } from '../../common/tensor/index.js';
+import type { ModelRegistry } from '../../serving/model-registry.js';
+import type { ModelVersion } from '../../serving/model-version.js';
+import { batchingPolicyOf } from '../../serving/version-settings.js';
+import type { BatchingPolicy } from '../../batching/batching-policy.js';
 
 /** A worker as `GET /models/{m}` shows it. */
 export interface WorkerView {

@@ -1,0 +1,19 @@
+import type { HandlerRequest } from '../../plugins/sdk/handler.js';
+import { isJsonMediaType, parseJson } from './json-body.js';
+
+/** Media types curl and browsers send for typed-in bodies (and gRPC, which has none); JSON in them is taken as JSON. */
+const LOOSE_TEXT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);
+
+/**
+ * A body as a handler sees it: parsed JSON for JSON media types (and for JSON-looking text sent as
+ * text/plain, form data or without a type), raw bytes for everything else.
+ */
+export function handlerRequestFromBytes(bytes: Uint8Array, contentType: string): HandlerRequest {
+  const text = (): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (isJsonMediaType(contentType)) return { body: parseJson(text()), contentType };
+  if (LOOSE_TEXT_TYPES.has(contentType)) {
+    const body = text();
+    if (/^\s*[[{]/.test(body)) return { body: parseJson(body), contentType };
+  }
+  return { body: bytes, contentType };
+}

@@ -1,0 +1,65 @@
+import type { Metadata } from '@grpc/grpc-js';
+import type { RequestKnobs } from '../../../serving/inference-service.js';
+import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
+
+/** What Sluice uses of a grpc-js server call (unary, server-streaming or bidirectional). */
+export interface GrpcCall {
+  readonly cancelled: boolean;
+  readonly metadata: Metadata;
+  getDeadline(): Date | number;
+  getPath(): string;
+  once(event: 'cancelled', listener: () => void): unknown;
+  removeListener(event: 'cancelled', listener: () => void): unknown;
+}
+
+/** The method path of a call (`/inference.GRPCInferenceService/ModelInfer`), or `''` when unknown. */
+export function callPathOf(call: unknown): string {
+  const getPath = (call as Partial<GrpcCall> | undefined)?.getPath;
+  return typeof getPath === 'function' ? getPath.call(call) : '';
+}
+
+/** A metadata entry as text (the first value when repeated); undefined when absent or binary. */
+export function metadataText(metadata: Metadata, name: string): string | undefined {
+  const [value] = metadata.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Milliseconds left before the client's deadline; undefined when the call has none. */
+export function deadlineMsOf(call: GrpcCall): number | undefined {
+  const deadline = call.getDeadline();
+  const at = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+/**
+ * Scheduling knobs of a call: its deadline (the request's hard deadline in the scheduler), a look at
+ * whether the client cancelled (a queued request of a cancelled call never runs), and the
+ * `x-sluice-priority` / `x-sluice-timeout-ms` metadata as REST reads the headers.
+ */
+export function callKnobs(call: GrpcCall): RequestKnobs {
+  const priority = positiveInteger(metadataText(call.metadata, PRIORITY_HEADER), `the ${PRIORITY_HEADER} metadata`, 1);
+  const timeoutMs = positiveInteger(metadataText(call.metadata, TIMEOUT_HEADER), `the ${TIMEOUT_HEADER} metadata`, 1);
+  const deadlineMs = deadlineMsOf(call);
+  return {
+    ...(priority !== undefined ? { priority } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    isCancelled: () => call.cancelled,
+  };
+}
+
+/** A signal that aborts when the client cancels the call (or its deadline passes); `dispose` when done. */
+export function callSignal(call: GrpcCall): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const abort = (): void => {
+    controller.abort();
+  };
+  if (call.cancelled) abort();
+  else call.once('cancelled', abort);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      call.removeListener('cancelled', abort);
+    },
+  };
+}

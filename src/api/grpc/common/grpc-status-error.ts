@@ -1,0 +1,33 @@
+import { Metadata } from '@grpc/grpc-js';
+import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
+import { grpcStatusOf } from '../../error-mapping.js';
+
+/** Trailing metadata entry carrying the Sluice error code of a failed call. */
+export const ERROR_CODE_METADATA = 'sluice-error-code';
+/** Trailing metadata entry telling a refused client when to retry, in seconds (a full queue). */
+export const RETRY_AFTER_METADATA = 'retry-after';
+
+/** What grpc-js sends as a call's status: its code, the message as details, and trailing metadata. */
+export interface GrpcStatusError extends Error {
+  readonly code: number;
+  readonly details: string;
+  readonly metadata: Metadata;
+}
+
+/** Anything thrown as a `SluiceError`: Sluice's own errors pass, anything else is `SLUICE_INTERNAL`. */
+export function asSluiceError(exception: unknown): SluiceError {
+  if (isSluiceError(exception)) return exception;
+  return new SluiceError('SLUICE_INTERNAL', 'internal error; the server log has the details', {}, { cause: exception });
+}
+
+/**
+ * The gRPC status of an error: the code from `error-mapping.ts`, the Sluice message as details, and the
+ * Sluice error code (plus `retry-after` for a full queue) in the trailing metadata.
+ */
+export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
+  const metadata = new Metadata();
+  metadata.set(ERROR_CODE_METADATA, error.code);
+  const retryAfter = error.details['retryAfterSeconds'];
+  if (typeof retryAfter === 'number') metadata.set(RETRY_AFTER_METADATA, String(retryAfter));
+  return Object.assign(new Error(error.message), { code: grpcStatusOf(error.category), details: error.message, metadata });
+}

@@ -1,0 +1,101 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { ServerCredentials } from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import type { PackageDefinition } from '@grpc/proto-loader';
+import type { Logger } from '../../common/logger.js';
+import type { AuthProvider, GuardedApi } from '../../plugins/sdk/auth.js';
+import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
+import { BoundGrpcServer } from './bound-grpc-server.js';
+import { GrpcAuthGuard } from './common/grpc-auth.guard.js';
+import { GrpcErrorFilter } from './common/grpc-error.filter.js';
+import { GrpcTraceInterceptor } from './common/grpc-trace.interceptor.js';
+import { loadProtos, PROTOS, type ProtoName } from './grpc-protos.js';
+import type { PortHealth } from './health/health.controller.js';
+
+/** A listening gRPC port. */
+export interface GrpcApp {
+  /** `host:port` as bound (the real port when 0 was asked for), as gRPC clients take it. */
+  readonly address: string;
+  readonly port: number;
+  /** Reports NOT_SERVING, refuses new calls and resolves once the calls in progress have ended. */
+  close(): Promise<void>;
+  /** Ends every call at once (when a bounded drain ran out of time). */
+  closeAllCalls(): void;
+}
+
+/** Where and how one gRPC port listens. */
+export interface GrpcAppOptions {
+  readonly name: GuardedApi;
+  readonly host: string;
+  readonly port: number;
+  readonly protos: readonly ProtoName[];
+  readonly module: DynamicModule;
+  readonly health: PortHealth;
+  readonly credentials: ServerCredentials;
+  readonly maxReceiveMessageBytes: number;
+  readonly maxSendMessageBytes: number;
+  /** Runs before every handler but the health checks; none means the port is open. */
+  readonly guard?: AuthProvider;
+  readonly logger: Logger;
+}
+
+function addReflection(definition: PackageDefinition, server: unknown): void {
+  new ReflectionService(definition).addToServer(server as Parameters<ReflectionService['addToServer']>[0]);
+}
+
+/**
+ * Creates and starts one Nest microservice on the gRPC transport: the port's protos, server reflection,
+ * errors through {@link GrpcErrorFilter}, the auth guard when given, and trace context from metadata.
+ */
+export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
+  const logger = options.logger.child({ port: `grpc-${options.name}` });
+  const packageDefinition = loadProtos(options.protos);
+  const strategy = new BoundGrpcServer(
+    {
+      host: options.host,
+      port: options.port,
+      credentials: options.credentials,
+      channelOptions: {
+        'grpc.max_receive_message_length': options.maxReceiveMessageBytes,
+        'grpc.max_send_message_length': options.maxSendMessageBytes,
+        // Channelz bookkeeping costs every call a share of its time, and Sluice serves no channelz service.
+        'grpc.enable_channelz': 0,
+      },
+    },
+    {
+      package: options.protos.map((name) => PROTOS[name].package),
+      packageDefinition,
+      onLoadPackageDefinition: addReflection,
+    },
+  );
+  // Nest types its options as a class, but documents and reads them as a plain object.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
+  const app = await NestFactory.createMicroservice(options.module, { strategy, logger: new NestLoggerAdapter(logger), abortOnError: false });
+  app.useGlobalFilters(new GrpcErrorFilter(logger));
+  if (options.guard) app.useGlobalGuards(new GrpcAuthGuard(options.name, options.guard));
+  app.useGlobalInterceptors(new GrpcTraceInterceptor());
+  await app.listen();
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const address = `${host}:${String(strategy.port)}`;
+  logger.info('listening', { address, tls: options.credentials._isSecure() });
+  return {
+    address,
+    port: strategy.port,
+    close: async () => {
+      options.health.stop();
+      const server = strategy.server;
+      if (server) {
+        await new Promise<void>((resolve) => {
+          server.tryShutdown(() => {
+            resolve();
+          });
+        });
+      }
+      await app.close();
+    },
+    closeAllCalls: () => {
+      strategy.server?.forceShutdown();
+    },
+  };
+}

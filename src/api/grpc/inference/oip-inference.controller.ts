@@ -1,0 +1,125 @@
+import { Controller, Inject } from '@nestjs/common';
+import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
+import type { Metadata } from '@grpc/grpc-js';
+import { Observable, mergeMap } from 'rxjs';
+import type { ModelVersion } from '../../../serving/model-version.js';
+import { ServingCore } from '../../../serving/serving-core.js';
+import type { GrpcCall } from '../common/grpc-call.js';
+import { asSluiceError } from '../common/grpc-status-error.js';
+import { OipInferRunner } from './oip-infer-runner.js';
+import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
+
+const SERVICE = 'GRPCInferenceService';
+
+/** A model (and optional version; empty for the default) named in a request. */
+interface ModelRef {
+  readonly name: string;
+  readonly version: string;
+}
+
+interface TensorMetadata {
+  readonly name: string;
+  readonly datatype: string;
+  readonly shape: readonly number[];
+}
+
+/** Open Inference Protocol (KServe v2) gRPC service: `inference.GRPCInferenceService`. */
+@Controller()
+export class OipInferenceController {
+  private readonly runner: OipInferRunner;
+
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+    this.runner = new OipInferRunner(core);
+  }
+
+  /** Live while the process serves calls. */
+  @GrpcMethod(SERVICE, 'ServerLive')
+  serverLive(): { live: boolean } {
+    return { live: true };
+  }
+
+  /** Ready when not shutting down and every registered model version is ready. */
+  @GrpcMethod(SERVICE, 'ServerReady')
+  serverReady(): { ready: boolean } {
+    return { ready: this.core.isReady() };
+  }
+
+  /** Readiness of a version (the default one when `version` is empty); NOT_FOUND for an unknown model. */
+  @GrpcMethod(SERVICE, 'ModelReady')
+  modelReady(request: ModelRef): { ready: boolean } {
+    return { ready: this.resolve(request).isReady() };
+  }
+
+  @GrpcMethod(SERVICE, 'ServerMetadata')
+  serverMetadata(): { name: string; version: string; extensions: string[] } {
+    return { name: 'sluice', version: this.core.serverVersion, extensions: [] };
+  }
+
+  /** A version's inputs and outputs (`-1` for variable dimensions), and every version of the model. */
+  @GrpcMethod(SERVICE, 'ModelMetadata')
+  modelMetadata(request: ModelRef): { name: string; versions: string[]; platform: string; inputs: TensorMetadata[]; outputs: TensorMetadata[] } {
+    const version = this.resolve(request);
+    return {
+      name: version.name,
+      versions: this.core.registry.versionsOf(version.name).map((v) => v.version),
+      platform: 'onnxruntime_onnx',
+      inputs: version.description.inputs.map((spec) => ({ ...spec })),
+      outputs: version.description.outputs.map((spec) => ({ ...spec })),
+    };
+  }
+
+  /** One inference with a model version, or a workflow by name. */
+  @GrpcMethod(SERVICE, 'ModelInfer')
+  async modelInfer(request: ModelInferRequest, _metadata: Metadata, call: GrpcCall): Promise<ModelInferResponse> {
+    return this.runner.infer(request, call);
+  }
+
+  /**
+   * Inference calls over one stream, answered as each finishes (match them by `id`). A workflow answers one
+   * intermediate response per finished `forEach` call (parameters `sluice_node`, `sluice_index`,
+   * `sluice_count`) before its result. A request that fails answers `error_message` (and the Sluice error
+   * code in the `sluice_error_code` parameter) without ending the stream.
+   */
+  @GrpcStreamMethod(SERVICE, 'ModelStreamInfer')
+  modelStreamInfer(requests: Observable<ModelInferRequest>, _metadata: Metadata, call: GrpcCall): Observable<ModelStreamInferResponse> {
+    return requests.pipe(mergeMap((request) => this.streamOne(request, call)));
+  }
+
+  private streamOne(request: ModelInferRequest, call: GrpcCall): Observable<ModelStreamInferResponse> {
+    return new Observable<ModelStreamInferResponse>((subscriber) => {
+      const answer = (response: ModelInferResponse, final: boolean): void => {
+        subscriber.next({ error_message: '', infer_response: { ...response, parameters: { ...response.parameters, triton_final_response: { bool_param: final } } } });
+      };
+      this.runner
+        .infer(request, call, (partial) => {
+          answer(partial, false);
+        })
+        .then(
+          (response) => {
+            answer(response, true);
+          },
+          (exception: unknown) => {
+            const error = asSluiceError(exception);
+            if (error.category === 'INTERNAL') this.core.logger.error('streamed inference failed', { code: error.code, error: exception });
+            subscriber.next({
+              error_message: error.message,
+              infer_response: {
+                model_name: request.model_name,
+                model_version: request.model_version,
+                id: request.id,
+                outputs: [],
+                parameters: { sluice_error_code: { string_param: error.code }, triton_final_response: { bool_param: true } },
+              },
+            });
+          },
+        )
+        .finally(() => {
+          subscriber.complete();
+        });
+    });
+  }
+
+  private resolve(request: ModelRef): ModelVersion {
+    return this.core.registry.resolve(request.name, request.version === '' ? undefined : request.version);
+  }
+}

@@ -1,0 +1,120 @@
+import { Controller, Inject } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { SluiceError } from '../../../common/errors/index.js';
+import { ServingCore } from '../../../serving/serving-core.js';
+import { describeVersion } from '../../common/model-describe.js';
+
+const SERVICE = 'ManagementAPIsService';
+const MAX_WORKERS = 256;
+
+/** `ManagementResponse`: JSON for descriptions and lists, a status sentence for changes. */
+interface ManagementResponse {
+  readonly msg: string;
+}
+
+interface RegisterModelRequest {
+  readonly url: string;
+  readonly model_name: string;
+  readonly batch_size: number;
+  readonly max_batch_delay: number;
+  readonly initial_workers: number;
+  readonly response_timeout: number;
+}
+
+interface ScaleWorkerRequest {
+  readonly model_name: string;
+  readonly model_version: string;
+  readonly min_worker: number;
+  readonly max_worker: number;
+}
+
+interface ModelRef {
+  readonly model_name: string;
+  readonly model_version: string;
+}
+
+/** Proto3 cannot tell 0 from "not set": a 0 is "not set", anything else must lie in [min, max]. */
+function optionalInteger(value: number, field: string, min: number, max: number): number | undefined {
+  if (value === 0) return undefined;
+  if (value < min || value > max) throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', `${field} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function versionOf(request: ModelRef): string | undefined {
+  return request.model_version === '' ? undefined : request.model_version;
+}
+
+/**
+ * TorchServe-compatible gRPC management: `org.pytorch.serve.grpc.management.ManagementAPIsService`, over the
+ * same model manager as the REST management API. Registration always completes before the call answers.
+ */
+@Controller()
+export class TorchServeManagementController {
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+
+  /** Registers every version found at `url` (a model-store name, or an http(s) URL matching `allowedUrls`). */
+  @GrpcMethod(SERVICE, 'RegisterModel')
+  async registerModel(request: RegisterModelRequest): Promise<ManagementResponse> {
+    if (request.url === '') throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'url is required: a model-store name or an allowed http(s) URL');
+    const responseTimeout = optionalInteger(request.response_timeout, 'response_timeout', 1, 86_400);
+    const overrides = {
+      name: request.model_name === '' ? undefined : request.model_name,
+      batchSize: optionalInteger(request.batch_size, 'batch_size', 1, 4096),
+      maxBatchDelayMs: optionalInteger(request.max_batch_delay, 'max_batch_delay', 1, 3_600_000),
+      minWorkers: optionalInteger(request.initial_workers, 'initial_workers', 1, MAX_WORKERS),
+      responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
+    };
+    const versions = await this.core.manager.register({
+      url: request.url,
+      ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)),
+    });
+    return {
+      msg: versions.map((v) => `Model "${v.name}" Version: ${v.version} registered with ${v.settings.minWorkers} initial workers`).join('; '),
+    };
+  }
+
+  /** Scales a version (the default one when `model_version` is empty); `max_worker` 0 means `min_worker`. */
+  @GrpcMethod(SERVICE, 'ScaleWorker')
+  async scaleWorker(request: ScaleWorkerRequest): Promise<ManagementResponse> {
+    const min = optionalInteger(request.min_worker, 'min_worker', 1, MAX_WORKERS) ?? 1;
+    const max = optionalInteger(request.max_worker, 'max_worker', 1, MAX_WORKERS) ?? min;
+    const scaled = await this.core.manager.scale(request.model_name, versionOf(request), { min, max });
+    return {
+      msg: `Model "${scaled.name}" version ${scaled.version} now has min_worker=${scaled.settings.minWorkers}, max_worker=${scaled.settings.maxWorkers}`,
+    };
+  }
+
+  /** The REST description as JSON: the default version, a given one, or every version with `all`. */
+  @GrpcMethod(SERVICE, 'DescribeModel')
+  describeModel(request: ModelRef): ManagementResponse {
+    const { registry } = this.core;
+    const versions = request.model_version === 'all' ? registry.versionsOf(request.model_name) : [registry.resolve(request.model_name, versionOf(request))];
+    if (versions.length === 0) registry.resolve(request.model_name);
+    return { msg: JSON.stringify(versions.map((v) => describeVersion(v, registry))) };
+  }
+
+  /** The REST list as JSON: `{models: [{modelName, modelUrl}], nextPageToken?}`. */
+  @GrpcMethod(SERVICE, 'ListModels')
+  listModels(request: { limit: number; next_page_token: number }): ManagementResponse {
+    const limit = optionalInteger(request.limit, 'limit', 1, 1000) ?? 100;
+    if (request.next_page_token < 0) throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', `next_page_token must be at least 0, got ${request.next_page_token}`);
+    const start = request.next_page_token;
+    const names = this.core.registry.names();
+    const models = names.slice(start, start + limit).map((name) => ({ modelName: name, modelUrl: this.core.registry.resolve(name).origin.url }));
+    return { msg: JSON.stringify({ models, ...(start + limit < names.length ? { nextPageToken: String(start + limit) } : {}) }) };
+  }
+
+  @GrpcMethod(SERVICE, 'SetDefault')
+  async setDefault(request: ModelRef): Promise<ManagementResponse> {
+    await this.core.manager.setDefault(request.model_name, request.model_version);
+    return { msg: `Default version successfully updated for model "${request.model_name}" to "${request.model_version}"` };
+  }
+
+  /** Unregisters one version, or every version when `model_version` is empty. */
+  @GrpcMethod(SERVICE, 'UnregisterModel')
+  async unregisterModel(request: ModelRef): Promise<ManagementResponse> {
+    const version = versionOf(request);
+    const removed = await this.core.manager.unregister(request.model_name, version);
+    return { msg: `Model "${request.model_name}" unregistered (versions ${removed.join(', ')})` };
+  }
+}

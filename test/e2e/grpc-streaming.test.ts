@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Client, ClientDuplexStream, ClientReadableStream } from '@grpc/grpc-js';
+import { grpcClient, unary } from '../support/grpc-clients.js';
+import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
+import { gatedTagHandler, NodeGate } from '../support/workflows/test-node-handlers.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+
+/** `$request.tags ──▶ each (forEach: one call per tag) ──▶ tags` */
+const TAGS_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: tags, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  each: { handler: test/tag, forEach: $request.tags, inputs: { tag: $item } }
+outputs:
+  tags: each.tag
+`;
+
+/** `$request.tags ──▶ each (forEach) ──▶ last (waits at the gate) ──▶ tags` */
+const HELD_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: tags-held, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  each: { handler: test/tag, forEach: $request.tags, inputs: { tag: $item } }
+  last: { handler: test/gated-tag, inputs: { tag: each.tag } }
+outputs:
+  tags: last.tag
+`;
+
+/** `test/tag`: answers its `tag` input unchanged. */
+const TAG_HANDLER: NodeHandler = {
+  name: 'test/tag',
+  inputs: ['tag'],
+  outputs: { tag: {} },
+  run: (inputs) => Promise.resolve({ tag: inputs['tag'] }),
+};
+
+interface InferResponse {
+  id: string;
+  model_name: string;
+  parameters: Record<string, { bool_param?: boolean; string_param?: string; int64_param?: string }>;
+  outputs: { name: string; datatype: string; contents: { bytes_contents: Buffer[] } | null }[];
+}
+
+interface StreamResponse {
+  error_message: string;
+  infer_response: InferResponse;
+}
+
+function tagsRequest(id: string, tags: readonly string[]): Record<string, unknown> {
+  return {
+    model_name: 'tags',
+    id,
+    inputs: [{ name: 'tags', datatype: 'BYTES', shape: [tags.length], contents: { bytes_contents: tags.map((tag) => Buffer.from(tag)) } }],
+  };
+}
+
+function texts(response: InferResponse): string[] {
+  return (response.outputs[0]?.contents?.bytes_contents ?? []).map((b) => b.toString('utf8'));
+}
+
+describe('gRPC streaming of intermediate results', () => {
+  let t: TestServer;
+  let oip: Client;
+  let torchserve: Client;
+  const gate = new NodeGate();
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      nodeHandlers: [gatedTagHandler(gate), TAG_HANDLER],
+      prepare: async (_store, dir) => {
+        await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
+        await writeWorkflowFile(dir, 'tags-held.yaml', HELD_WORKFLOW);
+      },
+    });
+    oip = grpcClient('oip', t.grpcInference);
+    torchserve = grpcClient('torchserveInference', t.grpcInference);
+  });
+  afterAll(async () => {
+    oip.close();
+    torchserve.close();
+    await t.close();
+  });
+
+  it('runs a workflow by name through ModelInfer', async () => {
+    const response = await unary<InferResponse>(oip, 'ModelInfer', tagsRequest('one', ['a', 'b']));
+    expect(response).toMatchObject({ model_name: 'tags', id: 'one' });
+    expect(texts(response)).toEqual(['a', 'b']);
+  });
+
+  it('runs a workflow by name through Predictions', async () => {
+    const response = await unary<{ prediction: Buffer }>(torchserve, 'Predictions', { model_name: 'tags', input: { data: Buffer.from('{"tags": ["a", "b"]}') } });
+    expect(JSON.parse(response.prediction.toString('utf8'))).toEqual(['a', 'b']);
+  });
+
+  it('StreamPredictions sends one message per forEach element, then the answer', async () => {
+    const stream = (torchserve as unknown as Record<string, (r: unknown) => ClientReadableStream<{ prediction: Buffer }>>)['StreamPredictions']?.call(torchserve, {
+      model_name: 'tags',
+      input: { data: Buffer.from('{"tags": ["a", "b", "c"]}') },
+    });
+    const messages: unknown[] = [];
+    await new Promise<void>((resolve, reject) => {
+      stream?.on('data', (m: { prediction: Buffer }) => messages.push(JSON.parse(m.prediction.toString('utf8'))));
+      stream?.on('error', reject);
+      stream?.on('end', resolve);
+    });
+    expect(messages.slice(0, 3)).toEqual(
+      expect.arrayContaining([0, 1, 2].map((index) => ({ node: 'each', index, count: 3, outputs: { tag: ['a', 'b', 'c'][index] } }))),
+    );
+    expect(messages[3]).toEqual(['a', 'b', 'c']);
+    expect(messages).toHaveLength(4);
+  });
+
+  it('StreamPredictions delivers an element’s result while the workflow is still running', async () => {
+    gate.hold();
+    const stream = (torchserve as unknown as Record<string, (r: unknown) => ClientReadableStream<{ prediction: Buffer }>>)['StreamPredictions']?.call(torchserve, {
+      model_name: 'tags-held',
+      input: { data: Buffer.from('{"tags": ["a"]}') },
+    });
+    const messages: unknown[] = [];
+    const first = new Promise<void>((resolve) => stream?.once('data', () => { resolve(); }));
+    stream?.on('data', (m: { prediction: Buffer }) => messages.push(JSON.parse(m.prediction.toString('utf8'))));
+    const ended = new Promise<void>((resolve) => stream?.on('end', resolve));
+    await first;
+    // The last node is still held at the gate: the run has not ended, yet the element's result is here.
+    expect(messages).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }]);
+    gate.release();
+    await ended;
+    expect(messages).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }, ['a']]);
+  });
+
+  it('ModelStreamInfer answers every request of the stream, workflow progress first, errors without ending the stream', async () => {
+    const call = (oip as unknown as Record<string, () => ClientDuplexStream<unknown, StreamResponse>>)['ModelStreamInfer']?.call(oip);
+    if (call === undefined) throw new Error('no ModelStreamInfer');
+    const responses: StreamResponse[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: StreamResponse) => responses.push(r));
+      call.on('error', reject);
+      call.on('end', resolve);
+    });
+    call.write(tagsRequest('w', ['x', 'y']));
+    call.write({ model_name: 'nope', id: 'bad', inputs: [{ name: 'input', datatype: 'FP32', shape: [1], contents: { fp32_contents: [1] } }] });
+    call.write({ model_name: 'iris', id: 'iris', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: [5.1, 3.5, 1.4, 0.2] } }] });
+    call.end();
+    await done;
+    const byId = (id: string): StreamResponse[] => responses.filter((r) => r.infer_response.id === id);
+    const workflow = byId('w');
+    expect(workflow.map((r) => [r.infer_response.parameters['triton_final_response']?.bool_param, texts(r.infer_response)])).toEqual([
+      [false, expect.any(Array)],
+      [false, expect.any(Array)],
+      [true, ['x', 'y']],
+    ]);
+    expect(workflow.slice(0, 2).map((r) => r.infer_response.parameters['sluice_node']?.string_param)).toEqual(['each', 'each']);
+    expect(byId('bad')).toEqual([
+      expect.objectContaining({
+        error_message: 'model `nope` is not registered; registered models: iris, mlp',
+      }),
+    ]);
+    expect(byId('bad')[0]?.infer_response.parameters['sluice_error_code']?.string_param).toBe('SLUICE_MODEL_NOT_FOUND');
+    expect(byId('iris').map((r) => [r.error_message, r.infer_response.model_name])).toEqual([['', 'iris']]);
+  });
+});
