@@ -5,6 +5,7 @@ import { ReflectionService } from '@grpc/reflection';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import type { Logger } from '../../common/logger.js';
 import type { AuthProvider, GuardedApi } from '../../plugins/sdk/auth.js';
+import type { Telemetry } from '../../telemetry/index.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { BoundGrpcServer } from './bound-grpc-server.js';
 import { GrpcAuthGuard } from './common/grpc-auth.guard.js';
@@ -37,6 +38,8 @@ export interface GrpcAppOptions {
   readonly maxSendMessageBytes: number;
   /** Runs before every handler but the health checks; none means the port is open. */
   readonly guard?: AuthProvider;
+  /** The server's telemetry: each call gets an RPC server span when tracing is on. */
+  readonly telemetry: Telemetry;
   readonly logger: Logger;
 }
 
@@ -73,8 +76,7 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
   const app = await NestFactory.createMicroservice(options.module, { strategy, logger: new NestLoggerAdapter(logger), abortOnError: false });
   app.useGlobalFilters(new GrpcErrorFilter(logger));
-  if (options.guard) app.useGlobalGuards(new GrpcAuthGuard(options.name, options.guard));
-  app.useGlobalInterceptors(new GrpcTraceInterceptor());
+  app.useGlobalInterceptors(new GrpcTraceInterceptor(options.telemetry, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined));
   await app.listen();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const address = `${host}:${String(strategy.port)}`;

@@ -55,6 +55,7 @@ export async function startGrpcServers(core: ServingCore, config: GrpcConfig, lo
     credentials,
     maxReceiveMessageBytes: config.maxReceiveMessageBytes,
     maxSendMessageBytes: config.maxSendMessageBytes,
+    telemetry: core.telemetry,
     logger,
   };
   const inferenceHealth = new PortHealth([PROTOS.oip.service, PROTOS.torchserveInference.service], () => core.isReady());

@@ -17,6 +17,11 @@ export class GrpcAuthGuard implements CanActivate {
     private readonly provider: AuthProvider,
   ) {}
 
+  /** The provider's name, for the auth span. */
+  get providerName(): string {
+    return this.provider.name;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const path = callPathOf(context.getArgByIndex(2));
     if (path.startsWith(UNGUARDED_PREFIX)) return true;

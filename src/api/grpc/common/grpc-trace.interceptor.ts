@@ -1,7 +1,15 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
-import { ROOT_CONTEXT, context as otelContext, propagation, type TextMapGetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context as otelContext, propagation, type Context, type TextMapGetter } from '@opentelemetry/api';
 import { Observable } from 'rxjs';
+import { isSluiceError } from '../../../common/errors/index.js';
+import { ATTR, SPAN, endRpcServerSpan, startRpcServerSpan, withChildSpan, type ServerSpan, type Telemetry } from '../../../telemetry/index.js';
+import { grpcStatusOf } from '../../error-mapping.js';
+import type { GrpcAuthGuard } from './grpc-auth.guard.js';
+import { callPathOf } from './grpc-call.js';
+
+/** gRPC's INTERNAL, for failures that are not Sluice errors. */
+const GRPC_INTERNAL = 13;
 
 /** Reads W3C trace context (`traceparent`, `tracestate`, baggage) from call metadata. */
 const METADATA_GETTER: TextMapGetter<Metadata> = {
@@ -12,15 +20,57 @@ const METADATA_GETTER: TextMapGetter<Metadata> = {
   },
 };
 
+function statusOf(error: unknown): number {
+  if (isSluiceError(error)) return grpcStatusOf(error.category);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : GRPC_INTERNAL;
+}
+
 /**
- * Runs each call inside the trace context its metadata carries, so spans made while serving it join the
- * client's trace. Without a registered propagator (telemetry off) this is a no-op.
+ * The request span of a gRPC call, like the server span of an HTTP request: `<service>/<method>` with the
+ * `rpc.*` attributes, continuing the trace in the call's metadata, ended with the call's gRPC status. The
+ * port's auth guard runs here, inside an `auth` child span, before the handler (an interceptor rather than
+ * a Nest guard, because guards run before any interceptor and so outside the request span). With tracing
+ * off the call still runs in the context its metadata carries.
  */
 export class GrpcTraceInterceptor implements NestInterceptor {
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly guard?: GrpcAuthGuard,
+  ) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const metadata = context.switchToRpc().getContext<Metadata | undefined>();
-    if (metadata === undefined) return next.handle();
-    const parent = propagation.extract(ROOT_CONTEXT, metadata, METADATA_GETTER);
-    return new Observable((subscriber) => otelContext.with(parent, () => next.handle().subscribe(subscriber)));
+    const [, service = '', method = ''] = callPathOf(context.getArgByIndex(2)).split('/');
+    const server: ServerSpan | undefined = metadata && this.telemetry.tracing ? startRpcServerSpan(this.telemetry, { service, method }, metadata, METADATA_GETTER) : undefined;
+    const callContext: Context = server?.context ?? (metadata ? propagation.extract(ROOT_CONTEXT, metadata, METADATA_GETTER) : otelContext.active());
+    const guard = this.guard;
+    return new Observable((subscriber) => {
+      otelContext.with(callContext, () => {
+        const authorized = guard ? withChildSpan(SPAN.auth, { [ATTR.authProvider]: guard.providerName }, () => guard.canActivate(context)) : Promise.resolve(true);
+        authorized.then(
+          () =>
+            otelContext.with(callContext, () =>
+              next.handle().subscribe({
+                next: (value) => {
+                  subscriber.next(value);
+                },
+                error: (error: unknown) => {
+                  endRpcServerSpan(server, statusOf(error), error);
+                  subscriber.error(error);
+                },
+                complete: () => {
+                  endRpcServerSpan(server, 0);
+                  subscriber.complete();
+                },
+              }),
+            ),
+          (error: unknown) => {
+            endRpcServerSpan(server, statusOf(error), error);
+            subscriber.error(error);
+          },
+        );
+      });
+    });
   }
 }
