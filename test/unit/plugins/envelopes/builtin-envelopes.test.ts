@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { bodyEnvelope, jsonEnvelope, kserveEnvelope, kserveV2Envelope } from '../../../../plugins/envelopes/index.js';
+
+const model = {
+  name: 'mlp',
+  version: '1.0',
+  inputs: [{ name: 'input', datatype: 'FP32' as const, shape: [-1, 2] }],
+  outputs: [{ name: 'logits', datatype: 'FP32' as const, shape: [-1, 3] }],
+};
+const context = { model };
+const json = (value: unknown): { body: Uint8Array; contentType: string } => ({ body: new TextEncoder().encode(JSON.stringify(value)), contentType: 'application/json' });
+
+describe('json envelope', () => {
+  it('makes one handler request per instance and answers predictions in order', () => {
+    expect(jsonEnvelope.decode(json({ instances: [[1, 2], [3, 4]] }), context)).toEqual([
+      { body: [1, 2], contentType: 'application/json' },
+      { body: [3, 4], contentType: 'application/json' },
+    ]);
+    expect(jsonEnvelope.encode(['a', 'b'], context)).toEqual({ body: { predictions: ['a', 'b'] } });
+  });
+
+  it('refuses a body without instances, an empty list and a body that is not JSON', () => {
+    expect(() => jsonEnvelope.decode(json({ inputs: [[1, 2]] }), context)).toThrow('the json envelope expects {"instances": [...]}; the body has no `instances` list');
+    expect(() => jsonEnvelope.decode(json({ instances: [] }), context)).toThrow('the json envelope needs at least one instance; `instances` is empty');
+    expect(() => jsonEnvelope.decode({ body: new TextEncoder().encode('{'), contentType: 'application/json' }, context)).toThrow(/^the json envelope expects a JSON body .*; the body is not JSON/);
+  });
+});
+
+describe('kserve envelope', () => {
+  it('also reads inputs, as KServe v1 allows', () => {
+    expect(kserveEnvelope.decode(json({ inputs: [[1, 2]] }), context)).toHaveLength(1);
+  });
+});
+
+describe('body envelope', () => {
+  it('hands the raw bytes over and sends bytes back as they are', () => {
+    const raw = { body: new Uint8Array([1, 2, 3]), contentType: 'image/png' };
+    expect(bodyEnvelope.decode(raw, context)).toEqual([{ body: raw.body, contentType: 'image/png' }]);
+    expect(bodyEnvelope.encode([new Uint8Array([9])], context)).toEqual({ body: new Uint8Array([9]), contentType: 'application/octet-stream' });
+    expect(bodyEnvelope.encode([{ label: 'cat' }], context)).toEqual({ body: { label: 'cat' } });
+  });
+});
+
+describe('kservev2 envelope', () => {
+  it('hands an OIP request to the handler as it is', () => {
+    const request = { inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 2], data: [1, 2] }] };
+    expect(kserveV2Envelope.decode(json(request), context)).toEqual([{ body: request, contentType: 'application/json' }]);
+    expect(() => kserveV2Envelope.decode(json({ instances: [] }), context)).toThrow(/the body has no `inputs` list/);
+  });
+
+  it('answers a list for a one-output model as that output, typed from its spec', () => {
+    expect(kserveV2Envelope.encode([[[0.1, 0.2, 0.7]]], context).body).toEqual({
+      model_name: 'mlp',
+      model_version: '1.0',
+      outputs: [{ name: 'logits', datatype: 'FP32', shape: [1, 3], data: [0.1, 0.2, 0.7] }],
+    });
+  });
+
+  it('answers each key of an object as an output, strings as BYTES', () => {
+    const body = kserveV2Envelope.encode([{ label: 'setosa', logits: [[1, 2, 3]] }], context).body as { outputs: unknown[] };
+    expect(body.outputs).toEqual([
+      { name: 'label', datatype: 'BYTES', shape: [1], data: ['setosa'] },
+      { name: 'logits', datatype: 'FP32', shape: [1, 3], data: [1, 2, 3] },
+    ]);
+  });
+});
