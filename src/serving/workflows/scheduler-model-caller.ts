@@ -16,6 +16,7 @@ export function createSchedulerModelCaller(inference: InferenceService): ModelCa
         isCancelled: () => call.signal.aborted,
         // The calls of a forEach are submitted in one turn of the event loop: let them share batches.
         gather: true,
+        api: 'workflow',
       });
       return Object.fromEntries(answer.result.map((tensor) => [tensor.name, tensor]));
     },

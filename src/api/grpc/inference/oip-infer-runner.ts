@@ -40,6 +40,7 @@ export class OipInferRunner {
         ...callKnobs(call),
         ...oipParameterKnobs(decoded.parameters),
         signal: cancellation.signal,
+        api: 'grpc',
       });
       return encodeModelInferResponse({ name: answer.version.name, version: answer.version.version, id: decoded.id }, answer.result, decoded.raw);
     } finally {

@@ -5,7 +5,8 @@ import type { WorkflowProgress } from '../../../workflow/index.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import { workflowAnswerOf, workflowInputsFromBody } from '../../common/workflow-body.js';
 import { workflowValueToJson } from '../../common/workflow-json.js';
-import { callKnobs, callSignal, deadlineMsOf, type GrpcCall } from '../common/grpc-call.js';
+import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { callKnobs, callSignal, deadlineMsOf, metadataText, type GrpcCall } from '../common/grpc-call.js';
 
 /** `PredictionsRequest` as it looks in JavaScript. */
 export interface PredictionsRequest {
@@ -32,6 +33,13 @@ export function handlerRequestOfInput(input: Readonly<Record<string, Uint8Array>
   return { body: Object.fromEntries(entries.map(([key, bytes]) => [key, handlerRequestFromBytes(bytes, '').body])), contentType: 'application/json' };
 }
 
+/** The body an envelope decodes: `input["data"]` (or `body`, or the only entry), as TorchServe clients send it. */
+function envelopeBody(input: Readonly<Record<string, Uint8Array>>): Uint8Array {
+  const body = input['data'] ?? input['body'] ?? (Object.keys(input).length === 1 ? Object.values(input)[0] : undefined);
+  if (body === undefined) throw new SluiceError('SLUICE_REQUEST_INVALID', 'a model with an envelope takes its body in input["data"]');
+  return body;
+}
+
 /** An answer as prediction bytes: bytes as they are, text as UTF-8, anything else as JSON. */
 export function predictionBytes(answer: unknown): Uint8Array {
   if (answer instanceof Uint8Array) return answer;
@@ -48,17 +56,16 @@ export async function runPrediction(core: ServingCore, request: PredictionsReque
   if (version === '' && !core.registry.has(model) && core.workflows.find(model)) {
     return { prediction: predictionBytes(await runWorkflow(core, request, call, partial)) };
   }
-  core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
-  const handlerRequest = handlerRequestOfInput(request.input);
+  const resolved = core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
+  const envelope = chooseEnvelope(metadataText(call.metadata, ENVELOPE_HEADER), resolved.manifest.envelope, core.envelopes);
   const cancellation = callSignal(call);
+  const target = { model, ...(version !== '' ? { version } : {}), ...callKnobs(call), signal: cancellation.signal, api: 'grpc' };
   try {
-    const answer = await core.inference.predict({
-      model,
-      ...(version !== '' ? { version } : {}),
-      request: handlerRequest,
-      ...callKnobs(call),
-      signal: cancellation.signal,
-    });
+    if (envelope !== undefined) {
+      const answer = await core.inference.predictEnveloped({ ...target, envelope, body: { body: envelopeBody(request.input), contentType: '' } });
+      return { prediction: predictionBytes(answer.result.body) };
+    }
+    const answer = await core.inference.predict({ ...target, request: handlerRequestOfInput(request.input) });
     return { prediction: predictionBytes(answer.result) };
   } finally {
     cancellation.dispose();

@@ -37,7 +37,7 @@ export class KServeV1Controller {
     if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {
       throw new SluiceError('SLUICE_REQUEST_INVALID', 'a KServe v1 request is {"instances": [...]} (or {"inputs": ...})');
     }
-    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply) });
+    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply), api: 'v1', requestId: request.id });
     return { predictions: answer.result };
   }
 }

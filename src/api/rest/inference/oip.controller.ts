@@ -121,6 +121,8 @@ export class OipController {
       inputs: decoded.inputs,
       ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
       ...knobsFromOipParameters(decoded.parameters, request, reply),
+      api: 'v2',
+      requestId: request.id,
     });
     const encoded = encodeOipResponse(
       { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },

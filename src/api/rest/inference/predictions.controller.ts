@@ -3,8 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
 import { bodyBytes, mediaTypeOf } from '../common/request-body.js';
-import { chooseEnvelope } from './envelope-choice.js';
+import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { handlerRequestOf } from './handler-request.js';
+
+/** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */
+function askedEnvelope(request: FastifyRequest): string | undefined {
+  const query = (request.query as Readonly<Record<string, unknown>> | undefined)?.['envelope'];
+  const header = request.headers[ENVELOPE_HEADER];
+  return typeof query === 'string' ? query : typeof header === 'string' ? header : undefined;
+}
 
 /** TorchServe's inference route: the model's handler interprets the body. */
 @Controller('predictions')
@@ -32,7 +39,7 @@ export class PredictionsController {
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const resolved = this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
-    const envelope = chooseEnvelope(request, resolved.manifest.envelope, this.core.envelopes);
+    const envelope = chooseEnvelope(askedEnvelope(request), resolved.manifest.envelope, this.core.envelopes);
     const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: request.id };
     if (envelope === undefined) return (await this.core.inference.predict({ ...target, request: handlerRequestOf(request) })).result;
     const body = bodyBytes(request);

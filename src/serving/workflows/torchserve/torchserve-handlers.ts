@@ -37,6 +37,7 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
         request: { body, contentType: body instanceof Uint8Array ? 'application/octet-stream' : 'application/json' },
         isCancelled: () => context.signal.aborted,
         gather: true,
+        api: 'workflow',
       });
       return { result: answer.result };
     },
