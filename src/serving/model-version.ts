@@ -9,6 +9,7 @@ import type { ExecutorModel } from '../executors/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
 import type { ModelDescription } from '../plugins/sdk/model-description.js';
+import { requestTracer } from '../telemetry/tracing/request-tracer.js';
 import { batchingPolicyOf, type VersionSettings } from './version-settings.js';
 
 /** Where a model version was registered from. */
@@ -123,7 +124,7 @@ export class ModelVersion {
 
   /** The context handed to this version's handler (one object for all its requests). */
   handlerContext(): HandlerContext {
-    this.context ??= { model: this.description, logger: this.logger, signal: this.controller.signal, config: this.manifest.handlerOptions };
+    this.context ??= { model: this.description, logger: this.logger, tracer: requestTracer, signal: this.controller.signal, config: this.manifest.handlerOptions };
     return this.context;
   }
 

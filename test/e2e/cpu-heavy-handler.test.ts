@@ -6,6 +6,7 @@ import { classifierHandler } from '../../plugins/builtin-handlers/index.js';
 import { SluiceError } from '../../src/common/errors/index.js';
 import { threadProbeHandler, type ProbeBody } from '../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
+import { trace } from '@opentelemetry/api';
 import { memoryLogger, requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -108,7 +109,7 @@ describe('handler threads at shutdown', () => {
   it('stop with the server', async () => {
     const t = await startTestServer({ demoModels: [], handlers: [threadProbeHandler], handlerPool: { threads: 1, execArgv: TYPESCRIPT_THREAD_ARGV } });
     const pool = t.server.core.handlerPool;
-    const context = { model: { name: 'probe', version: '1', inputs: [], outputs: [] }, config: {}, logger: t.server.core.logger, signal: new AbortController().signal };
+    const context = { model: { name: 'probe', version: '1', inputs: [], outputs: [] }, config: {}, logger: t.server.core.logger, tracer: trace.getTracer('test'), signal: new AbortController().signal };
     await pool.run(threadProbeHandler, 'preprocess', [{ body: {}, contentType: 'application/json' }], context);
     await t.close();
     await expect(pool.run(threadProbeHandler, 'preprocess', [{ body: {}, contentType: 'application/json' }], context)).rejects.toThrow(

@@ -1,7 +1,11 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { SluiceError } from '../../src/common/errors/index.js';
 import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
+import type { Handler } from '../../src/plugins/sdk/handler.js';
+import { classifierHandler } from '../../plugins/builtin-handlers/index.js';
 import { childrenOf, only, SpanRecorder } from '../support/telemetry/span-recorder.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -16,12 +20,37 @@ const oneToken: AuthProvider = {
       : Promise.reject(new SluiceError('SLUICE_AUTH_INVALID_CREDENTIALS', 'wrong token')),
 };
 
+/** The classifier handler with a span of its own around preprocessing, made with the context's tracer. */
+const spanMaker: Handler = {
+  ...classifierHandler,
+  name: 'span-maker',
+  preprocess: (requests, context) =>
+    context.tracer.startActiveSpan('span-maker.decode', async (span) => {
+      try {
+        return await classifierHandler.preprocess(requests, context);
+      } finally {
+        span.end();
+      }
+    }),
+};
+
 describe('spans of the plugin stages of a request', () => {
   const recorder = new SpanRecorder();
   let t: TestServer;
 
   beforeAll(async () => {
-    t = await startTestServer({ demoModels: ['iris'], telemetry: recorder.telemetry, auth: { inference: 'one-token' }, authProviders: [oneToken] });
+    t = await startTestServer({
+      demoModels: ['iris'],
+      telemetry: recorder.telemetry,
+      auth: { inference: 'one-token' },
+      authProviders: [oneToken],
+      handlers: [spanMaker],
+      prepare: async (store) => {
+        await cp(join(store, 'iris'), join(store, 'traced'), { recursive: true });
+        const manifest = await readFile(join(store, 'traced', 'model.yaml'), 'utf8');
+        await writeFile(join(store, 'traced', 'model.yaml'), manifest.replace('name: iris', 'name: traced').replace('handler: classifier', 'handler: span-maker'));
+      },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -60,5 +89,14 @@ describe('spans of the plugin stages of a request', () => {
     const children = childrenOf(spans, only(spans, 'POST /predictions/:model')).map((s) => s.name).sort();
     expect(children).toEqual(['auth', 'envelope.decode', 'postprocess', 'postprocess', 'preprocess', 'preprocess', 'queue.wait', 'queue.wait']);
     expect(only(spans, 'envelope.decode').attributes).toMatchObject({ 'sluice.envelope': 'json' });
+  });
+
+  it('a handler’s own spans, made with the tracer of its context, join the request’s trace under preprocess', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/traced`, { method: 'POST', json: SETOSA, headers: { authorization: 'Bearer good' } });
+    expect(answer.status).toBe(200);
+    const spans = await recorder.until((s) => s.some((span) => span.name === 'POST /predictions/:model'));
+    const own = only(spans, 'span-maker.decode');
+    expect(own.parentSpanContext?.spanId).toBe(only(spans, 'preprocess').spanContext().spanId);
+    expect(own.spanContext().traceId).toBe(only(spans, 'POST /predictions/:model').spanContext().traceId);
   });
 });

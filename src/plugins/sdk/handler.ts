@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from '../../common/logger.js';
 import type { Tensor } from '../../common/tensor/index.js';
 import type { ModelDescription } from './model-description.js';
@@ -14,6 +15,11 @@ export interface HandlerRequest {
 export interface HandlerContext {
   readonly model: ModelDescription;
   readonly logger: Logger;
+  /**
+   * Spans a handler starts join the trace of the request it works for (`tracer.startActiveSpan('resize',
+   * …)`); they cost nothing when the request is not traced.
+   */
+  readonly tracer: Tracer;
   /** Aborted when every request of the call has gone away. */
   readonly signal: AbortSignal;
   /** The handler's own settings from the model manifest. */

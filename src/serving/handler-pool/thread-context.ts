@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { LogFields, Logger } from '../../common/logger.js';
 import type { HandlerContext } from '../../plugins/sdk/handler.js';
+import { requestTracer } from '../../telemetry/tracing/request-tracer.js';
 import type { HandlerTask, ThreadLogLine } from './handler-task.js';
 
 function forwardingLogger(port: MessagePort, bound: LogFields): Logger {
@@ -44,5 +45,6 @@ export function threadContext(task: HandlerTask): HandlerContext {
       controller.abort();
     });
   }
-  return { model: task.model, config: task.config, logger: forwardingLogger(task.port, {}), signal: controller.signal };
+  // Spans cannot cross threads: a handler's own spans on a thread are not part of the request's trace.
+  return { model: task.model, config: task.config, logger: forwardingLogger(task.port, {}), tracer: requestTracer, signal: controller.signal };
 }

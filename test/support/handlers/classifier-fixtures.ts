@@ -5,6 +5,7 @@ import type { Logger } from '../../../src/common/logger.js';
 import { readLabels } from '../../../src/model-store/index.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Tensor } from '../../../src/plugins/sdk/index.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/index.js';
+import { trace } from '@opentelemetry/api';
 import type { LoadedModel } from '../../../src/runtime/model-runtime.js';
 
 export const silentLogger: Logger = {
@@ -17,7 +18,7 @@ export const silentLogger: Logger = {
 
 /** A handler context for `model` with the given settings. */
 export function handlerContext(model: ModelDescription, config: Readonly<Record<string, unknown>> = {}): HandlerContext {
-  return { model, logger: silentLogger, signal: new AbortController().signal, config };
+  return { model, logger: silentLogger, tracer: trace.getTracer('test'), signal: new AbortController().signal, config };
 }
 
 /** One of the committed handler test models, loaded into ONNX Runtime, with its description. */

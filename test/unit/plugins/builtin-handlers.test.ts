@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { builtinHandlers, classifierHandler, passthroughHandler } from '../../../plugins/builtin-handlers/index.js';
 import type { Logger } from '../../../src/common/logger.js';
+import { trace } from '@opentelemetry/api';
 import type { BodyForm, HandlerContext, HandlerResult, ModelDescription, Tensor } from '../../../src/plugins/sdk/index.js';
 
 const silent: Logger = {
@@ -23,7 +24,7 @@ const iris: ModelDescription = {
 };
 
 function context(model: ModelDescription = iris): HandlerContext {
-  return { model, logger: silent, signal: new AbortController().signal, config: {} };
+  return { model, logger: silent, tracer: trace.getTracer('test'), signal: new AbortController().signal, config: {} };
 }
 
 const fp32 = (name: string, shape: number[], values: number[]): Tensor => ({ name, datatype: 'FP32', shape, data: new Float32Array(values) });

@@ -8,6 +8,7 @@ import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Prepare
 import { HandlerPool } from '../../../../src/serving/handler-pool/index.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
+import { trace } from '@opentelemetry/api';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
 interface Line {
@@ -26,7 +27,7 @@ function recordingLogger(lines: Line[], bound: LogFields = {}): Logger {
 const iris: ModelDescription = { name: 'iris', version: '1', inputs: [{ name: 'features', datatype: 'FP32', shape: [-1, 4] }], outputs: [] };
 
 function context(options: { lines?: Line[]; signal?: AbortSignal } = {}): HandlerContext {
-  return { model: iris, config: {}, logger: recordingLogger(options.lines ?? []), signal: options.signal ?? new AbortController().signal };
+  return { model: iris, config: {}, logger: recordingLogger(options.lines ?? []), tracer: trace.getTracer('test'), signal: options.signal ?? new AbortController().signal };
 }
 
 const probe = (body: ProbeBody): HandlerRequest => ({ body, contentType: 'application/json' });
