@@ -16,8 +16,6 @@ function current(from: Context = context.active()): Tracer {
  */
 export const requestTracer: Tracer = {
   startSpan: (name, options, ctx) => current(ctx).startSpan(name, options, ctx),
-  startActiveSpan: ((...args: unknown[]) => {
-    const tracer = current();
-    return Reflect.apply(tracer.startActiveSpan, tracer, args) as unknown;
-  }) as Tracer['startActiveSpan'],
+  // The overloads of startActiveSpan all end in the callback; pass the arguments through unchanged.
+  startActiveSpan: ((...args: Parameters<Tracer['startActiveSpan']>) => current().startActiveSpan(...args)) as Tracer['startActiveSpan'],
 };
