@@ -1,17 +1,21 @@
 /**
- * `npm run bench:tracing`: what tracing costs. The demo MLP is served by Sluice twice, alternately, and
- * loaded at the same concurrency: with tracing off (the default), and with every request traced
- * (`always_on` sampler) and exported over OTLP/HTTP to a collector stand-in on loopback in this process.
- * Prints both throughputs and their ratio; the target is at least 0.85. Absolute figures depend on the
- * machine; the ratio, measured in one run, is what to compare.
+ * `npm run bench:tracing`: what tracing costs. The demo MLP is served by Sluice twice per round,
+ * alternately, and loaded at the same concurrency: with tracing off (the default), and with every request
+ * traced (`always_on` sampler) and exported over OTLP/HTTP (protobuf, the default) to a collector stand-in
+ * on loopback in this process that only counts bytes. Both servers write the same access-log lines.
+ * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Absolute
+ * figures depend on the machine; the ratio, measured in one run, is what to compare.
  *
- *   npm run bench:tracing -- [--duration 8] [--rounds 2] [--concurrency 16] [--json FILE]
+ * `--split` adds a third variant per round: tracing off, but with an AsyncLocalStorage enabled (what
+ * context propagation costs by itself, before any span is made).
+ *
+ *   npm run bench:tracing -- [--duration 8] [--rounds 3] [--concurrency 16] [--split] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
 import { startSluice } from './bench-processes.js';
@@ -25,8 +29,9 @@ const repoRoot = join(distRoot, '..');
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '16' },
+    split: { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -66,12 +71,16 @@ async function startCollector(): Promise<{ url: string; exports: () => { request
 
 const mlp = benchModels(repoRoot).mlp;
 const collector = await startCollector();
+const contextOnlyOptions = [process.env['NODE_OPTIONS'], `--import ${pathToFileURL(join(distRoot, 'bench', 'enable-async-context.js')).href}`].filter(Boolean).join(' ');
 const environments = {
   off: { ...process.env, OTEL_TRACES_EXPORTER: 'none' },
+  context: { ...process.env, OTEL_TRACES_EXPORTER: 'none', NODE_OPTIONS: contextOnlyOptions },
   on: { ...process.env, OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'always_on', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
 } as const;
+type Variant = keyof typeof environments;
+const variants: readonly Variant[] = values.split ? ['off', 'context', 'on'] : ['off', 'on'];
 
-async function measure(variant: keyof typeof environments): Promise<LoadMeasurement> {
+async function measure(variant: Variant): Promise<LoadMeasurement> {
   const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], environments[variant]);
   try {
     await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
@@ -81,11 +90,11 @@ async function measure(variant: keyof typeof environments): Promise<LoadMeasurem
   }
 }
 
-const runs: { round: number; variant: 'off' | 'on'; requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number }[] = [];
+const runs: { round: number; variant: Variant; requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number }[] = [];
 try {
   for (let round = 1; round <= rounds; round++) {
     // Alternate the order, so that neither variant always runs on a warmer (or busier) machine.
-    for (const variant of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+    for (const variant of round % 2 === 1 ? variants : [...variants].reverse()) {
       progress(`round ${round}: tracing ${variant}, c=${connections}, ${durationSeconds} s`);
       const m = await measure(variant);
       runs.push({ round, variant, requestsPerSecond: m.requestsPerSecond, p50Ms: m.p50Us / 1000, p99Ms: m.p99Us / 1000, non2xx: m.non2xx });
@@ -95,20 +104,26 @@ try {
   await collector.close();
 }
 
-const mean = (variant: 'off' | 'on'): number => {
-  const of = runs.filter((r) => r.variant === variant);
-  return of.reduce((sum, r) => sum + r.requestsPerSecond, 0) / of.length;
+const median = (numbers: readonly number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 };
-const off = mean('off');
-const on = mean('on');
-const ratio = on / off;
+const throughput = (round: number, variant: Variant): number => runs.find((r) => r.round === round && r.variant === variant)?.requestsPerSecond ?? NaN;
+const roundNumbers = Array.from({ length: rounds }, (_, i) => i + 1);
+/** Each round's ratio against the tracing-off run of the same round, then their median: one busy moment moves one round only. */
+const medianRatio = (variant: Variant): number => median(roundNumbers.map((round) => throughput(round, variant) / throughput(round, 'off')));
+const medianThroughput = (variant: Variant): number => median(roundNumbers.map((round) => throughput(round, variant)));
+const ratio = medianRatio('on');
 const exported = collector.exports();
 const lines = [
   `MLP, c=${connections}, ${rounds} round(s) of ${durationSeconds} s per variant`,
-  ...runs.map((r) => `  round ${r.round} tracing ${r.variant.padEnd(3)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`),
-  `tracing off: ${off.toFixed(0)} req/s`,
-  `tracing on (always_on, OTLP to loopback): ${on.toFixed(0)} req/s; the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
-  `ratio on/off: ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
+  ...runs.map((r) => `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`),
+  ...roundNumbers.map((round) => `  round ${round} ratio on/off ${(throughput(round, 'on') / throughput(round, 'off')).toFixed(3)}`),
+  `tracing off: median ${medianThroughput('off').toFixed(0)} req/s`,
+  ...(values.split ? [`async context only (no spans): median ${medianThroughput('context').toFixed(0)} req/s, median ratio ${medianRatio('context').toFixed(3)}`] : []),
+  `tracing on (always_on, OTLP/HTTP protobuf to loopback): median ${medianThroughput('on').toFixed(0)} req/s; the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
+  `median ratio on/off: ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
 ];
 process.stdout.write(lines.join('\n') + '\n');
-if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ connections, durationSeconds, rounds, runs, off, on, ratio, exported }, null, 2));
+if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ connections, durationSeconds, rounds, runs, ratio, exported }, null, 2));

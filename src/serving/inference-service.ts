@@ -100,7 +100,8 @@ export class InferenceService {
     const version = this.readyVersion(request.model, request.version);
     const started = performance.now();
     const context = version.handlerContext();
-    const attributes = { [ATTR.model]: version.name, [ATTR.modelVersion]: version.version };
+    // The request span already names the model; its children carry no attributes of their own (cheaper to export).
+    const attributes = {};
     let prepared;
     try {
       [prepared] = await withChildSpan(SPAN.preprocess, attributes, () => version.handler.preprocess([request.request], context));

@@ -40,7 +40,8 @@ export function createBatchTracing(target: BatchTracingTarget): BatchTracing {
       if (tracer === undefined) return undefined;
       const request = recordingSpan();
       if (request === undefined) return undefined;
-      const wait = tracer.startSpan(SPAN.queueWait, { attributes: { [ATTR.model]: target.model, [ATTR.modelVersion]: target.version } });
+      // No attributes: the request span it belongs to names the model already, and each one costs on export.
+      const wait = tracer.startSpan(SPAN.queueWait);
       return new SpanQueuedTrace(tracer, request.spanContext(), wait);
     },
 

@@ -17,6 +17,27 @@ export const SAMPLER_NAMES = [
 /** One of {@link SAMPLER_NAMES}. */
 export type SamplerName = (typeof SAMPLER_NAMES)[number];
 
+/** How spans travel to an OTLP collector (`OTEL_EXPORTER_OTLP_PROTOCOL`); gRPC is not offered. */
+export const TRACES_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/** One of {@link TRACES_PROTOCOLS}. */
+export type TracesProtocol = (typeof TRACES_PROTOCOLS)[number];
+
+/** How finished spans are queued and sent in batches (the standard `OTEL_BSP_*` variables). */
+export interface BatchSpanSettings {
+  /** Most time between two exports (`OTEL_BSP_SCHEDULE_DELAY`). */
+  readonly scheduledDelayMillis: number;
+  /** Most time one export may take (`OTEL_BSP_EXPORT_TIMEOUT`). */
+  readonly exportTimeoutMillis: number;
+  /** Finished spans held at most; spans beyond are dropped (`OTEL_BSP_MAX_QUEUE_SIZE`). */
+  readonly maxQueueSize: number;
+  /** Spans per export at most; a full batch is sent at once (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). */
+  readonly maxExportBatchSize: number;
+}
+
+/** The defaults of the OpenTelemetry specification. */
+export const DEFAULT_BATCH_SPANS: BatchSpanSettings = { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 2048, maxExportBatchSize: 512 };
+
 /** The telemetry settings once the config file and the standard `OTEL_*` variables are combined. */
 export interface TelemetrySettings {
   readonly serviceName: string;
@@ -24,6 +45,9 @@ export interface TelemetrySettings {
   readonly tracesExporter: TracesExporterName;
   /** Full URL spans are posted to (`…/v1/traces`). */
   readonly tracesEndpoint: string;
+  /** Protobuf (the default, as the specification asks: smaller and cheaper to encode) or JSON. */
+  readonly tracesProtocol: TracesProtocol;
+  readonly batchSpans: BatchSpanSettings;
   readonly sampler: SamplerName;
   /** The ratio of the `*traceidratio` samplers (0..1). */
   readonly samplerArg: number;
@@ -59,6 +83,27 @@ function number(variable: string, raw: string, check: (n: number) => boolean, al
   return value;
 }
 
+function wholeNumber(env: Env, variable: string, fallback: number): number {
+  const raw = env[variable];
+  return raw === undefined ? fallback : number(variable, raw, (n) => Number.isInteger(n) && n > 0, 'a whole number above 0');
+}
+
+function batchSpans(env: Env): BatchSpanSettings {
+  const d = DEFAULT_BATCH_SPANS;
+  return {
+    scheduledDelayMillis: wholeNumber(env, 'OTEL_BSP_SCHEDULE_DELAY', d.scheduledDelayMillis),
+    exportTimeoutMillis: wholeNumber(env, 'OTEL_BSP_EXPORT_TIMEOUT', d.exportTimeoutMillis),
+    maxQueueSize: wholeNumber(env, 'OTEL_BSP_MAX_QUEUE_SIZE', d.maxQueueSize),
+    maxExportBatchSize: wholeNumber(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', d.maxExportBatchSize),
+  };
+}
+
+function tracesProtocol(env: Env): TracesProtocol {
+  const variable = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] !== undefined ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const raw = env[variable];
+  return raw === undefined ? 'http/protobuf' : oneOf(variable, raw, TRACES_PROTOCOLS);
+}
+
 function signalUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path}`;
 }
@@ -67,7 +112,8 @@ function signalUrl(base: string, path: string): string {
  * Combines the `telemetry:` section of the configuration with the standard OpenTelemetry variables,
  * which win when set: `OTEL_SDK_DISABLED`, `OTEL_SERVICE_NAME`, `OTEL_TRACES_EXPORTER`,
  * `OTEL_METRICS_EXPORTER`, `OTEL_EXPORTER_OTLP_ENDPOINT` (and the per-signal `…_TRACES_ENDPOINT` /
- * `…_METRICS_ENDPOINT`, used as they are), `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` and
+ * `…_METRICS_ENDPOINT`, used as they are), `OTEL_EXPORTER_OTLP_PROTOCOL` (or `…_TRACES_PROTOCOL`; spans
+ * only), `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`, the `OTEL_BSP_*` batch settings and
  * `OTEL_METRIC_EXPORT_INTERVAL`. Throws `SLUICE_CONFIG_INVALID` naming the variable of a bad value.
  */
 export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serviceVersion?: string): TelemetrySettings {
@@ -87,6 +133,8 @@ export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serv
     ...(serviceVersion !== undefined ? { serviceVersion } : {}),
     tracesExporter: disabled ? 'none' : tracesExporter,
     tracesEndpoint: env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim() || signalUrl(base, 'v1/traces'),
+    tracesProtocol: tracesProtocol(env),
+    batchSpans: batchSpans(env),
     sampler: samplerRaw === undefined ? config.sampler : oneOf('OTEL_TRACES_SAMPLER', samplerRaw, SAMPLER_NAMES),
     samplerArg:
       samplerArgRaw === undefined ? config.samplerArg : number('OTEL_TRACES_SAMPLER_ARG', samplerArgRaw, (n) => n >= 0 && n <= 1, 'a ratio from 0 to 1'),

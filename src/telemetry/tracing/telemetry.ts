@@ -1,7 +1,8 @@
 import { ROOT_CONTEXT, propagation, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import {
@@ -14,12 +15,13 @@ import {
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   type Sampler,
+  type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { installGlobalContext } from './global-context.js';
-import type { SamplerName, TelemetrySettings } from './telemetry-settings.js';
+import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
 
 /** What tests and embedders may add to a {@link Telemetry}. */
 export interface TelemetryExtras {
@@ -35,6 +37,8 @@ export const TELEMETRY_OFF: TelemetrySettings = {
   serviceName: 'sluice',
   tracesExporter: 'none',
   tracesEndpoint: 'http://localhost:4318/v1/traces',
+  tracesProtocol: 'http/protobuf',
+  batchSpans: DEFAULT_BATCH_SPANS,
   sampler: 'parentbased_always_on',
   samplerArg: 1,
   metricsOtlp: false,
@@ -60,9 +64,14 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
   }
 }
 
+function otlpExporterFor(settings: TelemetrySettings): SpanExporter {
+  const options = { url: settings.tracesEndpoint };
+  return settings.tracesProtocol === 'http/json' ? new OTLPJsonTraceExporter(options) : new OTLPProtobufTraceExporter(options);
+}
+
 function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {
   const processors = [...(extras.spanProcessors ?? [])];
-  if (settings.tracesExporter === 'otlp') processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesEndpoint })));
+  if (settings.tracesExporter === 'otlp') processors.push(new BatchSpanProcessor(otlpExporterFor(settings), settings.batchSpans));
   if (settings.tracesExporter === 'console') processors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
   return processors;
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeOtlpTraces } from './otlp-protobuf.js';
 
 /** A span as OTLP/HTTP JSON carries it (the fields the tests read). */
 export interface OtlpJsonSpan {
@@ -18,7 +19,10 @@ interface OtlpJsonTraces {
   }[];
 }
 
-/** A minimal OTLP/HTTP collector on loopback: accepts `POST /v1/traces` (JSON) and keeps what arrived. */
+/**
+ * A minimal OTLP/HTTP collector on loopback: accepts `POST /v1/traces` as protobuf or JSON and keeps
+ * what arrived, protobuf decoded into the JSON shape.
+ */
 export class OtlpReceiver {
   readonly requests: { readonly contentType: string; readonly body: OtlpJsonTraces }[] = [];
   private readonly server: Server = createServer((request, response) => {
@@ -26,7 +30,10 @@ export class OtlpReceiver {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (request.method === 'POST' && request.url === '/v1/traces') {
-        this.requests.push({ contentType: request.headers['content-type'] ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJsonTraces });
+        const contentType = request.headers['content-type'] ?? '';
+        const raw = Buffer.concat(chunks);
+        const body = (contentType.startsWith('application/x-protobuf') ? decodeOtlpTraces(raw) : JSON.parse(raw.toString('utf8'))) as OtlpJsonTraces;
+        this.requests.push({ contentType, body });
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });

@@ -54,4 +54,38 @@ describe('resolveTelemetrySettings', () => {
   it('refuses a sampler ratio outside 0..1', () => {
     expect(() => resolveTelemetrySettings(CONFIG, { OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
+
+  it('sends spans as OTLP protobuf with the batch settings of the specification by default', () => {
+    expect(resolveTelemetrySettings(CONFIG, {})).toMatchObject({
+      tracesProtocol: 'http/protobuf',
+      batchSpans: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+    });
+  });
+
+  it('lets OTEL_EXPORTER_OTLP_TRACES_PROTOCOL win over OTEL_EXPORTER_OTLP_PROTOCOL', () => {
+    expect(resolveTelemetrySettings(CONFIG, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).tracesProtocol).toBe('http/json');
+    expect(
+      resolveTelemetrySettings(CONFIG, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }).tracesProtocol,
+    ).toBe('http/protobuf');
+  });
+
+  it('refuses the gRPC protocol naming the variable', () => {
+    expect(() => resolveTelemetrySettings(CONFIG, { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not allowed; use http\/protobuf, http\/json$/,
+    );
+  });
+
+  it('reads the OTEL_BSP_* batch settings', () => {
+    const settings = resolveTelemetrySettings(CONFIG, {
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_BSP_EXPORT_TIMEOUT: '1000',
+      OTEL_BSP_MAX_QUEUE_SIZE: '8192',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1024',
+    });
+    expect(settings.batchSpans).toEqual({ scheduledDelayMillis: 200, exportTimeoutMillis: 1000, maxQueueSize: 8192, maxExportBatchSize: 1024 });
+  });
+
+  it('refuses a batch setting that is not a whole number above 0', () => {
+    expect(() => resolveTelemetrySettings(CONFIG, { OTEL_BSP_MAX_QUEUE_SIZE: '0' })).toThrow(/^OTEL_BSP_MAX_QUEUE_SIZE: "0" is not allowed/);
+  });
 });
