@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Client } from '@grpc/grpc-js';
-import { SluiceError } from '../../src/common/errors/index.js';
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
 import { callError, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
 import { childrenOf, only, SpanRecorder, traceparent } from '../support/telemetry/span-recorder.js';
+import { oneTokenProvider } from '../support/one-token-provider.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -12,13 +11,6 @@ const CALLER_SPAN_ID = 'b7ad6b7169203331';
 const SPAN_NAME = 'inference.GRPCInferenceService/ModelInfer';
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 
-const oneToken: AuthProvider = {
-  name: 'one-token',
-  authenticate: (request) =>
-    request.header('authorization') === 'Bearer good'
-      ? Promise.resolve({ subject: 'tester', scopes: ['inference'] })
-      : Promise.reject(new SluiceError('SLUICE_AUTH_INVALID_CREDENTIALS', 'wrong token')),
-};
 
 describe('traces of gRPC calls', () => {
   const recorder = new SpanRecorder();
@@ -28,7 +20,7 @@ describe('traces of gRPC calls', () => {
     unary(client, 'ModelInfer', { model_name: model, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: SETOSA } }] }, {}, metadataOf(metadata));
 
   beforeAll(async () => {
-    t = await startTestServer({ demoModels: ['iris'], telemetry: recorder.telemetry, guards: { inference: oneToken } });
+    t = await startTestServer({ demoModels: ['iris'], telemetry: recorder.telemetry, guards: { inference: oneTokenProvider } });
     client = grpcClient('oip', t.grpcInference);
   });
   afterAll(async () => {

@@ -2,23 +2,14 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { SluiceError } from '../../src/common/errors/index.js';
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
 import type { Handler } from '../../src/plugins/sdk/handler.js';
 import { classifierHandler } from '../../plugins/builtin-handlers/index.js';
 import { childrenOf, only, SpanRecorder } from '../support/telemetry/span-recorder.js';
+import { oneTokenProvider } from '../support/one-token-provider.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 
-/** Lets `Bearer good` through and refuses anything else. */
-const oneToken: AuthProvider = {
-  name: 'one-token',
-  authenticate: (request) =>
-    request.header('authorization') === 'Bearer good'
-      ? Promise.resolve({ subject: 'tester', scopes: ['inference'] })
-      : Promise.reject(new SluiceError('SLUICE_AUTH_INVALID_CREDENTIALS', 'wrong token')),
-};
 
 /** The classifier handler with a span of its own around preprocessing, made with the context's tracer. */
 const spanMaker: Handler = {
@@ -43,7 +34,7 @@ describe('spans of the plugin stages of a request', () => {
       demoModels: ['iris'],
       telemetry: recorder.telemetry,
       auth: { inference: 'one-token' },
-      authProviders: [oneToken],
+      authProviders: [oneTokenProvider],
       handlers: [spanMaker],
       prepare: async (store) => {
         await cp(join(store, 'iris'), join(store, 'traced'), { recursive: true });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { imageClassifierHandler } from '../../../../plugins/image-classifier/index.js';
-import { SluiceError, type HandlerRequest, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { type HandlerRequest, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { rejection } from '../../../support/rejection.js';
 import {
   bytesRequest,
   classify,
@@ -41,15 +42,6 @@ function channelMeans(tensor: Tensor): number[] {
   return Array.from({ length: channels }, (_, c) => data.slice(c * area, (c + 1) * area).reduce((s, v) => s + v, 0) / area);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<SluiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SluiceError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('image-classifier preprocess', () => {
   it('turns a solid red PNG into a [1, 3, 16, 16] FP32 tensor of (1, -1, -1)', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { textClassifierHandler } from '../../../../plugins/text-classifier/index.js';
-import { SluiceError, type HandlerRequest, type ModelDescription, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { type HandlerRequest, type ModelDescription, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { rejection } from '../../../support/rejection.js';
 import { classify, handlerContext, loadFixtureModel, type FixtureModel } from '../../../support/handlers/classifier-fixtures.js';
 
 /** The sentiment model's settings as its model.yaml has them. */
@@ -24,15 +25,6 @@ async function prepared(request: HandlerRequest, model: ModelDescription = senti
 
 const values = (tensor: Tensor | undefined): number[] => Array.from(tensor?.data as BigInt64Array | Int32Array, Number);
 
-async function rejection(promise: Promise<unknown>): Promise<SluiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SluiceError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 // Ids of the committed vocabulary: [PAD] 0, [UNK] 1, [CLS] 2, [SEP] 3, good 4, great 5, bad 8, awful 9, film 15.
 describe('text-classifier preprocess', () => {

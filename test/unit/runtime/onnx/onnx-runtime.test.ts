@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { SluiceError, isSluiceError } from '../../../../src/common/errors/index.js';
+import { isSluiceError } from '../../../../src/common/errors/index.js';
 import { type Tensor } from '../../../../src/common/tensor/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import {
@@ -11,17 +11,9 @@ import {
   writeIdentityModel,
   writeTwoInputTwoOutputModel,
 } from '../../../support/onnx-models.js';
+import { rejection } from '../../../support/rejection.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
-async function rejection(promise: Promise<unknown>): Promise<SluiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SluiceError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const twoInputs: Tensor[] = [
   { name: 'x', datatype: 'FP32', shape: [2, 3], data: new Float32Array([1, 2, 3, 4, 5, 6]) },
