@@ -10,7 +10,7 @@ import { BoundGrpcServer } from './bound-grpc-server.js';
 import type { GrpcTls } from './transport/http2-grpc-server.js';
 import { GrpcAuthGuard } from './common/grpc-auth.guard.js';
 import { GrpcErrorFilter } from './common/grpc-error.filter.js';
-import { GrpcTraceInterceptor } from './common/grpc-trace.interceptor.js';
+import { grpcCallScope } from './common/grpc-call-scope.js';
 import { loadProtos, PROTOS, type ProtoName } from './grpc-protos.js';
 import type { PortHealth } from './health/health.controller.js';
 
@@ -62,6 +62,7 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
       maxReceiveMessageBytes: options.maxReceiveMessageBytes,
       maxSendMessageBytes: options.maxSendMessageBytes,
       ...(options.tls ? { tls: options.tls } : {}),
+      scope: grpcCallScope(options.telemetry, logger, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined),
     },
     {
       package: options.protos.map((name) => PROTOS[name].package),
@@ -73,7 +74,6 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
   const app = await NestFactory.createMicroservice(options.module, { strategy, logger: new NestLoggerAdapter(logger), abortOnError: false });
   app.useGlobalFilters(new GrpcErrorFilter(logger));
-  app.useGlobalInterceptors(new GrpcTraceInterceptor(options.telemetry, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined));
   await app.listen();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const address = `${host}:${String(strategy.port)}`;

@@ -22,6 +22,15 @@ export interface GrpcMethod {
   readonly handler: GrpcHandler;
 }
 
+/**
+ * Runs around every call's handler (trace context, request span, auth): calls `run` to start the handler,
+ * or ends the call with `call.emit('error', status)` instead.
+ */
+export type GrpcCallScope = (call: GrpcServerCall, run: () => void) => void;
+
+/** Told how a call ended: its status code (CANCELLED when the client went away) and the error, if any. */
+export type GrpcStatusListener = (code: number, error: unknown) => void;
+
 /** Message size limits of a port, in bytes of a serialized message. */
 export interface GrpcMessageLimits {
   readonly maxReceiveMessageBytes: number;
@@ -29,6 +38,7 @@ export interface GrpcMessageLimits {
 }
 
 const OK: number = status.OK;
+const CANCELLED: number = status.CANCELLED;
 
 function responseHeaders(): OutgoingHttpHeaders {
   return { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': 'identity' };
@@ -79,12 +89,15 @@ export class GrpcServerCall extends EventEmitter {
   #ended = false;
   #handlerStarted = false;
   #received: Buffer[] = [];
+  readonly #scope: GrpcCallScope | undefined;
+  #onStatus: GrpcStatusListener | undefined;
 
-  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits) {
+  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits, scope?: GrpcCallScope) {
     super();
     this.#stream = stream;
     this.#method = method;
     this.#limits = limits;
+    this.#scope = scope;
     this.#decoder = new GrpcMessageDecoder(limits.maxReceiveMessageBytes);
     this.metadata = metadataFromHeaders(headers);
     stream.on('error', ignoreStreamError);
@@ -139,6 +152,11 @@ export class GrpcServerCall extends EventEmitter {
     return socket.remotePort === undefined ? socket.remoteAddress : `${socket.remoteAddress}:${String(socket.remotePort)}`;
   }
 
+  /** Tells `listener` (one per call) how the call ends. */
+  onStatus(listener: GrpcStatusListener): void {
+    this.#onStatus = listener;
+  }
+
   /** Sends the response headers with `metadata` (once; the first message sends them otherwise). */
   sendMetadata(metadata?: Metadata): void {
     if (this.#headersSent || this.#isGone()) return;
@@ -162,6 +180,16 @@ export class GrpcServerCall extends EventEmitter {
 
   #run(): void {
     this.#handlerStarted = true;
+    if (this.#scope === undefined) this.#invoke();
+    else {
+      this.#scope(this, () => {
+        this.#invoke();
+      });
+    }
+  }
+
+  #invoke(): void {
+    if (this.#ended) return;
     const callback: GrpcCallback = (error, value, trailer) => {
       if (error !== null && error !== undefined) this.#fail(error, trailer);
       else this.#answer(value, trailer);
@@ -252,14 +280,15 @@ export class GrpcServerCall extends EventEmitter {
     if (framed === undefined) return;
     this.sendMetadata();
     this.#finish({ 'grpc-status': '0', ...metadataToHeaders(trailer) }, framed);
+    this.#onStatus?.(OK, undefined);
   }
 
   #fail(error: unknown, trailer?: Metadata): void {
     const { code, details, metadata } = error instanceof GrpcWireError ? error : statusOfError(error, trailer);
-    this.#sendStatus(code, details, metadata);
+    this.#sendStatus(code, details, metadata, error);
   }
 
-  #sendStatus(code: number, details: string, metadata?: Metadata): void {
+  #sendStatus(code: number, details: string, metadata?: Metadata, error?: unknown): void {
     if (this.#isGone()) return;
     const trailers: OutgoingHttpHeaders = { 'grpc-status': String(code), ...metadataToHeaders(metadata) };
     if (details !== '') trailers['grpc-message'] = encodeGrpcMessage(details);
@@ -269,6 +298,7 @@ export class GrpcServerCall extends EventEmitter {
       this.#end();
       this.#stream.respond({ ...responseHeaders(), ...trailers }, { endStream: true });
     }
+    this.#onStatus?.(code, error);
     // A call that ends with an error before its handler finished is over for the handler too.
     if (code !== OK && this.#handlerStarted) this.#cancel();
   }
@@ -297,6 +327,7 @@ export class GrpcServerCall extends EventEmitter {
   #onClose(): void {
     if (this.#ended) return;
     this.#end();
+    this.#onStatus?.(CANCELLED, undefined);
     this.#cancel();
   }
 

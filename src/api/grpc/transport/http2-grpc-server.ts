@@ -2,7 +2,7 @@ import { createSecureServer, createServer, type Http2SecureServer, type Http2Ser
 import type { AddressInfo } from 'node:net';
 import { status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
-import { GrpcServerCall, type GrpcHandler, type GrpcMessageLimits, type GrpcMethod } from './grpc-server-call.js';
+import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcMessageLimits, type GrpcMethod } from './grpc-server-call.js';
 
 /** A PEM certificate (or chain) and its private key, for gRPC over TLS. */
 export interface GrpcTls {
@@ -14,6 +14,8 @@ export interface GrpcTls {
 export interface Http2GrpcServerOptions extends GrpcMessageLimits {
   /** TLS; plaintext (h2c) without. */
   readonly tls?: GrpcTls;
+  /** Runs around every call's handler. */
+  readonly scope?: GrpcCallScope;
 }
 
 function ignoreSessionError(): void {
@@ -142,6 +144,6 @@ export class Http2GrpcServer {
       );
       return;
     }
-    new GrpcServerCall(stream, headers, method, this.#options).start();
+    new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope).start();
   }
 }
