@@ -1,5 +1,10 @@
-import { ServerGrpc, type GrpcOptions } from '@nestjs/microservices';
+import { ServerGrpc, type BaseRpcContext, type GrpcOptions } from '@nestjs/microservices';
+import { finalize, isObservable } from 'rxjs';
 import { Http2GrpcServer, type Http2GrpcServerOptions } from './transport/http2-grpc-server.js';
+
+/** What Nest's message handler of a unary method is called with and resolves to. */
+type NestUnaryHandler = (request: unknown, metadata: unknown, call: unknown) => Promise<unknown>;
+type UnaryCallback = (error: unknown, value?: unknown) => void;
 
 /** Where and how the gRPC server binds. */
 export interface GrpcBinding extends Http2GrpcServerOptions {
@@ -34,6 +39,49 @@ export class BoundGrpcServer extends ServerGrpc {
   /** The server, for graceful and forced shutdown. */
   get server(): Http2GrpcServer | undefined {
     return this.bound?.server;
+  }
+
+  /**
+   * Nest's unary method without its Observable plumbing for handlers that answer with a value (every
+   * Sluice unary handler): Nest wraps the value in an Observable, pipes and subscribes to it on every
+   * call, which costs more than the rest of its pipeline. The order is Nest's: the processing end hook,
+   * then the callback. An Observable (the error filter's answer, a handler returning one) is subscribed
+   * to as Nest does.
+   */
+  // Nest types service methods as `Function`.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  override createUnaryServiceMethod(methodHandler: Function): Function {
+    const handler = methodHandler as NestUnaryHandler;
+    // Typed `void`, it returns the hooks' promise: the transport fails the call if that rejects.
+    const withHooks = this.runWithProcessingHooks.bind(this) as unknown as (context: BaseRpcContext, fn: (runEndHook: () => void) => Promise<void>, endHookContext: BaseRpcContext) => Promise<void>;
+    return (call: { request: unknown; metadata: unknown }, callback: UnaryCallback): Promise<void> =>
+      withHooks(
+        { ...call, operationId: methodHandler.name } as unknown as BaseRpcContext,
+        async (runEndHook) => {
+          const result = await handler(call.request, call.metadata, call);
+          if (isObservable(result)) {
+            result.pipe(finalize(runEndHook)).subscribe({
+              next: (data) => {
+                Promise.resolve(data).then(
+                  (value) => {
+                    callback(null, value);
+                  },
+                  (error: unknown) => {
+                    callback(error);
+                  },
+                );
+              },
+              error: (error: unknown) => {
+                callback(error);
+              },
+            });
+            return;
+          }
+          runEndHook();
+          callback(null, result);
+        },
+        call.request as BaseRpcContext,
+      );
   }
 
   override async createClient(): Promise<Http2GrpcServer> {

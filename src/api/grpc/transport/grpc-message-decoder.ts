@@ -12,7 +12,8 @@ const PREFIX_BYTES = 5;
  * announces `grpc-accept-encoding: identity`, so clients do not compress).
  */
 export class GrpcMessageDecoder {
-  private readonly prefix = Buffer.alloc(PREFIX_BYTES);
+  /** A length prefix split across chunks; allocated only then (most messages come whole). */
+  private prefix: Buffer | undefined;
   private prefixRead = 0;
   private body: Buffer | undefined;
   private bodyRead = 0;
@@ -37,14 +38,15 @@ export class GrpcMessageDecoder {
           length = chunk.readUInt32BE(at + 1);
           at += PREFIX_BYTES;
         } else {
+          const prefix = (this.prefix ??= Buffer.alloc(PREFIX_BYTES));
           const take = Math.min(PREFIX_BYTES - this.prefixRead, chunk.length - at);
-          chunk.copy(this.prefix, this.prefixRead, at, at + take);
+          chunk.copy(prefix, this.prefixRead, at, at + take);
           this.prefixRead += take;
           at += take;
           if (this.prefixRead < PREFIX_BYTES) break;
           this.prefixRead = 0;
-          flags = this.prefix[0] ?? 0;
-          length = this.prefix.readUInt32BE(1);
+          flags = prefix[0] ?? 0;
+          length = prefix.readUInt32BE(1);
         }
         this.check(flags, length);
         if (chunk.length - at >= length) {

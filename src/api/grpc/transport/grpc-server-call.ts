@@ -88,7 +88,9 @@ export class GrpcServerCall extends EventEmitter {
   /** True once the status went out or the stream is gone: nothing more is sent. */
   #ended = false;
   #handlerStarted = false;
-  #received: Buffer[] = [];
+  /** The request message of a unary or server-streaming call, and how many came. */
+  #message: Buffer | undefined;
+  #messages = 0;
   readonly #scope: GrpcCallScope | undefined;
   #onStatus: GrpcStatusListener | undefined;
 
@@ -104,12 +106,18 @@ export class GrpcServerCall extends EventEmitter {
     stream.once('close', () => {
       this.#onClose();
     });
-    // The transport's own failures (a response that does not serialize, the handler's `emit('error')`) end the call.
-    this.on('error', (error: unknown) => {
-      this.#fail(error);
-    });
     const timeout = headers['grpc-timeout'];
     if (typeof timeout === 'string') this.#startDeadline(timeout);
+  }
+
+  /**
+   * `emit('error', status)` ends the call with that status (as grpc-js calls do; Nest's streaming methods
+   * end calls so), then reaches any 'error' listener. Other events are plain events.
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== 'error') return super.emit(event, ...args);
+    this.#fail(args[0]);
+    return this.listenerCount('error') > 0 ? super.emit(event, ...args) : true;
   }
 
   /** Reads the request and runs the handler: at once for streamed requests, after the one message otherwise. */
@@ -161,7 +169,9 @@ export class GrpcServerCall extends EventEmitter {
   sendMetadata(metadata?: Metadata): void {
     if (this.#headersSent || this.#isGone()) return;
     this.#headersSent = true;
-    this.#stream.respond({ ...responseHeaders(), ...metadataToHeaders(metadata) }, { waitForTrailers: true });
+    const headers = responseHeaders();
+    if (metadata) Object.assign(headers, metadataToHeaders(metadata));
+    this.#stream.respond(headers, { waitForTrailers: true });
   }
 
   /** Sends one message of a streamed response; false when the stream's buffer is full (wait for `'drain'`). */
@@ -209,7 +219,10 @@ export class GrpcServerCall extends EventEmitter {
   #onUnaryChunk(chunk: Buffer): void {
     if (this.#ended) return;
     try {
-      for (const message of this.#decoder.push(chunk)) this.#received.push(message);
+      for (const message of this.#decoder.push(chunk)) {
+        this.#message = message;
+        this.#messages++;
+      }
     } catch (error) {
       this.#fail(error);
     }
@@ -217,14 +230,14 @@ export class GrpcServerCall extends EventEmitter {
 
   #onUnaryEnd(): void {
     if (!this.#endOfRequest()) return;
-    const received = this.#received;
-    this.#received = [];
-    if (received.length !== 1) {
-      this.#sendStatus(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(received.length)}`);
+    const message = this.#message;
+    this.#message = undefined;
+    if (message === undefined || this.#messages !== 1) {
+      this.#sendStatus(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`);
       return;
     }
     try {
-      this.request = this.#deserialize(received[0] as Buffer);
+      this.request = this.#deserialize(message);
     } catch (error) {
       this.#fail(error);
       return;
@@ -279,7 +292,7 @@ export class GrpcServerCall extends EventEmitter {
     const framed = this.#frame(value);
     if (framed === undefined) return;
     this.sendMetadata();
-    this.#finish({ 'grpc-status': '0', ...metadataToHeaders(trailer) }, framed);
+    this.#finish(trailer ? { 'grpc-status': '0', ...metadataToHeaders(trailer) } : { 'grpc-status': '0' }, framed);
     this.#onStatus?.(OK, undefined);
   }
 
