@@ -1,7 +1,9 @@
 /**
  * `npm run bench:grpc`: `ModelInfer` with raw contents on the demo MLP against the REST Open Inference
  * Protocol route (`POST /v2/models/mlp/infer`, as JSON and with the binary tensor extension) on one Sluice
- * server, in one run, at the same concurrency. The setups run in rounds, forward then backward, so that a
+ * server, in one run, at the same concurrency. REST load comes from autocannon, gRPC load from a lean
+ * HTTP/2 generator of the same kind (a prepared request, only the status read back), and, for
+ * comparison, from node:http2's client. The setups run in rounds, forward then backward, so that a
  * drift in the machine's other load weighs on all of them; each round's baseline is its faster REST form,
  * and the ratio reported is the median of the rounds' ratios. Target: gRPC reaches at least 1.0× the
  * baseline. Absolute figures depend on the machine; the ratio is what to compare.
@@ -17,6 +19,7 @@ import { startSluice } from './bench-processes.js';
 import { copyModelsToTempStore } from './bench-store.js';
 import { cleanupOnInterrupt } from './child-processes.js';
 import { median, medianRun, roundOrder } from './bench-rounds.js';
+import { runGrpcLeanLoad } from './grpc-lean-load.js';
 import { assertGrpcServes, oipGrpcClient, runGrpcLoad, serializeModelInferRequest } from './grpc-load.js';
 import { runLoad, type LoadMeasurement } from './load.js';
 import { describeMachine, machineInfo } from './machine-info.js';
@@ -62,7 +65,9 @@ const grpcRequest = { model_name: 'mlp', inputs: [{ name: 'input', datatype: 'FP
 const store = await copyModelsToTempStore([{ source: join(repoRoot, 'model-store', 'mlp'), name: 'mlp' }]);
 const removeStore = cleanupOnInterrupt(() => store.cleanup());
 const server = await startSluice(distRoot, store.dir, ['mlp']);
-const SETUPS = ['REST OIP JSON', 'REST OIP binary tensors', 'gRPC ModelInfer, raw contents'] as const;
+const GRPC = 'gRPC ModelInfer, raw contents';
+const GRPC_NODE_CLIENT = 'gRPC, node:http2 client';
+const SETUPS = ['REST OIP JSON', 'REST OIP binary tensors', GRPC, GRPC_NODE_CLIENT] as const;
 type SetupName = (typeof SETUPS)[number];
 /** Each round's measurement of each setup. */
 const runs: Record<SetupName, LoadMeasurement>[] = [];
@@ -80,7 +85,8 @@ try {
     concurrency,
   };
   const measure = (name: SetupName, durationSeconds: number): Promise<LoadMeasurement> => {
-    if (name === 'gRPC ModelInfer, raw contents') return runGrpcLoad({ ...grpcSpec, durationSeconds });
+    if (name === GRPC) return runGrpcLeanLoad({ ...grpcSpec, durationSeconds });
+    if (name === GRPC_NODE_CLIENT) return runGrpcLoad({ ...grpcSpec, durationSeconds });
     const request = name === 'REST OIP JSON' ? restJson : restBinary;
     return runLoad({ baseUrl: server.baseUrl, request, connections: concurrency, durationSeconds });
   };
@@ -100,10 +106,12 @@ try {
 }
 
 const us = (value: number): string => (Number.isFinite(value) ? `${String(Math.round(value))} µs` : '–');
-const GRPC: SetupName = 'gRPC ModelInfer, raw contents';
-/** Per round: gRPC over that round's faster REST form. */
-const ratios = runs.map((round) => round[GRPC].requestsPerSecond / Math.max(round['REST OIP JSON'].requestsPerSecond, round['REST OIP binary tensors'].requestsPerSecond));
+/** Per round: gRPC (through `generator`) over that round's faster REST form. */
+const ratiosOf = (generator: SetupName): number[] =>
+  runs.map((round) => round[generator].requestsPerSecond / Math.max(round['REST OIP JSON'].requestsPerSecond, round['REST OIP binary tensors'].requestsPerSecond));
+const ratios = ratiosOf(GRPC);
 const ratio = median(ratios);
+const nodeClientRatios = ratiosOf(GRPC_NODE_CLIENT);
 const summary = SETUPS.map((name) => {
   const mine = runs.map((round) => round[name]);
   const typical = medianRun(mine);
@@ -125,4 +133,7 @@ process.stdout.write(
 );
 process.stdout.write(`gRPC / the faster REST form, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}\n`);
 process.stdout.write(`median: ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO.toFixed(1)}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}\n`);
-if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ concurrency, durationSeconds, rounds, runs, summary, ratios, ratio }, null, 2));
+process.stdout.write(
+  `with the node:http2 client as generator (which costs the shared cores several times what autocannon does per request): ${nodeClientRatios.map((r) => r.toFixed(2)).join(', ')}, median ${median(nodeClientRatios).toFixed(2)}×\n`,
+);
+if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ concurrency, durationSeconds, rounds, runs, summary, ratios, ratio, nodeClientRatios }, null, 2));
