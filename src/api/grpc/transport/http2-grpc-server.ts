@@ -1,6 +1,6 @@
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { status, type ServiceDefinition } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
 import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcMessageLimits, type GrpcMethod } from './grpc-server-call.js';
 
@@ -45,18 +45,22 @@ export class Http2GrpcServer {
     this.#options = options;
   }
 
-  /** Serves every method of `service` with the handler of the same name (or original name) in `implementation`. */
-  addService(service: ServiceDefinition, implementation: UntypedServiceImplementation): void {
+  /**
+   * Serves every method of `service` with the function of the same name (or original name) in
+   * `implementation`, called as grpc-js calls handlers: `(call, callback)`; a method without one answers
+   * UNIMPLEMENTED.
+   */
+  addService(service: ServiceDefinition, implementation: Readonly<Record<string, unknown>>): void {
     for (const [name, attrs] of Object.entries(service)) {
       if (this.#methods.has(attrs.path)) throw new Error(`a handler for ${attrs.path} is already registered`);
       const own = implementation[name] ?? (attrs.originalName === undefined ? undefined : implementation[attrs.originalName]);
       const handler: GrpcHandler =
-        own === undefined
-          ? (call, callback) => {
+        typeof own === 'function'
+          ? // Implementations are typed against grpc-js's call classes; ours offers the part of them that handlers use.
+            (own as GrpcHandler).bind(implementation)
+          : (_call, callback) => {
               callback({ code: status.UNIMPLEMENTED, details: `The server does not implement the method ${attrs.path}` });
-            }
-          : // Implementations are typed against grpc-js's call classes; ours offers the part of them that handlers use.
-            (own.bind(implementation) as unknown as GrpcHandler);
+            };
       this.#methods.set(attrs.path, {
         path: attrs.path,
         requestStream: attrs.requestStream,
