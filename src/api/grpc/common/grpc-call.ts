@@ -2,7 +2,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { RequestKnobs } from '../../../serving/inference-service.js';
 import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
 
-/** What Sluice uses of a grpc-js server call (unary, server-streaming or bidirectional). */
+/** What Sluice uses of a server call (unary, server-streaming or bidirectional); the transport's calls have this shape, as grpc-js's do. */
 export interface GrpcCall {
   readonly cancelled: boolean;
   readonly metadata: Metadata;

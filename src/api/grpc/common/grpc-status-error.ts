@@ -8,7 +8,7 @@ export const ERROR_CODE_METADATA = 'sluice-error-code';
 /** Trailing metadata entry telling a refused client when to retry, in seconds (a full queue). */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
-/** What grpc-js sends as a call's status: its code, the message as details, and trailing metadata. */
+/** What a gRPC call ends with when it fails: its code, the message as details, and trailing metadata. */
 export interface GrpcStatusError extends Error {
   readonly code: number;
   readonly details: string;
