@@ -1,4 +1,4 @@
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { credentials, loadPackageDefinition, type Client, type ServiceError } from '@grpc/grpc-js';
 import { loadProtos } from '../src/api/grpc/grpc-protos.js';
 import { LatencySamples } from './latency-samples.js';
@@ -77,31 +77,39 @@ export async function runGrpcLoad(spec: GrpcLoadSpec): Promise<LoadMeasurement> 
   let failed = 0;
   const started = performance.now();
   const endAt = started + spec.durationSeconds * 1000;
-  const once = (): Promise<void> =>
-    new Promise((resolve) => {
-      const sent = performance.now();
-      const stream = session.request(headers, { endStream: false });
-      let status: string | undefined;
-      stream.on('trailers', (trailers: IncomingHttpHeaders) => {
-        status = String(trailers['grpc-status']);
-      });
-      stream.on('response', (response: IncomingHttpHeaders) => {
-        // A call refused before it ran answers with its status in the headers (a trailers-only response).
-        if (response['grpc-status'] !== undefined) status = String(response['grpc-status']);
-      });
-      stream.on('data', () => undefined);
-      stream.on('close', () => {
-        if (status === '0') {
-          ok++;
-          samples.record(performance.now() - sent);
-        } else failed++;
-        resolve();
-      });
-      stream.end(body);
-    });
-  const worker = async (): Promise<void> => {
-    while (performance.now() < endAt) await once();
+  // One listener function for every stream, and the state on the stream itself: a closure and a promise
+  // per call would cost the generator more than the calls cost the server.
+  type Call = ClientHttp2Stream & { grpcStatus?: string; sentAt: number; done: () => void };
+  function onHeaders(this: Call, headers: IncomingHttpHeaders): void {
+    // The response headers of a call refused before it ran carry its status (a trailers-only response).
+    const value = headers['grpc-status'];
+    if (value !== undefined) this.grpcStatus = String(value);
+  }
+  function onClose(this: Call): void {
+    if (this.grpcStatus === '0') {
+      ok++;
+      samples.record(performance.now() - this.sentAt);
+    } else failed++;
+    this.done();
+  }
+  const once = (done: () => void): void => {
+    const stream = session.request(headers, { endStream: false }) as Call;
+    stream.sentAt = performance.now();
+    stream.done = done;
+    stream.on('response', onHeaders);
+    stream.on('trailers', onHeaders);
+    stream.on('close', onClose);
+    stream.resume();
+    stream.end(body);
   };
+  const worker = (): Promise<void> =>
+    new Promise((resolve) => {
+      const next = (): void => {
+        if (performance.now() < endAt) once(next);
+        else resolve();
+      };
+      next();
+    });
   await Promise.all(Array.from({ length: spec.concurrency }, worker));
   const durationSeconds = (performance.now() - started) / 1000;
   session.close();

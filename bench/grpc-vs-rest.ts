@@ -1,10 +1,14 @@
 /**
  * `npm run bench:grpc`: `ModelInfer` with raw contents on the demo MLP against the REST Open Inference
  * Protocol route (`POST /v2/models/mlp/infer`, as JSON and with the binary tensor extension) on one Sluice
- * server, in one run, at the same concurrency. The baseline is the faster REST form. Target: gRPC reaches
- * at least 1.0× its throughput. Absolute figures depend on the machine; the ratio is what to compare.
+ * server, in one run, at the same concurrency. REST load comes from autocannon, gRPC load from a lean
+ * HTTP/2 generator of the same kind (a prepared request, only the status read back), and, for
+ * comparison, from node:http2's client. The setups run in rounds, forward then backward, so that a
+ * drift in the machine's other load weighs on all of them; each round's baseline is its faster REST form,
+ * and the ratio reported is the median of the rounds' ratios. Target: gRPC reaches at least 1.0× the
+ * baseline. Absolute figures depend on the machine; the ratio is what to compare.
  *
- *   npm run bench:grpc -- [--duration 5] [--warmup 2] [--concurrency 16] [--json FILE]
+ *   npm run bench:grpc -- [--duration 5] [--warmup 2] [--concurrency 16] [--rounds 4] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -14,6 +18,8 @@ import { sampleInstance } from './bench-models.js';
 import { startSluice } from './bench-processes.js';
 import { copyModelsToTempStore } from './bench-store.js';
 import { cleanupOnInterrupt } from './child-processes.js';
+import { median, medianRun, roundOrder } from './bench-rounds.js';
+import { runGrpcLeanLoad } from './grpc-lean-load.js';
 import { assertGrpcServes, oipGrpcClient, runGrpcLoad, serializeModelInferRequest } from './grpc-load.js';
 import { runLoad, type LoadMeasurement } from './load.js';
 import { describeMachine, machineInfo } from './machine-info.js';
@@ -31,14 +37,16 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '16' },
+    rounds: { type: 'string', default: '4' },
     json: { type: 'string' },
   },
 });
 const durationSeconds = Number(values.duration);
 const warmupSeconds = Number(values.warmup);
 const concurrency = Number(values.concurrency);
-if (!(durationSeconds > 0 && warmupSeconds >= 0 && Number.isInteger(concurrency) && concurrency >= 1)) {
-  throw new Error('usage: npm run bench:grpc -- [--duration S > 0] [--warmup S >= 0] [--concurrency N >= 1] [--json FILE]');
+const rounds = Number(values.rounds);
+if (!(durationSeconds > 0 && warmupSeconds >= 0 && Number.isInteger(concurrency) && concurrency >= 1 && Number.isInteger(rounds) && rounds >= 1)) {
+  throw new Error('usage: npm run bench:grpc -- [--duration S > 0] [--warmup S >= 0] [--concurrency N >= 1] [--rounds N >= 1] [--json FILE]');
 }
 
 function progress(text: string): void {
@@ -57,7 +65,12 @@ const grpcRequest = { model_name: 'mlp', inputs: [{ name: 'input', datatype: 'FP
 const store = await copyModelsToTempStore([{ source: join(repoRoot, 'model-store', 'mlp'), name: 'mlp' }]);
 const removeStore = cleanupOnInterrupt(() => store.cleanup());
 const server = await startSluice(distRoot, store.dir, ['mlp']);
-const results: { name: string; run: LoadMeasurement }[] = [];
+const GRPC = 'gRPC ModelInfer, raw contents';
+const GRPC_NODE_CLIENT = 'gRPC, node:http2 client';
+const SETUPS = ['REST OIP JSON', 'REST OIP binary tensors', GRPC, GRPC_NODE_CLIENT] as const;
+type SetupName = (typeof SETUPS)[number];
+/** Each round's measurement of each setup. */
+const runs: Record<SetupName, LoadMeasurement>[] = [];
 try {
   if (server.grpcInference === undefined) throw new Error('the server did not report its gRPC inference address');
   const client = oipGrpcClient(server.grpcInference);
@@ -65,47 +78,62 @@ try {
   await assertServes(server.baseUrl, restBinary);
   await assertGrpcServes(client, 'ModelInfer', grpcRequest);
   client.close();
-  const rest = (name: string, request: BenchRequest) => async (): Promise<void> => {
-    if (warmupSeconds > 0) await runLoad({ baseUrl: server.baseUrl, request, connections: concurrency, durationSeconds: warmupSeconds });
-    results.push({ name, run: await runLoad({ baseUrl: server.baseUrl, request, connections: concurrency, durationSeconds }) });
+  const grpcSpec = {
+    address: server.grpcInference,
+    path: '/inference.GRPCInferenceService/ModelInfer',
+    message: serializeModelInferRequest(grpcRequest),
+    concurrency,
   };
-  const grpc = async (): Promise<void> => {
-    const spec = {
-      address: server.grpcInference ?? '',
-      path: '/inference.GRPCInferenceService/ModelInfer',
-      message: serializeModelInferRequest(grpcRequest),
-      concurrency,
-      durationSeconds,
-    };
-    if (warmupSeconds > 0) await runGrpcLoad({ ...spec, durationSeconds: warmupSeconds });
-    results.push({ name: 'gRPC ModelInfer, raw contents', run: await runGrpcLoad(spec) });
+  const measure = (name: SetupName, durationSeconds: number): Promise<LoadMeasurement> => {
+    if (name === GRPC) return runGrpcLeanLoad({ ...grpcSpec, durationSeconds });
+    if (name === GRPC_NODE_CLIENT) return runGrpcLoad({ ...grpcSpec, durationSeconds });
+    const request = name === 'REST OIP JSON' ? restJson : restBinary;
+    return runLoad({ baseUrl: server.baseUrl, request, connections: concurrency, durationSeconds });
   };
-  for (const [name, step] of [
-    ['REST OIP JSON', rest('REST OIP JSON', restJson)],
-    ['REST OIP binary', rest('REST OIP binary tensors', restBinary)],
-    ['gRPC', grpc],
-  ] as const) {
-    progress(`mlp c=${concurrency}: ${name}`);
-    await step();
+  for (let round = 0; round < rounds; round++) {
+    const measured: Partial<Record<SetupName, LoadMeasurement>> = {};
+    for (const name of roundOrder(SETUPS, round)) {
+      progress(`mlp c=${String(concurrency)}, round ${String(round + 1)}/${String(rounds)}: ${name}`);
+      // Warm-up in the first round only: the server and the generators stay warm from round to round.
+      if (round === 0 && warmupSeconds > 0) await measure(name, warmupSeconds);
+      measured[name] = await measure(name, durationSeconds);
+    }
+    runs.push(measured as Record<SetupName, LoadMeasurement>);
   }
 } finally {
   await server.stop();
   await removeStore();
 }
 
-const us = (value: number): string => (Number.isFinite(value) ? `${Math.round(value)} µs` : '–');
-const [json, binary, grpcRun] = results.map((r) => r.run);
-if (json === undefined || binary === undefined || grpcRun === undefined) throw new Error('a run is missing');
-const baseline = json.requestsPerSecond >= binary.requestsPerSecond ? results[0] : results[1];
-const ratio = grpcRun.requestsPerSecond / (baseline?.run.requestsPerSecond ?? Number.NaN);
-process.stdout.write(`${describeMachine(machineInfo())}\nMLP 64→256→256→10, concurrency ${concurrency}, ${durationSeconds} s per run\n\n`);
+const us = (value: number): string => (Number.isFinite(value) ? `${String(Math.round(value))} µs` : '–');
+/** Per round: gRPC (through `generator`) over that round's faster REST form. */
+const ratiosOf = (generator: SetupName): number[] =>
+  runs.map((round) => round[generator].requestsPerSecond / Math.max(round['REST OIP JSON'].requestsPerSecond, round['REST OIP binary tensors'].requestsPerSecond));
+const ratios = ratiosOf(GRPC);
+const ratio = median(ratios);
+const nodeClientRatios = ratiosOf(GRPC_NODE_CLIENT);
+const summary = SETUPS.map((name) => {
+  const mine = runs.map((round) => round[name]);
+  const typical = medianRun(mine);
+  return {
+    name,
+    requestsPerSecond: median(mine.map((run) => run.requestsPerSecond)),
+    p50Us: typical?.p50Us ?? Number.NaN,
+    p99Us: typical?.p99Us ?? Number.NaN,
+    failed: mine.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    perRound: mine.map((run) => run.requestsPerSecond),
+  };
+});
+process.stdout.write(`${describeMachine(machineInfo())}\nMLP 64→256→256→10, concurrency ${String(concurrency)}, ${String(rounds)} rounds (alternating order) of ${String(durationSeconds)} s per setup\n\n`);
 process.stdout.write(
   formatTable(
-    ['setup', 'req/s', 'p50', 'p99', 'failed'],
-    results.map(({ name, run }) => [name, formatCount(run.requestsPerSecond), us(run.p50Us), us(run.p99Us), String(run.non2xx + run.errors)]),
+    ['setup', 'median req/s', 'per round', 'p50', 'p99', 'failed'],
+    summary.map((s) => [s.name, formatCount(s.requestsPerSecond), s.perRound.map(formatCount).join(', '), us(s.p50Us), us(s.p99Us), String(s.failed)]),
   ) + '\n\n',
 );
+process.stdout.write(`gRPC / the faster REST form, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}\n`);
+process.stdout.write(`median: ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO.toFixed(1)}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}\n`);
 process.stdout.write(
-  `gRPC / ${baseline?.name ?? '?'} (the faster REST form): ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO.toFixed(1)}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}\n`,
+  `with the node:http2 client as generator (which costs the shared cores several times what autocannon does per request): ${nodeClientRatios.map((r) => r.toFixed(2)).join(', ')}, median ${median(nodeClientRatios).toFixed(2)}×\n`,
 );
-if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ concurrency, durationSeconds, results, baseline: baseline?.name, ratio }, null, 2));
+if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ concurrency, durationSeconds, rounds, runs, summary, ratios, ratio, nodeClientRatios }, null, 2));

@@ -1,6 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { ServerCredentials } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import type { Logger } from '../../common/logger.js';
@@ -8,9 +7,10 @@ import type { AuthProvider, GuardedApi } from '../../plugins/sdk/auth.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { BoundGrpcServer } from './bound-grpc-server.js';
+import type { GrpcTls } from './transport/http2-grpc-server.js';
 import { GrpcAuthGuard } from './common/grpc-auth.guard.js';
 import { GrpcErrorFilter } from './common/grpc-error.filter.js';
-import { GrpcTraceInterceptor } from './common/grpc-trace.interceptor.js';
+import { grpcCallScope } from './common/grpc-call-scope.js';
 import { loadProtos, PROTOS, type ProtoName } from './grpc-protos.js';
 import type { PortHealth } from './health/health.controller.js';
 
@@ -33,7 +33,8 @@ export interface GrpcAppOptions {
   readonly protos: readonly ProtoName[];
   readonly module: DynamicModule;
   readonly health: PortHealth;
-  readonly credentials: ServerCredentials;
+  /** TLS; plaintext without. */
+  readonly tls?: GrpcTls;
   readonly maxReceiveMessageBytes: number;
   readonly maxSendMessageBytes: number;
   /** Runs before every handler but the health checks; none means the port is open. */
@@ -58,13 +59,10 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
     {
       host: options.host,
       port: options.port,
-      credentials: options.credentials,
-      channelOptions: {
-        'grpc.max_receive_message_length': options.maxReceiveMessageBytes,
-        'grpc.max_send_message_length': options.maxSendMessageBytes,
-        // Channelz bookkeeping costs every call a share of its time, and Sluice serves no channelz service.
-        'grpc.enable_channelz': 0,
-      },
+      maxReceiveMessageBytes: options.maxReceiveMessageBytes,
+      maxSendMessageBytes: options.maxSendMessageBytes,
+      ...(options.tls ? { tls: options.tls } : {}),
+      scope: grpcCallScope(options.telemetry, logger, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined),
     },
     {
       package: options.protos.map((name) => PROTOS[name].package),
@@ -76,11 +74,10 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
   const app = await NestFactory.createMicroservice(options.module, { strategy, logger: new NestLoggerAdapter(logger), abortOnError: false });
   app.useGlobalFilters(new GrpcErrorFilter(logger));
-  app.useGlobalInterceptors(new GrpcTraceInterceptor(options.telemetry, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined));
   await app.listen();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const address = `${host}:${String(strategy.port)}`;
-  logger.info('listening', { address, tls: options.credentials._isSecure() });
+  logger.info('listening', { address, tls: options.tls !== undefined });
   return {
     address,
     port: strategy.port,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ServerCredentials } from '@grpc/grpc-js';
+import { createSecureContext } from 'node:tls';
 import { SluiceError } from '../../common/errors/index.js';
 import type { Logger } from '../../common/logger.js';
 import type { GrpcConfig } from '../../config/index.js';
@@ -10,6 +10,7 @@ import { GrpcInferenceModule } from './grpc-inference.module.js';
 import { GrpcManagementModule } from './grpc-management.module.js';
 import { PROTOS } from './grpc-protos.js';
 import { PortHealth } from './health/health.controller.js';
+import type { GrpcTls } from './transport/http2-grpc-server.js';
 
 /** Guards in front of the gRPC ports, by the API they protect. */
 export type GrpcGuards = Partial<Record<'inference' | 'management', AuthProvider>>;
@@ -29,16 +30,17 @@ function readPem(file: string, key: string): Buffer {
   }
 }
 
-/** Plaintext, or TLS from the configured PEM files (both or neither). */
-export function grpcCredentials(tls: GrpcConfig['tls']): ServerCredentials {
-  if (tls.certFile === '' && tls.keyFile === '') return ServerCredentials.createInsecure();
+/** Plaintext (undefined), or TLS from the configured PEM files (both or neither), checked to fit together. */
+export function grpcTls(tls: GrpcConfig['tls']): GrpcTls | undefined {
+  if (tls.certFile === '' && tls.keyFile === '') return undefined;
   if (tls.certFile === '' || tls.keyFile === '') {
     throw new SluiceError('SLUICE_CONFIG_INVALID', '`grpc.tls.certFile` and `grpc.tls.keyFile` go together: set both for TLS, or neither for plaintext');
   }
   const cert = readPem(tls.certFile, 'grpc.tls.certFile');
   const key = readPem(tls.keyFile, 'grpc.tls.keyFile');
   try {
-    return ServerCredentials.createSsl(null, [{ cert_chain: cert, private_key: key }], false);
+    createSecureContext({ cert, key });
+    return { cert, key };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new SluiceError('SLUICE_CONFIG_INVALID', `\`grpc.tls\`: the certificate and key cannot be used (${reason}); give a PEM certificate and its private key`);
@@ -50,9 +52,9 @@ export function grpcCredentials(tls: GrpcConfig['tls']): ServerCredentials {
  * port (TorchServe management), each with health checking and server reflection, over `core`.
  */
 export async function startGrpcServers(core: ServingCore, config: GrpcConfig, logger: Logger, guards: GrpcGuards = {}): Promise<GrpcServers> {
-  const credentials = grpcCredentials(config.tls);
+  const tls = grpcTls(config.tls);
   const common = {
-    credentials,
+    ...(tls ? { tls } : {}),
     maxReceiveMessageBytes: config.maxReceiveMessageBytes,
     maxSendMessageBytes: config.maxSendMessageBytes,
     telemetry: core.telemetry,

@@ -1,7 +1,6 @@
-import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
-import { callPathOf, metadataText } from './grpc-call.js';
+import { metadataText } from './grpc-call.js';
 
 /** Health checks stay open to load balancers, which carry no credentials. */
 const UNGUARDED_PREFIX = '/grpc.health.v1.Health/';
@@ -11,7 +10,7 @@ const UNGUARDED_PREFIX = '/grpc.health.v1.Health/';
  * method `POST`, the method path, and reads metadata (`authorization: Bearer …`) as headers. A refusal is
  * the provider's `SluiceError`, answered UNAUTHENTICATED or PERMISSION_DENIED.
  */
-export class GrpcAuthGuard implements CanActivate {
+export class GrpcAuthGuard {
   constructor(
     private readonly api: GuardedApi,
     private readonly provider: AuthProvider,
@@ -22,10 +21,13 @@ export class GrpcAuthGuard implements CanActivate {
     return this.provider.name;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const path = callPathOf(context.getArgByIndex(2));
-    if (path.startsWith(UNGUARDED_PREFIX)) return true;
-    const metadata = context.switchToRpc().getContext<Metadata>();
+  /** False for the calls that need no credentials (health checks). */
+  guards(path: string): boolean {
+    return !path.startsWith(UNGUARDED_PREFIX);
+  }
+
+  /** Resolves when the provider lets the call of `path` with `metadata` through; rejects with its refusal. */
+  async check(path: string, metadata: Metadata): Promise<void> {
     await this.provider.authenticate({
       api: this.api,
       transport: 'grpc',
@@ -33,6 +35,5 @@ export class GrpcAuthGuard implements CanActivate {
       path,
       header: (name) => metadataText(metadata, name.toLowerCase()),
     });
-    return true;
   }
 }

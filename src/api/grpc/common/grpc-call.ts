@@ -2,7 +2,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { RequestKnobs } from '../../../serving/inference-service.js';
 import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
 
-/** What Sluice uses of a grpc-js server call (unary, server-streaming or bidirectional). */
+/** What Sluice uses of a server call (unary, server-streaming or bidirectional); the transport's calls have this shape, as grpc-js's do. */
 export interface GrpcCall {
   readonly cancelled: boolean;
   readonly metadata: Metadata;
@@ -34,7 +34,9 @@ export function deadlineMsOf(call: GrpcCall): number | undefined {
 /**
  * Scheduling knobs of a call: its deadline (the request's hard deadline in the scheduler), a look at
  * whether the client cancelled (a queued request of a cancelled call never runs), and the
- * `x-sluice-priority` / `x-sluice-timeout-ms` metadata as REST reads the headers.
+ * `x-sluice-priority` / `x-sluice-timeout-ms` metadata as REST reads the headers. Calls gather: an
+ * HTTP/2 connection delivers many calls in one read, and the calls of one read then share a batch,
+ * instead of the first ones each running alone on an idle instance while the rest wait for them.
  */
 export function callKnobs(call: GrpcCall): RequestKnobs {
   const priority = positiveInteger(metadataText(call.metadata, PRIORITY_HEADER), `the ${PRIORITY_HEADER} metadata`, 1);
@@ -45,6 +47,7 @@ export function callKnobs(call: GrpcCall): RequestKnobs {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     isCancelled: () => call.cancelled,
+    gather: true,
   };
 }
 

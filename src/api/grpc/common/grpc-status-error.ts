@@ -1,5 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
+import type { Logger } from '../../../common/logger.js';
 import { grpcStatusOf } from '../../error-mapping.js';
 
 /** Trailing metadata entry carrying the Sluice error code of a failed call. */
@@ -7,7 +8,7 @@ export const ERROR_CODE_METADATA = 'sluice-error-code';
 /** Trailing metadata entry telling a refused client when to retry, in seconds (a full queue). */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
-/** What grpc-js sends as a call's status: its code, the message as details, and trailing metadata. */
+/** What a gRPC call ends with when it fails: its code, the message as details, and trailing metadata. */
 export interface GrpcStatusError extends Error {
   readonly code: number;
   readonly details: string;
@@ -29,5 +30,15 @@ export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
   metadata.set(ERROR_CODE_METADATA, error.code);
   const retryAfter = error.details['retryAfterSeconds'];
   if (typeof retryAfter === 'number') metadata.set(RETRY_AFTER_METADATA, String(retryAfter));
-  return Object.assign(new Error(error.message), { code: grpcStatusOf(error.category), details: error.message, metadata });
+  return Object.assign(new Error(error.message, { cause: error }), { code: grpcStatusOf(error.category), details: error.message, metadata });
+}
+
+/**
+ * The status a gRPC call fails with when `exception` ends it ({@link grpcStatusErrorOf} of it, or of
+ * `SLUICE_INTERNAL` for anything that is not a Sluice error); internal errors are logged with the method.
+ */
+export function grpcFailureOf(exception: unknown, logger: Logger, method: string): GrpcStatusError {
+  const error = asSluiceError(exception);
+  if (error.category === 'INTERNAL') logger.error('call failed', { method, code: error.code, error: exception });
+  return grpcStatusErrorOf(error);
 }

@@ -1,0 +1,89 @@
+import { status } from '@grpc/grpc-js';
+import { GrpcWireError } from './grpc-wire-error.js';
+
+/** Bytes of the length prefix before each message: a flags byte and a 32-bit big-endian length. */
+const PREFIX_BYTES = 5;
+
+/**
+ * Cuts the request body of a call into gRPC messages, whatever the DATA frames look like: a message may be
+ * split across chunks, and one chunk may hold several messages. A message that fits in its chunk is
+ * handed on as a view of it, without a copy. Throws a {@link GrpcWireError}: RESOURCE_EXHAUSTED for a
+ * message over the limit (before its body is read), UNIMPLEMENTED for a compressed message (Sluice
+ * announces `grpc-accept-encoding: identity`, so clients do not compress).
+ */
+export class GrpcMessageDecoder {
+  /** A length prefix split across chunks; allocated only then (most messages come whole). */
+  private prefix: Buffer | undefined;
+  private prefixRead = 0;
+  private body: Buffer | undefined;
+  private bodyRead = 0;
+
+  constructor(private readonly maxMessageBytes: number) {}
+
+  /** True when the bytes so far end inside a message (a body cut short by the end of the stream). */
+  get midMessage(): boolean {
+    return this.prefixRead > 0 || this.body !== undefined;
+  }
+
+  /** The messages that `chunk` completes, in order. */
+  push(chunk: Buffer): Buffer[] {
+    const messages: Buffer[] = [];
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.body === undefined) {
+        let flags: number;
+        let length: number;
+        if (this.prefixRead === 0 && chunk.length - at >= PREFIX_BYTES) {
+          flags = chunk[at] ?? 0;
+          length = chunk.readUInt32BE(at + 1);
+          at += PREFIX_BYTES;
+        } else {
+          const prefix = (this.prefix ??= Buffer.alloc(PREFIX_BYTES));
+          const take = Math.min(PREFIX_BYTES - this.prefixRead, chunk.length - at);
+          chunk.copy(prefix, this.prefixRead, at, at + take);
+          this.prefixRead += take;
+          at += take;
+          if (this.prefixRead < PREFIX_BYTES) break;
+          this.prefixRead = 0;
+          flags = prefix[0] ?? 0;
+          length = prefix.readUInt32BE(1);
+        }
+        this.check(flags, length);
+        if (chunk.length - at >= length) {
+          messages.push(chunk.subarray(at, at + length));
+          at += length;
+          continue;
+        }
+        this.body = Buffer.allocUnsafe(length);
+        this.bodyRead = 0;
+      }
+      const take = Math.min(this.body.length - this.bodyRead, chunk.length - at);
+      chunk.copy(this.body, this.bodyRead, at, at + take);
+      this.bodyRead += take;
+      at += take;
+      if (this.bodyRead === this.body.length) {
+        messages.push(this.body);
+        this.body = undefined;
+      }
+    }
+    return messages;
+  }
+
+  private check(flags: number, length: number): void {
+    if (flags !== 0) {
+      throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)');
+    }
+    if (length > this.maxMessageBytes) {
+      throw new GrpcWireError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`);
+    }
+  }
+}
+
+/** `message` with its length prefix (uncompressed), ready to write as the body of a call. */
+export function frameMessage(message: Uint8Array): Buffer {
+  const framed = Buffer.allocUnsafe(PREFIX_BYTES + message.byteLength);
+  framed[0] = 0;
+  framed.writeUInt32BE(message.byteLength, 1);
+  framed.set(message, PREFIX_BYTES);
+  return framed;
+}

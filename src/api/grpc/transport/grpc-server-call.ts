@@ -1,0 +1,369 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { status, type Metadata } from '@grpc/grpc-js';
+import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
+import { encodeGrpcMessage, metadataFromHeaders, metadataToHeaders, parseGrpcTimeout } from './grpc-headers.js';
+import { GrpcWireError } from './grpc-wire-error.js';
+
+/** How a method's handler answers a call that expects one response (unary and client streaming). */
+export type GrpcCallback = (error: unknown, value?: unknown, trailer?: Metadata) => void;
+
+/** A method's handler, as grpc-js servers take it: the call, and a callback when one response is expected. */
+export type GrpcHandler = (call: GrpcServerCall, callback: GrpcCallback) => unknown;
+
+/** One method of a registered service. */
+export interface GrpcMethod {
+  /** `/package.Service/Method`. */
+  readonly path: string;
+  readonly requestStream: boolean;
+  readonly responseStream: boolean;
+  readonly deserialize: (bytes: Buffer) => unknown;
+  readonly serialize: (value: unknown) => Buffer;
+  readonly handler: GrpcHandler;
+}
+
+/**
+ * Runs around every call's handler (trace context, request span, auth): calls `run` to start the handler,
+ * or ends the call with `call.emit('error', status)` instead.
+ */
+export type GrpcCallScope = (call: GrpcServerCall, run: () => void) => void;
+
+/** Told how a call ended: its status code (CANCELLED when the client went away) and the error, if any. */
+export type GrpcStatusListener = (code: number, error: unknown) => void;
+
+/** Message size limits of a port, in bytes of a serialized message. */
+export interface GrpcMessageLimits {
+  readonly maxReceiveMessageBytes: number;
+  readonly maxSendMessageBytes: number;
+}
+
+const OK: number = status.OK;
+const CANCELLED: number = status.CANCELLED;
+
+function responseHeaders(): OutgoingHttpHeaders {
+  return { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': 'identity' };
+}
+
+function ignoreStreamError(): void {
+  // A stream error (the peer reset it, the session died) ends the stream; 'close' reports the call cancelled.
+}
+
+/** The status of whatever a handler failed with, read as grpc-js reads it: `code`, `details`, `metadata`. */
+function statusOfError(error: unknown, trailer: Metadata | undefined): { code: number; details: string; metadata: Metadata | undefined } {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; details?: unknown; message?: unknown; metadata?: unknown };
+  const numeric = typeof e.code === 'number' && Number.isInteger(e.code);
+  const message = typeof e.message === 'string' ? e.message : 'Unknown Error';
+  return {
+    code: numeric ? (e.code as number) : status.UNKNOWN,
+    details: numeric && typeof e.details === 'string' ? e.details : message,
+    metadata: trailer ?? (e.metadata as Metadata | undefined),
+  };
+}
+
+/**
+ * One gRPC call on an HTTP/2 stream, shaped like the call objects of grpc-js so that Nest's gRPC transport
+ * and `@grpc/reflection` drive it unchanged: `request`, `metadata`, `cancelled` and the `'cancelled'`
+ * event, `getPath()`, `getDeadline()`, `sendMetadata()`; for streamed responses `write()` (false: wait for
+ * `'drain'`), `end()` and `emit('error', status)`; for streamed requests `'data'` and `'end'` events.
+ *
+ * The call ends exactly once: with the handler's answer and `grpc-status` in the trailers, with a
+ * trailers-only response when nothing was sent yet, or cancelled when the client resets the stream or its
+ * deadline (`grpc-timeout`) passes, which emits `'cancelled'`.
+ */
+export class GrpcServerCall extends EventEmitter {
+  /** The request message (unary and server-streaming methods), set before the handler runs. */
+  request: unknown = undefined;
+  /** The client's metadata. */
+  readonly metadata: Metadata;
+  /** True once the client went away or the deadline passed: nobody reads the answer any more. */
+  cancelled = false;
+
+  readonly #stream: ServerHttp2Stream;
+  readonly #method: GrpcMethod;
+  readonly #limits: GrpcMessageLimits;
+  readonly #decoder: GrpcMessageDecoder;
+  #deadline = Number.POSITIVE_INFINITY;
+  #timer: NodeJS.Timeout | undefined;
+  #headersSent = false;
+  /** True once the status went out or the stream is gone: nothing more is sent. */
+  #ended = false;
+  #handlerStarted = false;
+  /** The request message of a unary or server-streaming call, and how many came. */
+  #message: Buffer | undefined;
+  #messages = 0;
+  readonly #scope: GrpcCallScope | undefined;
+  #onStatus: GrpcStatusListener | undefined;
+
+  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits, scope?: GrpcCallScope) {
+    super();
+    this.#stream = stream;
+    this.#method = method;
+    this.#limits = limits;
+    this.#scope = scope;
+    this.#decoder = new GrpcMessageDecoder(limits.maxReceiveMessageBytes);
+    this.metadata = metadataFromHeaders(headers);
+    stream.on('error', ignoreStreamError);
+    stream.once('close', () => {
+      this.#onClose();
+    });
+    const timeout = headers['grpc-timeout'];
+    if (typeof timeout === 'string') this.#startDeadline(timeout);
+  }
+
+  /**
+   * `emit('error', status)` ends the call with that status (as grpc-js calls do; Nest's streaming methods
+   * end calls so), then reaches any 'error' listener. Other events are plain events.
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== 'error') return super.emit(event, ...args);
+    this.#fail(args[0]);
+    return this.listenerCount('error') > 0 ? super.emit(event, ...args) : true;
+  }
+
+  /** Reads the request and runs the handler: at once for streamed requests, after the one message otherwise. */
+  start(): void {
+    if (this.#ended) return;
+    const stream = this.#stream;
+    if (this.#method.responseStream) this.#forwardDrain();
+    if (this.#method.requestStream) {
+      stream.on('data', (chunk: Buffer) => {
+        this.#onStreamedChunk(chunk);
+      });
+      stream.once('end', () => {
+        if (this.#endOfRequest()) this.emit('end');
+      });
+      this.#run();
+      return;
+    }
+    stream.on('data', (chunk: Buffer) => {
+      this.#onUnaryChunk(chunk);
+    });
+    stream.once('end', () => {
+      this.#onUnaryEnd();
+    });
+  }
+
+  /** `/package.Service/Method`. */
+  getPath(): string {
+    return this.#method.path;
+  }
+
+  /** When the client's deadline passes, in ms since the epoch; Infinity when it set none. */
+  getDeadline(): number {
+    return this.#deadline;
+  }
+
+  /** The client's address, `host:port`. */
+  getPeer(): string {
+    const socket = this.#stream.session?.socket;
+    if (socket?.remoteAddress === undefined) return 'unknown';
+    return socket.remotePort === undefined ? socket.remoteAddress : `${socket.remoteAddress}:${String(socket.remotePort)}`;
+  }
+
+  /** Tells `listener` (one per call) how the call ends. */
+  onStatus(listener: GrpcStatusListener): void {
+    this.#onStatus = listener;
+  }
+
+  /** Sends the response headers with `metadata` (once; the first message sends them otherwise). */
+  sendMetadata(metadata?: Metadata): void {
+    if (this.#headersSent || this.#isGone()) return;
+    this.#headersSent = true;
+    const headers = responseHeaders();
+    if (metadata) Object.assign(headers, metadataToHeaders(metadata));
+    this.#stream.respond(headers, { waitForTrailers: true });
+  }
+
+  /** Sends one message of a streamed response; false when the stream's buffer is full (wait for `'drain'`). */
+  write(message: unknown): boolean {
+    if (this.#isGone()) return true;
+    const framed = this.#frame(message);
+    if (framed === undefined) return true;
+    this.sendMetadata();
+    return this.#stream.write(framed);
+  }
+
+  /** Ends a streamed response with status OK and `trailer`. */
+  end(trailer?: Metadata): void {
+    this.#sendStatus(status.OK, '', trailer);
+  }
+
+  #run(): void {
+    this.#handlerStarted = true;
+    if (this.#scope === undefined) this.#invoke();
+    else {
+      this.#scope(this, () => {
+        this.#invoke();
+      });
+    }
+  }
+
+  #invoke(): void {
+    if (this.#ended) return;
+    const callback: GrpcCallback = (error, value, trailer) => {
+      if (error !== null && error !== undefined) this.#fail(error, trailer);
+      else this.#answer(value, trailer);
+    };
+    try {
+      const result = this.#method.handler(this, callback);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          this.#fail(error);
+        });
+      }
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #onUnaryChunk(chunk: Buffer): void {
+    if (this.#ended) return;
+    try {
+      for (const message of this.#decoder.push(chunk)) {
+        this.#message = message;
+        this.#messages++;
+      }
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #onUnaryEnd(): void {
+    if (!this.#endOfRequest()) return;
+    const message = this.#message;
+    this.#message = undefined;
+    if (message === undefined || this.#messages !== 1) {
+      this.#sendStatus(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`);
+      return;
+    }
+    try {
+      this.request = this.#deserialize(message);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#run();
+  }
+
+  #onStreamedChunk(chunk: Buffer): void {
+    if (this.#ended) return;
+    try {
+      for (const bytes of this.#decoder.push(chunk)) this.emit('data', this.#deserialize(bytes));
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /** Checks the request ended on a message boundary; false (and the call failed) otherwise or when over. */
+  #endOfRequest(): boolean {
+    if (this.#ended) return false;
+    if (this.#decoder.midMessage) {
+      this.#sendStatus(status.INTERNAL, 'the request ended inside a message (a truncated length-prefixed message)');
+      return false;
+    }
+    return true;
+  }
+
+  #deserialize(bytes: Buffer): unknown {
+    try {
+      return this.#method.deserialize(bytes);
+    } catch {
+      throw new GrpcWireError(status.INTERNAL, 'Error deserializing request');
+    }
+  }
+
+  #frame(message: unknown): Buffer | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = this.#method.serialize(message);
+    } catch {
+      this.#sendStatus(status.INTERNAL, 'Error serializing response');
+      return undefined;
+    }
+    if (bytes.byteLength > this.#limits.maxSendMessageBytes) {
+      this.#sendStatus(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#limits.maxSendMessageBytes)})`);
+      return undefined;
+    }
+    return frameMessage(bytes);
+  }
+
+  #answer(value: unknown, trailer: Metadata | undefined): void {
+    if (this.#isGone()) return;
+    const framed = this.#frame(value);
+    if (framed === undefined) return;
+    this.sendMetadata();
+    this.#finish(trailer ? { 'grpc-status': '0', ...metadataToHeaders(trailer) } : { 'grpc-status': '0' }, framed);
+    this.#onStatus?.(OK, undefined);
+  }
+
+  #fail(error: unknown, trailer?: Metadata): void {
+    const { code, details, metadata } = error instanceof GrpcWireError ? error : statusOfError(error, trailer);
+    this.#sendStatus(code, details, metadata, error);
+  }
+
+  #sendStatus(code: number, details: string, metadata?: Metadata, error?: unknown): void {
+    if (this.#isGone()) return;
+    const trailers: OutgoingHttpHeaders = { 'grpc-status': String(code), ...metadataToHeaders(metadata) };
+    if (details !== '') trailers['grpc-message'] = encodeGrpcMessage(details);
+    if (this.#headersSent) {
+      this.#finish(trailers);
+    } else {
+      this.#end();
+      this.#stream.respond({ ...responseHeaders(), ...trailers }, { endStream: true });
+    }
+    this.#onStatus?.(code, error);
+    // A call that ends with an error before its handler finished is over for the handler too.
+    if (code !== OK && this.#handlerStarted) this.#cancel();
+  }
+
+  #finish(trailers: OutgoingHttpHeaders, last?: Buffer): void {
+    this.#end();
+    const stream = this.#stream;
+    stream.once('wantTrailers', () => {
+      stream.sendTrailers(trailers);
+    });
+    if (last === undefined) stream.end();
+    else stream.end(last);
+  }
+
+  #end(): void {
+    this.#ended = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+
+  /** True once nothing can be sent; notices a stream destroyed before its 'close' event. */
+  #isGone(): boolean {
+    if (!this.#ended && (this.#stream.destroyed || this.#stream.closed)) this.#onClose();
+    return this.#ended;
+  }
+
+  #onClose(): void {
+    if (this.#ended) return;
+    this.#end();
+    this.#onStatus?.(CANCELLED, undefined);
+    this.#cancel();
+  }
+
+  #cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.emit('cancelled', 'cancelled');
+  }
+
+  #startDeadline(header: string): void {
+    const timeoutMs = parseGrpcTimeout(header);
+    if (timeoutMs === undefined) {
+      this.#sendStatus(status.INTERNAL, `Invalid grpc-timeout value "${header}"`);
+      return;
+    }
+    this.#deadline = Date.now() + timeoutMs;
+    this.#timer = setTimeout(() => {
+      this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      this.#cancel();
+    }, timeoutMs);
+  }
+
+  #forwardDrain(): void {
+    this.#stream.on('drain', () => this.emit('drain'));
+  }
+}

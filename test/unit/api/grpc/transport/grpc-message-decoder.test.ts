@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { status } from '@grpc/grpc-js';
+import { GrpcMessageDecoder, frameMessage } from '../../../../../src/api/grpc/transport/grpc-message-decoder.js';
+
+const text = (messages: Buffer[]): string[] => messages.map((m) => m.toString());
+
+describe('GrpcMessageDecoder', () => {
+  it('reassembles a message whose prefix and body are split across chunks', () => {
+    const decoder = new GrpcMessageDecoder(1024);
+    const framed = frameMessage(Buffer.from('hello'));
+    const messages = [...framed].flatMap((byte) => decoder.push(Buffer.from([byte])));
+    expect(text(messages)).toEqual(['hello']);
+    expect(decoder.midMessage).toBe(false);
+  });
+
+  it('cuts several messages out of one chunk, an empty one included', () => {
+    const decoder = new GrpcMessageDecoder(1024);
+    const chunk = Buffer.concat([frameMessage(Buffer.from('a')), frameMessage(Buffer.alloc(0)), frameMessage(Buffer.from('bc'))]);
+    expect(text(decoder.push(chunk))).toEqual(['a', '', 'bc']);
+  });
+
+  it('keeps the rest of a chunk that ends inside the next message', () => {
+    const decoder = new GrpcMessageDecoder(1024);
+    const both = Buffer.concat([frameMessage(Buffer.from('first')), frameMessage(Buffer.from('second'))]);
+    expect(text(decoder.push(both.subarray(0, 13)))).toEqual(['first']);
+    expect(decoder.midMessage).toBe(true);
+    expect(text(decoder.push(both.subarray(13)))).toEqual(['second']);
+  });
+
+  it('refuses a message over the limit with RESOURCE_EXHAUSTED as soon as its prefix arrives', () => {
+    const decoder = new GrpcMessageDecoder(4);
+    const prefix = frameMessage(Buffer.alloc(5)).subarray(0, 5);
+    expect(() => decoder.push(prefix)).toThrow(expect.objectContaining({ code: status.RESOURCE_EXHAUSTED, details: 'Received message larger than max (5 vs. 4)' }));
+  });
+
+  it('refuses a compressed message with UNIMPLEMENTED', () => {
+    const framed = frameMessage(Buffer.from('zz'));
+    framed[0] = 1;
+    expect(() => new GrpcMessageDecoder(1024).push(framed)).toThrow(expect.objectContaining({ code: status.UNIMPLEMENTED }));
+  });
+
+  it('frames a message with a zero flags byte and its big-endian length', () => {
+    expect([...frameMessage(Buffer.from('ok'))]).toEqual([0, 0, 0, 0, 2, 0x6f, 0x6b]);
+  });
+});
