@@ -6,8 +6,8 @@
  * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Absolute
  * figures depend on the machine; the ratio, measured in one run, is what to compare.
  *
- * `--split` adds a third variant per round: tracing off, but with an AsyncLocalStorage enabled (what
- * context propagation costs by itself, before any span is made).
+ * `--split` adds a third variant per round: tracing off, but with an AsyncLocalStorage enabled (what an
+ * async context manager would cost by itself; Sluice passes trace context explicitly and installs none).
  *
  *   npm run bench:tracing -- [--duration 8] [--rounds 3] [--concurrency 16] [--split] [--json FILE]
  */
@@ -121,7 +121,7 @@ const lines = [
   ...runs.map((r) => `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`),
   ...roundNumbers.map((round) => `  round ${round} ratio on/off ${(throughput(round, 'on') / throughput(round, 'off')).toFixed(3)}`),
   `tracing off: median ${medianThroughput('off').toFixed(0)} req/s`,
-  ...(values.split ? [`async context only (no spans): median ${medianThroughput('context').toFixed(0)} req/s, median ratio ${medianRatio('context').toFixed(3)}`] : []),
+  ...(values.split ? [`AsyncLocalStorage only (no spans, no tracing): median ${medianThroughput('context').toFixed(0)} req/s, median ratio ${medianRatio('context').toFixed(3)}`] : []),
   `tracing on (always_on, OTLP/HTTP protobuf to loopback): median ${medianThroughput('on').toFixed(0)} req/s; the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
   `median ratio on/off: ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
 ];

@@ -7,6 +7,7 @@ import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk
 import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
 import { annotateSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
+import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
@@ -71,9 +72,12 @@ export interface InferenceAnswer<T> {
   readonly result: T;
 }
 
-/** The handler context for one call: the version's own, with a tracer bound to the stage's span when traced. */
+/**
+ * The handler context for one call: the version's own, or when traced, with a tracer bound to the stage's
+ * span and a logger whose lines carry the trace.
+ */
 function contextFor(shared: HandlerContext, stage: Context | undefined): HandlerContext {
-  return stage === undefined ? shared : { ...shared, tracer: tracerFor(stage) };
+  return stage === undefined ? shared : { ...shared, tracer: tracerFor(stage), logger: loggerWithTrace(shared.logger, stage) };
 }
 
 function handlerFailure(version: ModelVersion, stage: string, error: unknown): SluiceError {

@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import { traceLogFields } from '../../telemetry/logging/trace-log-fields.js';
+import { loggerWithTrace } from '../../telemetry/logging/trace-log-fields.js';
 import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
@@ -40,7 +40,7 @@ export class WorkflowService {
     const trace = options.traceContext;
     let services: WorkflowServices = local ? { ...this.services, handler: (n) => local.get(n) ?? this.services.handler(n) } : this.services;
     // Lines the run logs (node failures, node handlers) carry the request's trace.
-    if (trace !== undefined) services = { ...services, logger: services.logger.child(traceLogFields(trace)) };
+    if (trace !== undefined) services = { ...services, logger: loggerWithTrace(services.logger, trace) };
     const result = await executeWorkflow(workflow.plan, inputs, services, {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

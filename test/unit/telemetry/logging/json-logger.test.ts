@@ -4,7 +4,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogLevel } from '../../../../src/common/logger.js';
 import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
-import { traceLogFields } from '../../../../src/telemetry/logging/trace-log-fields.js';
+import { loggerWithTrace, traceLogFields } from '../../../../src/telemetry/logging/trace-log-fields.js';
 
 function capture(level: LogLevel): { logger: JsonLogger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
@@ -127,6 +127,16 @@ describe('JsonLogger', () => {
     const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.NONE };
     logger.info('request', { ...traceLogFields(trace.setSpanContext(ROOT_CONTEXT, spanContext)), status: 200 });
     expect(lines[0]).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: '00', status: 200 });
+  });
+
+  it('gives every line of a logger bound to a trace context its trace fields, children included', () => {
+    const { logger, lines } = capture('info');
+    const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
+    const traced = loggerWithTrace(logger, trace.setSpanContext(ROOT_CONTEXT, spanContext));
+    traced.warn('slow input');
+    traced.child({ node: 'crop' }).info('cropped');
+    for (const line of lines) expect(line).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId });
+    expect(lines).toHaveLength(2);
   });
 
   it('writes bigints as strings', () => {
