@@ -30,7 +30,11 @@ async function machineTicks(): Promise<MachineCpuTicks> {
   return parseProcStat(await readFile('/proc/stat', 'utf8'));
 }
 
-async function processTicks(pids: readonly number[]): Promise<number> {
+/** Clock ticks of `/proc` (USER_HZ), fixed at 100 per second by the Linux ABI. */
+export const PROC_TICKS_PER_SECOND = 100;
+
+/** User plus system ticks of `pids` from `/proc/<pid>/stat`; a process that is gone adds none. */
+export async function processTicks(pids: readonly number[]): Promise<number> {
   let ticks = 0;
   for (const pid of pids) {
     try {
