@@ -46,6 +46,15 @@ export async function processTicks(pids: readonly number[]): Promise<number> {
   return ticks;
 }
 
+/**
+ * User plus system ticks of the main thread of process `pid` (`/proc/<pid>/task/<pid>/stat`): the
+ * JavaScript thread of a Node.js server, without the threads of native libraries (ONNX Runtime's,
+ * which may spin while they wait). Throws when the process is gone.
+ */
+export async function mainThreadTicks(pid: number): Promise<number> {
+  return parsePidStat(await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+}
+
 /** Average cores used between two readings, from busy ticks and total ticks over `cpus` CPUs. */
 export function coresUsed(busyTicks: number, totalTicks: number, cpus: number): number {
   return totalTicks <= 0 ? 0 : (busyTicks / totalTicks) * cpus;

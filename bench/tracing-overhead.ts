@@ -5,7 +5,8 @@
  * on loopback in this process that only counts bytes. Both servers write the same access-log lines.
  * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Absolute
  * figures depend on the machine; the ratio, measured in one run, is what to compare. On Linux it also
- * prints the server's CPU time per request, whose ratio other work on a shared machine moves less.
+ * prints the CPU time of the server's JavaScript thread per request, whose ratio other work on a shared
+ * machine moves less.
  *
  * `--split` adds a third variant per round: tracing off, but with an AsyncLocalStorage enabled (what an
  * async context manager would cost by itself; Sluice passes trace context explicitly and installs none).
@@ -19,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
-import { PROC_TICKS_PER_SECOND, processTicks } from './cpu-usage.js';
+import { PROC_TICKS_PER_SECOND, mainThreadTicks } from './cpu-usage.js';
 import { startSluice } from './bench-processes.js';
 import { runLoad, type LoadMeasurement } from './load.js';
 
@@ -82,15 +83,18 @@ const environments = {
 type Variant = keyof typeof environments;
 const variants: readonly Variant[] = values.split ? ['off', 'context', 'on'] : ['off', 'on'];
 
-/** A run's load figures and the server's CPU time per answered request (Linux only, else NaN). */
+/**
+ * A run's load figures and the CPU time of the server's main (JavaScript) thread per answered request,
+ * where spans are made and exported (Linux only, else NaN).
+ */
 async function measure(variant: Variant): Promise<LoadMeasurement & { cpuUsPerRequest: number }> {
   const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], environments[variant]);
   try {
     await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
     const linux = process.platform === 'linux';
-    const before = linux ? await processTicks([server.pid]) : NaN;
+    const before = linux ? await mainThreadTicks(server.pid) : NaN;
     const m = await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds });
-    const ticks = linux ? (await processTicks([server.pid])) - before : NaN;
+    const ticks = linux ? (await mainThreadTicks(server.pid)) - before : NaN;
     return { ...m, cpuUsPerRequest: (ticks * 1e6) / PROC_TICKS_PER_SECOND / m.ok };
   } finally {
     await server.stop();
@@ -121,7 +125,7 @@ const roundNumbers = Array.from({ length: rounds }, (_, i) => i + 1);
 /** Each round's ratio against the tracing-off run of the same round, then their median: one busy moment moves one round only. */
 const medianRatio = (variant: Variant): number => median(roundNumbers.map((round) => throughput(round, variant) / throughput(round, 'off')));
 const medianThroughput = (variant: Variant): number => median(roundNumbers.map((round) => throughput(round, variant)));
-/** Server CPU per request: less sensitive than throughput to other work on the machine, which takes turns but not CPU time. */
+/** Main-thread CPU per request: less sensitive than throughput to other work on the machine, which takes turns but not CPU time. */
 const cpuUs = (round: number, variant: Variant): number => runs.find((r) => r.round === round && r.variant === variant)?.cpuUsPerRequest ?? NaN;
 const medianCpuUs = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, variant)));
 /** Each round's server CPU per request of tracing off over that of `variant`: the throughput ratio a CPU-bound server would see. */
@@ -132,17 +136,17 @@ const lines = [
   `MLP, c=${connections}, ${rounds} round(s) of ${durationSeconds} s per variant`,
   ...runs.map(
     (r) =>
-      `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  server CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`,
+      `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  main-thread CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`,
   ),
   ...roundNumbers.map((round) => `  round ${round} ratio on/off ${(throughput(round, 'on') / throughput(round, 'off')).toFixed(3)}`),
-  `tracing off: median ${medianThroughput('off').toFixed(0)} req/s, server CPU ${medianCpuUs('off').toFixed(0)} µs/req`,
+  `tracing off: median ${medianThroughput('off').toFixed(0)} req/s, main-thread CPU ${medianCpuUs('off').toFixed(0)} µs/req`,
   ...(values.split
     ? [
-        `AsyncLocalStorage only (no spans, no tracing): median ${medianThroughput('context').toFixed(0)} req/s, median ratio ${medianRatio('context').toFixed(3)}; server CPU ${medianCpuUs('context').toFixed(0)} µs/req, median CPU ratio off/context ${medianCpuRatio('context').toFixed(3)}`,
+        `AsyncLocalStorage only (no spans, no tracing): median ${medianThroughput('context').toFixed(0)} req/s, median ratio ${medianRatio('context').toFixed(3)}; main-thread CPU ${medianCpuUs('context').toFixed(0)} µs/req, median CPU ratio off/context ${medianCpuRatio('context').toFixed(3)}`,
       ]
     : []),
   `tracing on (always_on, OTLP/HTTP protobuf to loopback): median ${medianThroughput('on').toFixed(0)} req/s; the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
-  `server CPU per request: tracing on ${medianCpuUs('on').toFixed(0)} µs, median CPU ratio off/on ${medianCpuRatio('on').toFixed(3)}`,
+  `main-thread CPU per request: tracing on ${medianCpuUs('on').toFixed(0)} µs, median CPU ratio off/on ${medianCpuRatio('on').toFixed(3)}`,
   `median ratio on/off: ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
 ];
 process.stdout.write(lines.join('\n') + '\n');
