@@ -1,4 +1,5 @@
-import type { Context } from '@opentelemetry/api';
+import type { Context, Tracer } from '@opentelemetry/api';
+import type { Logger } from '../common/logger.js';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
@@ -74,10 +75,23 @@ export interface InferenceAnswer<T> {
 
 /**
  * The handler context for one call: the version's own, or when traced, with a tracer bound to the stage's
- * span and a logger whose lines carry the trace.
+ * span and a logger whose lines carry the trace, each made when the handler first uses it (most never do).
  */
 function contextFor(shared: HandlerContext, stage: Context | undefined): HandlerContext {
-  return stage === undefined ? shared : { ...shared, tracer: tracerFor(stage), logger: loggerWithTrace(shared.logger, stage) };
+  if (stage === undefined) return shared;
+  let tracer: Tracer | undefined;
+  let logger: Logger | undefined;
+  return {
+    model: shared.model,
+    signal: shared.signal,
+    config: shared.config,
+    get tracer(): Tracer {
+      return (tracer ??= tracerFor(stage));
+    },
+    get logger(): Logger {
+      return (logger ??= loggerWithTrace(shared.logger, stage));
+    },
+  };
 }
 
 function handlerFailure(version: ModelVersion, stage: string, error: unknown): SluiceError {
