@@ -30,7 +30,11 @@ async function machineTicks(): Promise<MachineCpuTicks> {
   return parseProcStat(await readFile('/proc/stat', 'utf8'));
 }
 
-async function processTicks(pids: readonly number[]): Promise<number> {
+/** Clock ticks of `/proc` (USER_HZ), fixed at 100 per second by the Linux ABI. */
+export const PROC_TICKS_PER_SECOND = 100;
+
+/** User plus system ticks of `pids` from `/proc/<pid>/stat`; a process that is gone adds none. */
+export async function processTicks(pids: readonly number[]): Promise<number> {
   let ticks = 0;
   for (const pid of pids) {
     try {
@@ -40,6 +44,15 @@ async function processTicks(pids: readonly number[]): Promise<number> {
     }
   }
   return ticks;
+}
+
+/**
+ * User plus system ticks of the main thread of process `pid` (`/proc/<pid>/task/<pid>/stat`): the
+ * JavaScript thread of a Node.js server, without the threads of native libraries (ONNX Runtime's,
+ * which may spin while they wait). Throws when the process is gone.
+ */
+export async function mainThreadTicks(pid: number): Promise<number> {
+  return parsePidStat(await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
 /** Average cores used between two readings, from busy ticks and total ticks over `cpus` CPUs. */

@@ -1,3 +1,5 @@
+import type { Context } from '@opentelemetry/api';
+
 /** What a traced request leaves on its payload; opaque to the scheduler. */
 export interface QueuedTrace {
   /** The request left the queue (its batch started, or it was answered while queued). Idempotent. */
@@ -14,10 +16,10 @@ export interface BatchFacts {
 
 /**
  * How the scheduler reports requests and batches to tracing, without knowing about spans: `enqueued` is
- * called in the caller's context when a request is queued, `runBatch` wraps every batch run whose
- * requests include traced ones. Absent when tracing is off.
+ * called with the trace context the request brought (`InferenceJob.traceContext`) when it is
+ * queued, `runBatch` wraps every batch run whose requests include traced ones. Absent when tracing is off.
  */
 export interface BatchTracing {
-  enqueued(): QueuedTrace | undefined;
+  enqueued(parent: Context): QueuedTrace | undefined;
   runBatch<T>(traces: readonly QueuedTrace[], facts: BatchFacts, run: () => Promise<T>): Promise<T>;
 }

@@ -99,7 +99,7 @@ export class DynamicBatchScheduler implements Scheduler {
       };
       const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, settled(resolve)), this.delivery(sequence, settled(reject)));
       signal?.addEventListener('abort', onAbort, { once: true });
-      payload.trace = this.options.tracing?.enqueued();
+      if (job.traceContext !== undefined) payload.trace = this.options.tracing?.enqueued(job.traceContext);
       this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
       if (job.gather === true) this.pumpSoon();

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { SluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
 
@@ -27,6 +28,12 @@ export interface InferenceJob {
    * workflow `forEach`) then share a batch even when an instance is idle.
    */
   readonly gather?: boolean;
+  /**
+   * The trace context of the caller (a request's server span, a workflow node's span), opaque to the
+   * scheduler: its `queue.wait` span and the link from its batch's span start from it. Absent when the
+   * caller is not traced.
+   */
+  readonly traceContext?: Context;
 }
 
 /** The answer to one {@link InferenceJob}. */

@@ -1,11 +1,15 @@
+import type { Context, Tracer } from '@opentelemetry/api';
+import type { Logger } from '../common/logger.js';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';
 import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
 import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
-import { annotateActiveSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
-import type { HandlerRequest } from '../plugins/sdk/handler.js';
+import { annotateSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
+import { tracerFor } from '../telemetry/tracing/request-tracer.js';
+import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
+import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelVersion } from './model-version.js';
@@ -31,6 +35,12 @@ export interface RequestKnobs {
   readonly api?: string;
   /** The request's id, for hooks. */
   readonly requestId?: string;
+  /**
+   * The request's trace context (its server span, or the span of the workflow node that calls), passed
+   * explicitly: the request's `preprocess`, `queue.wait`, `postprocess` and `envelope.decode` spans are
+   * its children. Absent when the request is not traced.
+   */
+  readonly traceContext?: Context;
 }
 
 /** A request in tensors (Open Inference Protocol, KServe v2). */
@@ -63,6 +73,27 @@ export interface InferenceAnswer<T> {
   readonly result: T;
 }
 
+/**
+ * The handler context for one call: the version's own, or when traced, with a tracer bound to the stage's
+ * span and a logger whose lines carry the trace, each made when the handler first uses it (most never do).
+ */
+function contextFor(shared: HandlerContext, stage: Context | undefined): HandlerContext {
+  if (stage === undefined) return shared;
+  let tracer: Tracer | undefined;
+  let logger: Logger | undefined;
+  return {
+    model: shared.model,
+    signal: shared.signal,
+    config: shared.config,
+    get tracer(): Tracer {
+      return (tracer ??= tracerFor(stage));
+    },
+    get logger(): Logger {
+      return (logger ??= loggerWithTrace(shared.logger, stage));
+    },
+  };
+}
+
 function handlerFailure(version: ModelVersion, stage: string, error: unknown): SluiceError {
   if (isSluiceError(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
@@ -87,7 +118,7 @@ export class InferenceService {
 
   /** Tensors in, tensors out. */
   async inferTensors(request: TensorInferenceRequest): Promise<InferenceAnswer<readonly Tensor[]>> {
-    const version = this.readyVersion(request.model, request.version);
+    const version = this.readyVersion(request.model, request.version, request.traceContext);
     const started = performance.now();
     validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype);
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
@@ -97,14 +128,15 @@ export class InferenceService {
 
   /** The model's handler turns the request into tensors and the outputs into a JSON-ready answer. */
   async predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
-    const version = this.readyVersion(request.model, request.version);
+    const version = this.readyVersion(request.model, request.version, request.traceContext);
     const started = performance.now();
     const context = version.handlerContext();
+    const trace = request.traceContext;
     // The request span already names the model; its children carry no attributes of their own (cheaper to export).
     const attributes = {};
     let prepared;
     try {
-      [prepared] = await withChildSpan(SPAN.preprocess, attributes, () => version.handler.preprocess([request.request], context));
+      [prepared] = await withChildSpan(trace, SPAN.preprocess, attributes, (stage) => version.handler.preprocess([request.request], contextFor(context, stage)));
     } catch (error) {
       throw handlerFailure(version, 'preprocess', error);
     }
@@ -114,8 +146,8 @@ export class InferenceService {
     const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
     try {
       const state = prepared.state;
-      const [answer] = await withChildSpan(SPAN.postprocess, attributes, () =>
-        version.handler.postprocess([{ request: request.request, outputs, state }], context),
+      const [answer] = await withChildSpan(trace, SPAN.postprocess, attributes, (stage) =>
+        version.handler.postprocess([{ request: request.request, outputs, state }], contextFor(context, stage)),
       );
       return { version, result: answer };
     } catch (error) {
@@ -128,19 +160,19 @@ export class InferenceService {
    * they share a batch), each is predicted as by {@link predict}, and the envelope joins the answers.
    */
   async predictEnveloped(request: EnvelopedInferenceRequest): Promise<InferenceAnswer<EnvelopeResponse>> {
-    const version = this.readyVersion(request.model, request.version);
+    const version = this.readyVersion(request.model, request.version, request.traceContext);
     const context = { model: version.description };
     const { envelope, body, ...knobs } = request;
-    const requests = await withChildSpan(SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
+    const requests = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
     const answers = await Promise.all(
       requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
     );
     return { version, result: envelope.encode(answers.map((a) => a.result), context) };
   }
 
-  private readyVersion(model: string, versionName?: string): ModelVersion {
+  private readyVersion(model: string, versionName: string | undefined, trace: Context | undefined): ModelVersion {
     const version = this.registry.resolve(model, versionName);
-    annotateActiveSpan({ [ATTR.model]: version.name, [ATTR.modelVersion]: version.version });
+    annotateSpan(trace, { [ATTR.model]: version.name, [ATTR.modelVersion]: version.version });
     if (version.state !== 'ready') {
       throw new SluiceError('SLUICE_MODEL_UNLOADING', `model \`${version.name}\` version \`${version.version}\` is being unloaded`);
     }
@@ -178,6 +210,7 @@ export class InferenceService {
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
         ...(knobs.signal ? { signal: knobs.signal } : {}),
         ...(knobs.gather === true ? { gather: true } : {}),
+        ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
       });
       observe(true, outcome.queueUs);
       return outcome.outputs;

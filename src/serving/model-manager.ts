@@ -22,6 +22,8 @@ import { compareVersions } from './version-order.js';
 /** A registration request (the management API's parameters, typed). */
 export interface RegisterRequest extends SettingOverrides {
   readonly url: string;
+  /** Headers a download of `url` carries: the W3C trace context of the registration, so its trace continues at the model host. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** New worker bounds; an omitted bound keeps its value (and min never exceeds max). */
@@ -79,8 +81,8 @@ export class ModelManager {
   /** Loads every version `url` stands for; all or nothing. */
   register(request: RegisterRequest): Promise<ModelVersion[]> {
     return this.mutations.run(async () => {
-      const sources = await this.deps.sources.resolve(request.url);
-      const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined }));
+      const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
+      const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
       await this.writeSnapshot();
       return loaded;
     });
@@ -93,11 +95,11 @@ export class ModelManager {
    */
   ensureRegistered(request: RegisterRequest): Promise<EnsuredModel[]> {
     return this.mutations.run(async () => {
-      const sources = await this.deps.sources.resolve(request.url);
+      const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
       const name = (s: ModelSource): string => request.name ?? s.manifest.name;
       const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
       if (missing.length > 0) {
-        await this.loadAll(missing, withoutUndefined({ ...request, url: undefined }));
+        await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
         await this.writeSnapshot();
       }
       return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));

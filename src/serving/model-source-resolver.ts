@@ -34,9 +34,12 @@ export class ModelSourceResolver {
     this.defaults = { workers: config.defaultWorkers };
   }
 
-  /** Every model version `url` stands for. */
-  async resolve(url: string): Promise<ModelSource[]> {
-    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url)];
+  /**
+   * Every model version `url` stands for. `headers` go with a download (the registration's trace
+   * context), and nowhere else.
+   */
+  async resolve(url: string, headers?: Readonly<Record<string, string>>): Promise<ModelSource[]> {
+    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers)];
     const entries = await resolveStoreUrl(this.config.modelStore, url);
     return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
   }
@@ -52,7 +55,7 @@ export class ModelSourceResolver {
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
-  private async fromRemote(url: string): Promise<ModelSource> {
+  private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {
     const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);
@@ -61,6 +64,7 @@ export class ModelSourceResolver {
         maxBytes: this.config.download.maxBytes,
         timeoutMs: this.config.download.timeoutMs,
         allowedPatterns: this.config.allowedUrls,
+        ...(headers !== undefined ? { headers } : {}),
       });
       const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive);
       return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };

@@ -1,8 +1,9 @@
 export { ATTR, INSTRUMENTATION_SCOPE, REQUEST_ID_HEADER, SPAN } from './telemetry-names.js';
 export { Telemetry, TELEMETRY_OFF, type TelemetryExtras } from './tracing/telemetry.js';
 export { resolveTelemetrySettings, type TelemetrySettings } from './tracing/telemetry-settings.js';
-export { installGlobalContext } from './tracing/global-context.js';
-export { activeTracer, contextWithTracer } from './tracing/active-tracer.js';
-export { requestTracer } from './tracing/request-tracer.js';
-export { annotateActiveSpan, recordActiveFailure, recordFailure, withChildSpan } from './tracing/span-helpers.js';
+export { W3C_PROPAGATOR, traceHeaders } from './tracing/w3c-propagator.js';
+export { contextWithTracer, recordingSpanOf, tracerOf } from './tracing/trace-context.js';
+export { requestTracer, tracerFor } from './tracing/request-tracer.js';
+export { annotateSpan, recordFailure, withChildSpan } from './tracing/span-helpers.js';
+export { loggerWithTrace, traceLogFields } from './logging/trace-log-fields.js';
 export { endRpcServerSpan, startRpcServerSpan, startServerSpan, type RpcCall, type ServerSpan } from './tracing/server-span.js';

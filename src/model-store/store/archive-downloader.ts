@@ -3,7 +3,6 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { context, propagation } from '@opentelemetry/api';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -31,6 +30,8 @@ export interface DownloadOptions {
   readonly allowedPatterns: readonly (string | RegExp)[];
   /** Host name resolution; `dns.lookup` with every address unless replaced (tests). */
   readonly lookup?: HostLookup;
+  /** Headers sent with every request besides `accept` (the registration's W3C `traceparent`, `tracestate`, `baggage`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** What a finished download produced. */
@@ -72,12 +73,10 @@ function pinnedLookup(pinned: LookupAddress): LookupFunction {
   };
 }
 
-function get(url: URL, address: LookupAddress, signal: AbortSignal): Promise<IncomingMessage> {
+function get(url: URL, address: LookupAddress, signal: AbortSignal, extraHeaders: Readonly<Record<string, string>> = {}): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const headers: Record<string, string> = { accept: '*/*' };
-    // The registration's trace continues at the model host (W3C traceparent, tracestate, baggage).
-    propagation.inject(context.active(), headers);
+    const headers: Record<string, string> = { ...extraHeaders, accept: '*/*' };
     const options = { method: 'GET', signal, agent: false, lookup: pinnedLookup(address), headers };
     const request = send(url, options, resolve);
     request.on('error', reject);
@@ -125,7 +124,7 @@ export async function downloadArchive(url: string, destFile: string, options: Do
   try {
     for (let redirects = 0; ; redirects++) {
       const address = await resolveChecked(current, lookup);
-      const response = await get(current, address, signal);
+      const response = await get(current, address, signal, options.headers);
       const status = response.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status)) {
         response.resume();

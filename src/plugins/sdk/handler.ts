@@ -16,8 +16,11 @@ export interface HandlerContext {
   readonly model: ModelDescription;
   readonly logger: Logger;
   /**
-   * Spans a handler starts join the trace of the request it works for (`tracer.startActiveSpan('resize',
-   * …)`); they cost nothing when the request is not traced.
+   * Spans a handler starts join the trace of the request it works for, under its `preprocess` or
+   * `postprocess` span (`tracer.startActiveSpan('resize', …)`); they cost nothing when the request is not
+   * traced. Sluice passes trace context explicitly and installs no context manager, so a span is not the
+   * parent of spans started inside it: to nest spans, pass the outer one as the parent
+   * (`tracer.startSpan('inner', {}, trace.setSpan(ROOT_CONTEXT, outer))`).
    */
   readonly tracer: Tracer;
   /** Aborted when every request of the call has gone away. */

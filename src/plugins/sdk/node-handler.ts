@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from '../../common/logger.js';
 
 /**
@@ -16,6 +17,11 @@ export interface NodeHandlerContext {
   readonly signal: AbortSignal;
   /** The handler's own settings (from the plugin's configuration). */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * The trace context of the node (its span) when the request is traced: pass it as the parent of spans
+   * the handler starts, or to what it calls, to keep them in the request's trace. Absent when not traced.
+   */
+  readonly traceContext?: Context;
 }
 
 /**

@@ -17,6 +17,7 @@ export function createSchedulerModelCaller(inference: InferenceService): ModelCa
         // The calls of a forEach are submitted in one turn of the event loop: let them share batches.
         gather: true,
         api: 'workflow',
+        ...(call.traceContext !== undefined ? { traceContext: call.traceContext } : {}),
       });
       return Object.fromEntries(answer.result.map((tensor) => [tensor.name, tensor]));
     },

@@ -1,3 +1,5 @@
+import type { Context } from '@opentelemetry/api';
+import { loggerWithTrace } from '../../telemetry/logging/trace-log-fields.js';
 import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
@@ -10,6 +12,8 @@ export interface WorkflowRunOptions {
   readonly timeoutMs?: number;
   /** Told of each finished `forEach` call while the run goes on (streaming APIs). */
   readonly onProgress?: (progress: WorkflowProgress) => void;
+  /** The request's trace context: the run's spans are its children, and its log lines carry its trace. */
+  readonly traceContext?: Context;
 }
 
 /** A finished run and the workflow that ran it. */
@@ -33,12 +37,16 @@ export class WorkflowService {
     const workflow = this.registry.get(name);
     const inputs = checkRequestInputs(workflow.plan.workflow, request);
     const local = workflow.localHandlers;
-    const services: WorkflowServices = local ? { ...this.services, handler: (n) => local.get(n) ?? this.services.handler(n) } : this.services;
+    const trace = options.traceContext;
+    let services: WorkflowServices = local ? { ...this.services, handler: (n) => local.get(n) ?? this.services.handler(n) } : this.services;
+    // Lines the run logs (node failures, node handlers) carry the request's trace.
+    if (trace !== undefined) services = { ...services, logger: loggerWithTrace(services.logger, trace) };
     const result = await executeWorkflow(workflow.plan, inputs, services, {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(this.observer ? { observer: this.observer } : {}),
+      ...(trace !== undefined ? { traceContext: trace } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     return { workflow, result };

@@ -1,12 +1,17 @@
 import { context, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger as PinoInstance } from 'pino';
 import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
+import { spanLogFields } from './trace-log-fields.js';
 
 /** Where log lines go; one JSON document per call, without the line end. */
 export type LogSink = (line: string) => void;
 
-/** Keys every line sets itself; fields by these names are written as `field.<key>` instead. */
-const RESERVED_KEYS: ReadonlySet<string> = new Set(['time', 'level', 'msg', 'trace_id', 'span_id', 'trace_flags']);
+/**
+ * Keys every line sets itself; fields by these names are written as `field.<key>` instead. The trace
+ * fields (`trace_id`, `span_id`, `trace_flags`) are not among them: request lines pass their trace
+ * explicitly (`traceLogFields`).
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['time', 'level', 'msg']);
 
 function safeValue(value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, ...('code' in value ? { code: value.code } : {}) };
@@ -21,12 +26,14 @@ function safeFields(fields: LogFields): Record<string, unknown> {
   return out;
 }
 
-/** `trace_id`, `span_id` and `trace_flags` of the active span, so a log line can be found from its trace and back. */
+/**
+ * The trace fields of the active span, for code run inside `context.with` while an embedder's context
+ * manager is installed; Sluice installs none, and its request lines carry their trace fields explicitly
+ * (which win over these).
+ */
 function traceFields(): Record<string, string> {
   const span = trace.getSpan(context.active());
-  if (span === undefined) return {};
-  const { traceId, spanId, traceFlags } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}` };
+  return span === undefined ? {} : spanLogFields(span.spanContext());
 }
 
 function sinkStream(sink: LogSink): DestinationStream {
@@ -81,8 +88,9 @@ class PinoLogger implements Logger {
 }
 
 /**
- * A logger that writes one JSON object per line through pino: `level`, `time`, the `trace_id`,
- * `span_id` and `trace_flags` of the active span when there is one, the fields, and `msg`. Lines
+ * A logger that writes one JSON object per line through pino: `level`, `time`, the fields (with
+ * `trace_id`, `span_id` and `trace_flags` for lines of a traced request, see `traceLogFields`),
+ * and `msg`. Lines
  * below `level` are dropped. Errors in fields, bound or per line, are reduced to name, message and
  * code; a field named like a key every line sets is written as `field.<name>`. Writes to standard
  * output unless given a `sink`.

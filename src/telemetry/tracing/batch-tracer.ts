@@ -1,7 +1,7 @@
-import { ROOT_CONTEXT, context, trace, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Context, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
 import type { BatchFacts, BatchTracing, QueuedTrace } from '../../batching/batch-tracing.js';
 import { ATTR, SPAN } from '../telemetry-names.js';
-import { activeTracer, contextWithTracer, recordingSpan } from './active-tracer.js';
+import { recordingSpanOf, tracerOf } from './trace-context.js';
 import { recordFailure } from './span-helpers.js';
 
 /** A traced request in a queue: its `queue.wait` span, and the request span a batch links to. */
@@ -29,19 +29,21 @@ export interface BatchTracingTarget {
 }
 
 /**
- * Batch tracing for one model version. A request queued inside a sampled request span gets a
- * `queue.wait` child span; each batch with such requests runs inside a `batch.execute` span, the root
- * of its own trace (a batch serves several traces), with one link per request span it served.
+ * Batch tracing for one model version. A request queued with a sampled trace context gets a
+ * `queue.wait` child span of that context's span; each batch with such requests runs within a
+ * `batch.execute` span, the root of its own trace (a batch serves several traces), with one link per
+ * request span it served. The batch's run is not handed the span's context: nothing below the
+ * scheduler starts spans.
  */
 export function createBatchTracing(target: BatchTracingTarget): BatchTracing {
   return {
-    enqueued(): QueuedTrace | undefined {
-      const tracer = activeTracer();
+    enqueued(parent: Context): QueuedTrace | undefined {
+      const tracer = tracerOf(parent);
       if (tracer === undefined) return undefined;
-      const request = recordingSpan();
+      const request = recordingSpanOf(parent);
       if (request === undefined) return undefined;
       // No attributes: the request span it belongs to names the model already, and each one costs on export.
-      const wait = tracer.startSpan(SPAN.queueWait);
+      const wait = tracer.startSpan(SPAN.queueWait, undefined, parent);
       return new SpanQueuedTrace(tracer, request.spanContext(), wait);
     },
 
@@ -68,7 +70,7 @@ export function createBatchTracing(target: BatchTracingTarget): BatchTracing {
         ROOT_CONTEXT,
       );
       try {
-        return await context.with(contextWithTracer(trace.setSpan(ROOT_CONTEXT, span), first.tracer), run);
+        return await run();
       } catch (error) {
         recordFailure(span, error);
         throw error;

@@ -1,21 +1,52 @@
-import { context, trace, type Context, type Tracer } from '@opentelemetry/api';
+import { context, trace, type Context, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
-import { activeTracer } from './active-tracer.js';
+import { tracerOf } from './trace-context.js';
 
 /** What spans are made with outside a traced request: the API's no-op tracer (no provider is global). */
 const NO_OP = trace.getTracer(INSTRUMENTATION_SCOPE);
 
-function current(from: Context = context.active()): Tracer {
-  return activeTracer(from) ?? NO_OP;
+type ActiveSpanFn = (span: Span) => unknown;
+
+/** The overloads of `startActiveSpan` (name, [options, [context]], fn) as their parts. */
+function activeSpanArguments(rest: readonly unknown[]): { options: SpanOptions | undefined; ctx: Context | undefined; fn: ActiveSpanFn } {
+  const fn = rest[rest.length - 1] as ActiveSpanFn;
+  const options = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
+  const ctx = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
+  return { options, ctx, fn };
 }
 
 /**
- * The tracer handlers are given: it starts spans with the tracer of the request being handled (each
- * server has its own), so a handler's spans join the request's trace, and makes no-op spans when the
- * request is not traced. One object serves every request, since it looks the tracer up at each call.
+ * A tracer whose spans are children of `parent` unless given another context: what a handler gets as
+ * `context.tracer` for one traced call, so that its spans join the request's trace under the stage that
+ * called it. It starts spans with the tracer `parent` carries (each server has its own). Sluice installs
+ * no context manager, so a span is not "active" for the spans started inside it: to nest spans, pass the
+ * outer one as the parent (`tracer.startSpan('inner', {}, trace.setSpan(ROOT_CONTEXT, outer))`).
+ */
+export function tracerFor(parent: Context): Tracer {
+  const tracer = tracerOf(parent) ?? NO_OP;
+  const startSpan = (name: string, options?: SpanOptions, ctx?: Context): Span => tracer.startSpan(name, options, ctx ?? parent);
+  return {
+    startSpan,
+    startActiveSpan: (name: string, ...rest: unknown[]) => {
+      const { options, ctx, fn } = activeSpanArguments(rest);
+      const base = ctx ?? parent;
+      const span = tracer.startSpan(name, options, base);
+      return context.with(trace.setSpan(base, span), fn, undefined, span);
+    },
+  };
+}
+
+/**
+ * The tracer of a handler context outside any traced call (tracing off, a request not sampled, a worker
+ * thread, which spans cannot leave): no-op spans, unless a caller passes a context that carries a
+ * server's tracer explicitly.
  */
 export const requestTracer: Tracer = {
-  startSpan: (name, options, ctx) => current(ctx).startSpan(name, options, ctx),
-  // The overloads of startActiveSpan all end in the callback; pass the arguments through unchanged.
-  startActiveSpan: ((...args: Parameters<Tracer['startActiveSpan']>) => current().startActiveSpan(...args)) as Tracer['startActiveSpan'],
+  startSpan: (name, options, ctx) => (tracerOf(ctx) ?? NO_OP).startSpan(name, options, ctx),
+  startActiveSpan: (name: string, ...rest: unknown[]) => {
+    const { options, ctx, fn } = activeSpanArguments(rest);
+    const base = ctx ?? context.active();
+    const span = (tracerOf(base) ?? NO_OP).startSpan(name, options, base);
+    return context.with(trace.setSpan(base, span), fn, undefined, span);
+  },
 };

@@ -1,10 +1,13 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
 import { ATTR } from '../telemetry-names.js';
-import { contextWithTracer } from './active-tracer.js';
+import { contextWithTracer } from './trace-context.js';
 import { recordFailure } from './span-helpers.js';
 import type { Telemetry } from './telemetry.js';
 
-/** A server span and the context to run the request in (the span active, the server's tracer attached). */
+/**
+ * A server span and the request's trace context: the span, with the server's tracer attached. The context
+ * is handed explicitly to everything that works for the request (no context manager carries it).
+ */
 export interface ServerSpan {
   readonly span: Span;
   readonly context: Context;
@@ -33,7 +36,7 @@ export interface RpcCall {
 /**
  * Starts the server span of an RPC (`<service>/<method>`, `rpc.system` / `rpc.service` / `rpc.method`),
  * parented on the context in the call's metadata. For gRPC metadata, `getter` reads the first value of a
- * key. Run the call's work in `context.with(result.context, …)`, then {@link endRpcServerSpan}.
+ * key. Hand `result.context` to the call's work, then {@link endRpcServerSpan}.
  */
 export function startRpcServerSpan<C>(telemetry: Telemetry, call: RpcCall, carrier: C, getter: TextMapGetter<C>): ServerSpan | undefined {
   return startServerSpan(telemetry, `${call.service}/${call.method}`, carrier, getter, {

@@ -1,7 +1,7 @@
-import { SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { isSluiceError } from '../../common/errors/index.js';
 import { ATTR } from '../telemetry-names.js';
-import { activeTracer, recordingSpan } from './active-tracer.js';
+import { recordingSpanOf, tracerOf } from './trace-context.js';
 
 /** Marks `span` failed: status ERROR with the message, the exception recorded, and the Sluice error code. */
 export function recordFailure(span: Span, error: unknown): void {
@@ -13,17 +13,23 @@ export function recordFailure(span: Span, error: unknown): void {
 }
 
 /**
- * Runs `fn` inside a child span `name` of the active span and ends it when `fn` settles; an error marks
- * the span failed ({@link recordFailure}) and is rethrown. Outside a sampled request (tracing off, not
- * sampled) it only calls `fn`. For auth checks (`SPAN.auth`), envelope decoding (`SPAN.envelopeDecode`),
- * handler stages and anything else that belongs to one request.
+ * Runs `fn` inside a child span `name` of the span in `parent` and ends it when `fn` settles; an error
+ * marks the span failed ({@link recordFailure}) and is rethrown. `fn` gets the child's trace context, to
+ * parent what it starts in turn. Without a sampled parent (tracing off, not sampled) it only calls `fn`,
+ * with no context. For auth checks (`SPAN.auth`), envelope decoding (`SPAN.envelopeDecode`), handler
+ * stages and anything else that belongs to one request.
  */
-export async function withChildSpan<T>(name: string, attributes: Attributes, fn: (span: Span | undefined) => Promise<T> | T): Promise<T> {
-  const tracer = activeTracer();
-  if (tracer === undefined || recordingSpan() === undefined) return fn(undefined);
-  const span = tracer.startSpan(name, { attributes });
+export async function withChildSpan<T>(
+  parent: Context | undefined,
+  name: string,
+  attributes: Attributes,
+  fn: (child: Context | undefined) => Promise<T> | T,
+): Promise<T> {
+  const tracer = tracerOf(parent);
+  if (parent === undefined || tracer === undefined || recordingSpanOf(parent) === undefined) return fn(undefined);
+  const span = tracer.startSpan(name, { attributes }, parent);
   try {
-    return await context.with(trace.setSpan(context.active(), span), () => fn(span));
+    return await fn(trace.setSpan(parent, span));
   } catch (error) {
     recordFailure(span, error);
     throw error;
@@ -32,13 +38,7 @@ export async function withChildSpan<T>(name: string, attributes: Attributes, fn:
   }
 }
 
-/** Adds attributes to the active span when it is recorded (a request's model, once resolved). */
-export function annotateActiveSpan(attributes: Attributes): void {
-  recordingSpan()?.setAttributes(attributes);
-}
-
-/** Records `error` on the active span when it is recorded (error filters, which see every failure). */
-export function recordActiveFailure(error: unknown): void {
-  const span = recordingSpan();
-  if (span !== undefined) recordFailure(span, error);
+/** Adds attributes to the span of `to` when it records (a request's model, once resolved). */
+export function annotateSpan(to: Context | undefined, attributes: Attributes): void {
+  recordingSpanOf(to)?.setAttributes(attributes);
 }

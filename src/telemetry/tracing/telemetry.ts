@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, propagation, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -20,8 +20,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
-import { installGlobalContext } from './global-context.js';
 import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
+import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
 
 /** What tests and embedders may add to a {@link Telemetry}. */
 export interface TelemetryExtras {
@@ -78,9 +78,10 @@ function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras)
 
 /**
  * The tracer and meter of one server, each from its own provider, so that several servers in one process
- * (tests, embedders) keep their spans and metrics apart; context propagation is process-wide
- * ({@link installGlobalContext}). With tracing off, {@link tracer} is undefined and instrumented code
- * skips all span work. Metrics always go to a Prometheus reader (the `/metrics` page) and, when
+ * (tests, embedders) keep their spans and metrics apart. Trace context is passed explicitly from the
+ * request's server span to everything that works for it: no context manager is installed, whether
+ * tracing is on or off. With tracing off, {@link tracer} is undefined and instrumented code skips all
+ * span work. Metrics always go to a Prometheus reader (the `/metrics` page) and, when
  * configured, to an OTLP exporter.
  */
 export class Telemetry {
@@ -95,7 +96,6 @@ export class Telemetry {
   private stopping: Promise<void> | undefined;
 
   constructor(settings: TelemetrySettings = TELEMETRY_OFF, extras: TelemetryExtras = {}) {
-    installGlobalContext();
     this.settings = settings;
     const resource = resourceFromAttributes({
       [ATTR_SERVICE_NAME]: settings.serviceName,
@@ -105,6 +105,7 @@ export class Telemetry {
     if (processors.length > 0) {
       this.tracerProvider = new BasicTracerProvider({ resource, sampler: samplerFor(settings.sampler, settings.samplerArg), spanProcessors: processors });
       this.tracer = this.tracerProvider.getTracer(INSTRUMENTATION_SCOPE, settings.serviceVersion);
+      installGlobalPropagator();
     }
     this.prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withoutTargetInfo: true });
     // The exporter is built against its own copy of sdk-metrics (same major and minor), so the types differ only nominally.
@@ -128,7 +129,7 @@ export class Telemetry {
 
   /** The context a caller sent (W3C `traceparent`, `tracestate`, `baggage`) read from any carrier. */
   extract<C>(carrier: C, getter: TextMapGetter<C>): Context {
-    return propagation.extract(ROOT_CONTEXT, carrier, getter);
+    return W3C_PROPAGATOR.extract(ROOT_CONTEXT, carrier, getter);
   }
 
   /** Every metric in the Prometheus text format, collected now. */

@@ -1,26 +1,25 @@
-import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { trace, type Context, type Span } from '@opentelemetry/api';
 import type { ObservedNodeStatus, WorkflowNodeObservation, WorkflowObserver, WorkflowRunObservation } from '../../workflow/index.js';
 import type { ServingMetrics } from '../metrics/serving-metrics.js';
 import { ATTR, SPAN } from '../telemetry-names.js';
-import { activeTracer, contextWithTracer, recordingSpan } from './active-tracer.js';
+import { recordingSpanOf, tracerOf } from './trace-context.js';
 import { recordFailure } from './span-helpers.js';
 
 /** One node: its span (when traced) and its start, for the per-node latency histogram. */
 class NodeObservation implements WorkflowNodeObservation {
   private readonly started = performance.now();
   private attempts = 0;
+  readonly traceContext: Context | undefined;
 
   constructor(
     private readonly workflow: string,
     private readonly id: string,
     private readonly metrics: ServingMetrics | undefined,
     private readonly span: Span | undefined,
-    private readonly tracer: Tracer | undefined,
-  ) {}
-
-  within<T>(work: () => T): T {
-    if (this.span === undefined || this.tracer === undefined) return work();
-    return context.with(contextWithTracer(trace.setSpan(context.active(), this.span), this.tracer), work);
+    runContext: Context | undefined,
+  ) {
+    // The run's context carries the server's tracer; the node's adds its span.
+    this.traceContext = span !== undefined && runContext !== undefined ? trace.setSpan(runContext, span) : undefined;
   }
 
   attempt(): void {
@@ -48,9 +47,9 @@ class NodeObservation implements WorkflowNodeObservation {
   }
 }
 
-function runObservation(workflow: string, depth: number, metrics: ServingMetrics | undefined): WorkflowRunObservation {
-  const tracer = activeTracer();
-  const parent = recordingSpan() === undefined ? undefined : context.active();
+function runObservation(workflow: string, depth: number, metrics: ServingMetrics | undefined, caller: Context | undefined): WorkflowRunObservation {
+  const tracer = tracerOf(caller);
+  const parent = recordingSpanOf(caller) === undefined ? undefined : caller;
   const runSpan =
     tracer !== undefined && parent !== undefined
       ? tracer.startSpan(SPAN.workflowRun, { attributes: { [ATTR.workflow]: workflow, [ATTR.workflowDepth]: depth } }, parent)
@@ -66,7 +65,7 @@ function runObservation(workflow: string, depth: number, metrics: ServingMetrics
               runContext,
             )
           : undefined;
-      return new NodeObservation(workflow, id, metrics, span, tracer);
+      return new NodeObservation(workflow, id, metrics, span, runContext);
     },
     ended(error: Error | undefined): void {
       if (runSpan === undefined) return;
@@ -79,12 +78,13 @@ function runObservation(workflow: string, depth: number, metrics: ServingMetrics
 /**
  * Observes workflow runs: a `workflow.run` span per run (sub-workflows nest under the node that runs
  * them) with one child span per node (id, kind, attempts, `forEach` size, skipped/failed), and the
- * per-node latency histogram. Spans exist only inside a sampled request; metrics are always recorded.
+ * per-node latency histogram. Spans exist only when the run's parent context is sampled; metrics are
+ * always recorded.
  */
 export function createWorkflowObserver(metrics: ServingMetrics | undefined): WorkflowObserver {
   return {
-    runStarted(workflow: string, depth: number): WorkflowRunObservation {
-      return runObservation(workflow, depth, metrics);
+    runStarted(workflow: string, depth: number, parent: Context | undefined): WorkflowRunObservation {
+      return runObservation(workflow, depth, metrics, parent);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import { SluiceError } from '../../common/errors/index.js';
 import type { Tensor } from '../../common/tensor/index.js';
 import type { WorkflowNode } from '../definition/workflow-definition.js';
@@ -13,12 +14,15 @@ export interface CallContext {
   readonly workflow: string;
   readonly services: WorkflowServices;
   readonly depth: number;
-  /** Runs a sub-workflow for node `node` with inputs already bound; resolves with its outputs. */
+  /** The trace context of the node making the call, handed on to what it calls; absent when not traced. */
+  readonly traceContext?: Context | undefined;
+  /** Runs a sub-workflow for node `node` with inputs already bound, under `parent`; resolves with its outputs. */
   readonly runSubWorkflow: (
     node: string,
     plan: WorkflowPlan,
     inputs: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
+    parent: Context | undefined,
   ) => Promise<Readonly<Record<string, unknown>>>;
 }
 
@@ -32,7 +36,16 @@ async function callModel(node: WorkflowNode, model: string, version: string | un
     if (port.datatype === undefined || port.shape === undefined) throw new Error(`input \`${port.name}\` has no tensor spec`);
     tensors[port.name] = modelInputTensor(value, { name: port.name, datatype: port.datatype, shape: port.shape }, `input \`${port.name}\``);
   }
-  const outputs = await context.services.models.infer({ workflow: context.workflow, node: node.id, model, version, inputs: tensors, signal });
+  const trace = context.traceContext;
+  const outputs = await context.services.models.infer({
+    workflow: context.workflow,
+    node: node.id,
+    model,
+    version,
+    inputs: tensors,
+    signal,
+    ...(trace !== undefined ? { traceContext: trace } : {}),
+  });
   const missing = node.ports.outputs.filter((port) => outputs[port.name] === undefined).map((port) => port.name);
   if (missing.length > 0) throw new Error(`the model returned no output ${missing.map((name) => `\`${name}\``).join(', ')}`);
   return outputs;
@@ -47,6 +60,7 @@ async function callHandler(node: WorkflowNode, name: string, inputs: Outputs, si
     logger: context.services.logger.child({ workflow: context.workflow, node: node.id }),
     signal,
     config: context.services.handlerConfig?.(name) ?? {},
+    ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),
   });
   if (typeof outputs !== 'object' || Array.isArray(outputs)) throw new Error('the handler returned no outputs mapping');
   return outputs;
@@ -58,7 +72,7 @@ async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, s
   if (plan === undefined) {
     throw new SluiceError('SLUICE_WORKFLOW_NOT_FOUND', `workflow \`${name}\` is not registered`, { workflow: name });
   }
-  return context.runSubWorkflow(node.id, plan, inputs, signal);
+  return context.runSubWorkflow(node.id, plan, inputs, signal, context.traceContext);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 
 /** Time as the executor sees it; tests replace it to observe backoff without waiting. */
@@ -13,8 +14,11 @@ export type ObservedNodeStatus = Exclude<NodeStatus, 'not-run'>;
 
 /** Watches one node (tracing, metrics). */
 export interface WorkflowNodeObservation {
-  /** Runs the node's work, so that what it calls (models, handlers, sub-workflows) belongs to the node. */
-  within<T>(work: () => T): T;
+  /**
+   * The node's trace context, handed to what it calls (model calls, handler nodes, sub-workflows) so that
+   * their spans belong to the node; undefined when the node is not traced.
+   */
+  readonly traceContext: Context | undefined;
   /** An attempt starts (the first one too). */
   attempt(): void;
   /** A `forEach` node makes `count` calls. */
@@ -33,8 +37,11 @@ export interface WorkflowRunObservation {
 
 /** Told about every run and node of a request, sub-workflows included (the server's tracing and metrics). */
 export interface WorkflowObserver {
-  /** A run of `workflow` starts, in the caller's context; `depth` is 0 for the request's own workflow. */
-  runStarted(workflow: string, depth: number): WorkflowRunObservation;
+  /**
+   * A run of `workflow` starts; `depth` is 0 for the request's own workflow. `parent` is the trace context
+   * of the request ({@link ExecuteOptions.traceContext}) or, for a sub-workflow, of the node that runs it.
+   */
+  runStarted(workflow: string, depth: number, parent: Context | undefined): WorkflowRunObservation;
 }
 
 /** One finished call of a `forEach` node: what a streaming API sends before the run's result. */
@@ -59,6 +66,8 @@ export interface ExecuteOptions {
   readonly debug?: boolean;
   readonly clock?: WorkflowClock;
   readonly observer?: WorkflowObserver;
+  /** The trace context of the request the run serves, opaque to the executor; handed to the observer. */
+  readonly traceContext?: Context;
   /**
    * Told of every call of the run's `forEach` nodes as it succeeds (in the order they finish), while the
    * run goes on; not told once the run has ended, nor of the calls inside sub-workflows.

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
@@ -15,6 +16,8 @@ interface RunOptions {
   readonly clock: WorkflowClock;
   readonly depth: number;
   readonly observer: WorkflowObserver | undefined;
+  /** The request's trace context, or the node's that runs this run as a sub-workflow. */
+  readonly traceContext: Context | undefined;
   readonly onProgress: ((progress: WorkflowProgress) => void) | undefined;
 }
 
@@ -26,13 +29,20 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     services,
     depth: options.depth,
     clock: options.clock,
-    runSubWorkflow: async (node, subPlan, subInputs, signal) => {
-      const result = await runPlan(subPlan, subInputs, services, { ...options, signal, timeoutMs: undefined, depth: options.depth + 1, onProgress: undefined });
+    runSubWorkflow: async (node, subPlan, subInputs, signal, parent) => {
+      const result = await runPlan(subPlan, subInputs, services, {
+        ...options,
+        signal,
+        timeoutMs: undefined,
+        depth: options.depth + 1,
+        traceContext: parent,
+        onProgress: undefined,
+      });
       if (result.debug !== undefined) trace.subWorkflow(node, result.debug);
       return result.outputs;
     },
   };
-  const observation = options.observer?.runStarted(plan.workflow.name, options.depth);
+  const observation = options.observer?.runStarted(plan.workflow.name, options.depth, options.traceContext);
   const run = new WorkflowRun({
     plan,
     request: inputs,
@@ -77,6 +87,7 @@ export function executeWorkflow(
     clock: options.clock ?? SYSTEM_CLOCK,
     depth: 0,
     observer: options.observer,
+    traceContext: options.traceContext,
     onProgress: options.onProgress,
   });
 }

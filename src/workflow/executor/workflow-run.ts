@@ -146,8 +146,10 @@ export class WorkflowRun {
         if (!this.ended && list !== undefined) this.setup.onProgress?.({ node: id, index, count: list.length, outputs });
       },
     };
-    const work = (): Promise<Outputs> => runNode(node, list, inputsFor, this.nodesController.signal, this.setup.context, hooks);
-    (observed ? observed.within(work) : work()).then(
+    // What the node calls (models, handlers, sub-workflows) is parented on the node's span when it is traced.
+    const traced = observed?.traceContext;
+    const context = traced === undefined ? this.setup.context : { ...this.setup.context, traceContext: traced };
+    runNode(node, list, inputsFor, this.nodesController.signal, context, hooks).then(
       (outputs) => {
         this.completed(id, outputs, 'ok');
       },

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from '../../common/logger.js';
 import type { Tensor } from '../../common/tensor/index.js';
 import type { NodeHandler } from '../../plugins/sdk/index.js';
@@ -15,6 +16,8 @@ export interface ModelCall {
   readonly inputs: Readonly<Record<string, Tensor>>;
   /** Aborted when the attempt times out or the run ends; the call should then stop waiting. */
   readonly signal: AbortSignal;
+  /** The trace context of the node making the call; absent when it is not traced. */
+  readonly traceContext?: Context;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { ROOT_CONTEXT, context as otelContext, propagation, type TextMapGetter } from '@opentelemetry/api';
+import { context as otelContext, type Context, type TextMapGetter } from '@opentelemetry/api';
 import { isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
-import { ATTR, SPAN, endRpcServerSpan, startRpcServerSpan, withChildSpan, type Telemetry } from '../../../telemetry/index.js';
+import { ATTR, SPAN, endRpcServerSpan, startRpcServerSpan, traceLogFields, withChildSpan, type Telemetry } from '../../../telemetry/index.js';
 import type { GrpcCallScope } from '../transport/grpc-server-call.js';
 import type { GrpcAuthGuard } from './grpc-auth.guard.js';
 import { grpcFailureOf } from './grpc-status-error.js';
@@ -15,6 +15,17 @@ const METADATA_GETTER: TextMapGetter<Metadata> = {
     return values.length === 0 ? undefined : values;
   },
 };
+
+/** The trace context of each traced call, by its call object (what a handler gets as its third argument). */
+const callContexts = new WeakMap<object, Context>();
+
+/**
+ * The trace context of a traced call (its RPC server span, with the server's tracer), for handlers to pass
+ * with the request's knobs; undefined when the port does not trace.
+ */
+export function callTraceContext(call: object): Context | undefined {
+  return callContexts.get(call);
+}
 
 /** The Sluice error behind a call's failure (the filter wraps it in a status error), for the span. */
 function spanError(error: unknown): unknown {
@@ -34,12 +45,15 @@ export function grpcCallScope(telemetry: Telemetry, logger: Logger, guard?: Grpc
   return (call, run) => {
     const path = call.getPath();
     const metadata = call.metadata;
-    let callContext = propagation.extract(ROOT_CONTEXT, metadata, METADATA_GETTER);
+    let callContext = telemetry.extract(metadata, METADATA_GETTER);
+    let serverContext: Context | undefined;
     if (telemetry.tracing) {
       const [, service = '', method = ''] = path.split('/');
       const server = startRpcServerSpan(telemetry, { service, method }, metadata, METADATA_GETTER);
       if (server) {
         callContext = server.context;
+        serverContext = server.context;
+        callContexts.set(call, server.context);
         call.onStatus((code, error) => {
           endRpcServerSpan(server, code, code === 0 ? undefined : spanError(error));
         });
@@ -51,12 +65,12 @@ export function grpcCallScope(telemetry: Telemetry, logger: Logger, guard?: Grpc
       return;
     }
     otelContext.with(callContext, () => {
-      withChildSpan(SPAN.auth, { [ATTR.authProvider]: guard.providerName }, () => (guard.guards(path) ? guard.check(path, metadata) : undefined)).then(
+      withChildSpan(serverContext, SPAN.auth, { [ATTR.authProvider]: guard.providerName }, () => (guard.guards(path) ? guard.check(path, metadata) : undefined)).then(
         () => {
           otelContext.with(callContext, run);
         },
         (error: unknown) => {
-          call.emit('error', grpcFailureOf(error, logger, path));
+          call.emit('error', grpcFailureOf(error, logger, path, traceLogFields(serverContext)));
         },
       );
     });

@@ -3,6 +3,8 @@ import { throwError, type Observable } from 'rxjs';
 import type { Logger } from '../../../common/logger.js';
 import { grpcFailureOf } from './grpc-status-error.js';
 import { callPathOf } from './grpc-call.js';
+import { callTraceContext } from './grpc-call-scope.js';
+import { traceLogFields } from '../../../telemetry/index.js';
 
 /** The one place where errors of a gRPC handler become call statuses (see {@link grpcFailureOf}). */
 @Catch()
@@ -10,7 +12,9 @@ export class GrpcErrorFilter implements RpcExceptionFilter {
   constructor(private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
-    const failure = grpcFailureOf(exception, this.logger, callPathOf(host.getArgByIndex(2)));
+    const call: unknown = host.getArgByIndex(2);
+    const trace = typeof call === 'object' && call !== null ? traceLogFields(callTraceContext(call)) : {};
+    const failure = grpcFailureOf(exception, this.logger, callPathOf(call), trace);
     return throwError(() => failure);
   }
 }

@@ -1,6 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import type { LogFields, Logger } from '../../../common/logger.js';
 import { grpcStatusOf } from '../../error-mapping.js';
 
 /** Trailing metadata entry carrying the Sluice error code of a failed call. */
@@ -35,10 +35,11 @@ export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
 
 /**
  * The status a gRPC call fails with when `exception` ends it ({@link grpcStatusErrorOf} of it, or of
- * `SLUICE_INTERNAL` for anything that is not a Sluice error); internal errors are logged with the method.
+ * `SLUICE_INTERNAL` for anything that is not a Sluice error); internal errors are logged with the method and
+ * the call's trace fields.
  */
-export function grpcFailureOf(exception: unknown, logger: Logger, method: string): GrpcStatusError {
+export function grpcFailureOf(exception: unknown, logger: Logger, method: string, trace: LogFields = {}): GrpcStatusError {
   const error = asSluiceError(exception);
-  if (error.category === 'INTERNAL') logger.error('call failed', { method, code: error.code, error: exception });
+  if (error.category === 'INTERNAL') logger.error('call failed', { ...trace, method, code: error.code, error: exception });
   return grpcStatusErrorOf(error);
 }

@@ -4,6 +4,7 @@ import type { WorkflowProgress } from '../../../workflow/index.js';
 import { oipParameterKnobs } from '../../common/knob-values.js';
 import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
 import { callKnobs, callSignal, deadlineMsOf, type GrpcCall } from '../common/grpc-call.js';
+import { callTraceContext } from '../common/grpc-call-scope.js';
 import { decodeModelInferRequest, type DecodedInferRequest } from './oip-grpc-decoder.js';
 import { encodeModelInferResponse } from './oip-grpc-encoder.js';
 import type { ModelInferRequest, ModelInferResponse } from './oip-messages.js';
@@ -41,6 +42,7 @@ export class OipInferRunner {
         ...oipParameterKnobs(decoded.parameters),
         signal: cancellation.signal,
         api: 'grpc',
+        traceContext: callTraceContext(call),
       });
       return encodeModelInferResponse({ name: answer.version.name, version: answer.version.version, id: decoded.id }, answer.result, decoded.raw);
     } finally {
@@ -65,6 +67,7 @@ export class OipInferRunner {
         signal: cancellation.signal,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         ...(onProgress ? { onProgress } : {}),
+        traceContext: callTraceContext(call),
       });
       const wanted = decoded.outputs ?? Object.keys(result.outputs);
       const outputs = wanted.filter((n) => n in result.outputs).map((n) => workflowOutputToOipTensor(n, result.outputs[n]));

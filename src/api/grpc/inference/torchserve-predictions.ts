@@ -7,6 +7,7 @@ import { workflowAnswerOf, workflowInputsFromBody } from '../../common/workflow-
 import { workflowValueToJson } from '../../common/workflow-json.js';
 import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { callKnobs, callSignal, deadlineMsOf, metadataText, type GrpcCall } from '../common/grpc-call.js';
+import { callTraceContext } from '../common/grpc-call-scope.js';
 
 /** `PredictionsRequest` as it looks in JavaScript. */
 export interface PredictionsRequest {
@@ -59,7 +60,7 @@ export async function runPrediction(core: ServingCore, request: PredictionsReque
   const resolved = core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
   const envelope = chooseEnvelope(metadataText(call.metadata, ENVELOPE_HEADER), resolved.manifest.envelope, core.envelopes);
   const cancellation = callSignal(call);
-  const target = { model, ...(version !== '' ? { version } : {}), ...callKnobs(call), signal: cancellation.signal, api: 'grpc' };
+  const target = { model, ...(version !== '' ? { version } : {}), ...callKnobs(call), signal: cancellation.signal, api: 'grpc', traceContext: callTraceContext(call) };
   try {
     if (envelope !== undefined) {
       const answer = await core.inference.predictEnveloped({ ...target, envelope, body: { body: envelopeBody(request.input), contentType: '' } });
@@ -89,6 +90,7 @@ async function runWorkflow(core: ServingCore, request: PredictionsRequest, call:
       signal: cancellation.signal,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(onProgress ? { onProgress } : {}),
+      traceContext: callTraceContext(call),
     });
     return workflowAnswerOf(workflowValueToJson(result.outputs) as Record<string, unknown>, workflow.plan.workflow);
   } finally {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
+import { requestTraceContext } from '../common/request-observer.js';
 import { httpAuthRequest } from './http-auth-request.js';
 import { PUBLIC_ROUTE_FLAG, type PublicRoutes } from './public-routes.js';
 
@@ -31,6 +32,8 @@ function isPublic(request: FastifyRequest, publicRoutes: PublicRoutes): boolean 
 export function installAuthGuard(fastify: FastifyInstance, options: AuthGuardOptions): void {
   fastify.addHook('onRequest', async (request) => {
     if (isPublic(request, options.publicRoutes)) return;
-    await withChildSpan(SPAN.auth, { [ATTR.authProvider]: options.provider.name }, () => options.provider.authenticate(httpAuthRequest(options.api, request)));
+    await withChildSpan(requestTraceContext(request), SPAN.auth, { [ATTR.authProvider]: options.provider.name }, () =>
+      options.provider.authenticate(httpAuthRequest(options.api, request)),
+    );
   });
 }

@@ -4,7 +4,7 @@ import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
 import { errorBody, errorStyleOf } from './error-body.js';
-import { noteRequestError } from './request-observer.js';
+import { noteRequestError, requestLogFields } from './request-observer.js';
 
 /** Turns what Nest and Fastify throw themselves (unknown route, body limits, media types) into Sluice errors. */
 function fromHttpException(error: HttpException, request: FastifyRequest, maxRequestSizeBytes: number): SluiceError {
@@ -40,7 +40,7 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
   const status = httpStatusOf(error.code, error.category);
   noteRequestError(request, error, status);
   if (status >= 500 && error.code !== 'SLUICE_QUEUE_FULL') {
-    logger.error('request failed', { method: request.method, url: request.url, code: error.code, error: cause });
+    logger.error('request failed', { ...requestLogFields(request), method: request.method, url: request.url, code: error.code, error: cause });
   }
   const retryAfter = error.details['retryAfterSeconds'];
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { context, defaultTextMapGetter, SpanStatusCode } from '@opentelemetry/api';
+import { defaultTextMapGetter, SpanStatusCode, type Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import type { LogFields, Logger } from '../../../common/logger.js';
+import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { ServingMetrics } from '../../../telemetry/metrics/serving-metrics.js';
 import { ATTR, REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { startServerSpan, type ServerSpan } from '../../../telemetry/tracing/server-span.js';
@@ -50,10 +51,24 @@ function targetOf(request: FastifyRequest): { model?: string; workflow?: string 
 }
 
 /**
+ * The trace context of `request` (its server span, with the server's tracer) when the port traces: what
+ * the request's hooks and controllers hand explicitly to the work they start. Undefined when tracing is
+ * off or the request was not observed.
+ */
+export function requestTraceContext(request: FastifyRequest): Context | undefined {
+  return states.get(request)?.server?.context;
+}
+
+/** `trace_id`, `span_id` and `trace_flags` of `request`'s server span, for the lines it logs; none when not traced. */
+export function requestLogFields(request: FastifyRequest): LogFields {
+  return traceLogFields(requestTraceContext(request));
+}
+
+/**
  * Observes every request of a port: echoes `x-request-id` (or generates one), starts the server span
- * from the caller's `traceparent` / `tracestate` / `baggage` and runs the handler in its context, and
- * when the answer is sent ends the span and writes the access-log line (method, route, status, latency,
- * model, request id) in the request's context, so that it carries the trace id.
+ * from the caller's `traceparent` / `tracestate` / `baggage` and keeps its context with the request
+ * ({@link requestTraceContext}), and when the answer is sent ends the span and writes the access-log
+ * line (method, route, status, latency, model, request id) with the request's trace fields.
  */
 export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
@@ -73,17 +88,8 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
         ...(request.headers['user-agent'] !== undefined ? { [ATTR.userAgent]: request.headers['user-agent'] } : {}),
       });
     states.set(request, { started: performance.now(), id, server, options });
-    if (server === undefined) done();
-    else context.with(server.context, done);
+    done();
   });
-  if (telemetry !== undefined) {
-    // Reading the body leaves the request's context (stream events run in the socket's); enter it again.
-    fastify.addHook('preHandler', (request, _reply, done) => {
-      const server = states.get(request)?.server;
-      if (server === undefined) done();
-      else context.with(server.context, done);
-    });
-  }
   fastify.addHook('onResponse', (request, reply, done) => {
     const state = states.get(request);
     if (state === undefined) {
@@ -97,10 +103,10 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       server.span.setAttribute(ATTR.httpResponseStatusCode, status);
       if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    const write = (): void => {
-      if (!options.accessLog) return;
+    if (options.accessLog) {
       const body = options.logRequestBodies && Buffer.isBuffer(request.body) ? { body: request.body.subarray(0, BODY_LOG_LIMIT).toString('utf8') } : {};
       logger.info('request', {
+        ...(server !== undefined ? traceLogFields(server.context) : {}),
         method: request.method,
         route: request.routeOptions.url ?? null,
         url: request.url,
@@ -111,9 +117,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
         ...(state.errorCode !== undefined ? { errorCode: state.errorCode } : {}),
         ...body,
       });
-    };
-    if (server === undefined) write();
-    else context.with(server.context, write);
+    }
     server?.span.end();
     done();
   });

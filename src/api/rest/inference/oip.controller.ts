@@ -148,6 +148,7 @@ export class OipController {
     const { result } = await this.core.workflowService.run(name, inputs, {
       signal: controller.signal,
       ...(knobs.timeoutMs !== undefined ? { timeoutMs: knobs.timeoutMs } : {}),
+      ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
     });
     const wanted = decoded.outputs ?? Object.keys(result.outputs);
     const outputs = wanted.filter((n) => n in result.outputs).map((n) => workflowOutputToOipTensor(n, result.outputs[n]));

@@ -1,9 +1,11 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
+import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
 import { describeVersion, type ModelVersionView } from '../../common/model-describe.js';
+import { requestTraceContext } from '../common/request-observer.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
 const REGISTER_PARAMS = [
@@ -42,7 +44,7 @@ export class ModelsController {
   /** Registers a model (all versions found at `url`). */
   @Post()
   @HttpCode(200)
-  async register(@Query() query: RawQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
+  async register(@Query() query: RawQuery, @Req() http: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
     const q = new QueryReader(query, REGISTER_PARAMS);
     const url = q.requiredString('url');
     const responseTimeout = q.integer('response_timeout', 1);
@@ -59,6 +61,8 @@ export class ModelsController {
       queuePolicy: q.oneOf('queue_policy', ['reject', 'delay'] as const),
       preserveOrdering: q.boolean('preserve_ordering'),
       jobQueueSize: q.integer('job_queue_size', 1, 1_000_000),
+      // A download continues the registration's trace at the model host.
+      traceHeaders: traceHeaders(requestTraceContext(http)),
     };
     if (q.boolean('synchronous') === false) {
       this.core.manager.register(request).catch((error: unknown) => {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { WorkflowDefinition } from '../../../workflow/index.js';
 import { TIMEOUT_HEADER } from '../common/request-knobs.js';
+import { requestTraceContext } from '../common/request-observer.js';
 import { handlerRequestOf } from '../inference/handler-request.js';
 import { workflowInputsFromBody } from '../../common/workflow-body.js';
 import type { WorkflowRunOptions } from '../../../serving/workflows/workflow-service.js';
@@ -12,8 +13,8 @@ export function workflowInputsOf(request: FastifyRequest, workflow: WorkflowDefi
 }
 
 /**
- * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header, and an abort signal that
- * fires when the client goes away before its answer was written.
+ * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header, an abort signal that
+ * fires when the client goes away before its answer was written, and the request's trace context.
  */
 export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply): WorkflowRunOptions {
   const query = request.query as Record<string, string | undefined>;
@@ -30,5 +31,6 @@ export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply)
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
-  return { debug, signal: controller.signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  const traceContext = requestTraceContext(request);
+  return { debug, signal: controller.signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(traceContext !== undefined ? { traceContext } : {}) };
 }

@@ -38,6 +38,7 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
         isCancelled: () => context.signal.aborted,
         gather: true,
         api: 'workflow',
+        ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),
       });
       return { result: answer.result };
     },

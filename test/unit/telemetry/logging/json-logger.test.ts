@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
-import { installGlobalContext } from '../../../../src/telemetry/tracing/global-context.js';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogLevel } from '../../../../src/common/logger.js';
 import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
+import { loggerWithTrace, traceLogFields } from '../../../../src/telemetry/logging/trace-log-fields.js';
 
 function capture(level: LogLevel): { logger: JsonLogger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
@@ -18,7 +19,8 @@ function logAll(logger: JsonLogger): void {
   logger.error('e');
 }
 
-installGlobalContext();
+// Sluice installs no context manager; an embedder may, and then lines logged inside `context.with` carry its span.
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 describe('JsonLogger', () => {
   it('writes one JSON object per line: level and time first, message last', () => {
@@ -118,6 +120,23 @@ describe('JsonLogger', () => {
     logger.info('outside');
     expect(lines[0]).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: '01' });
     expect(lines[1]).not.toHaveProperty('trace_id');
+  });
+
+  it('writes the trace fields a request line passes explicitly, with no active span', () => {
+    const { logger, lines } = capture('info');
+    const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.NONE };
+    logger.info('request', { ...traceLogFields(trace.setSpanContext(ROOT_CONTEXT, spanContext)), status: 200 });
+    expect(lines[0]).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: '00', status: 200 });
+  });
+
+  it('gives every line of a logger bound to a trace context its trace fields, children included', () => {
+    const { logger, lines } = capture('info');
+    const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
+    const traced = loggerWithTrace(logger, trace.setSpanContext(ROOT_CONTEXT, spanContext));
+    traced.warn('slow input');
+    traced.child({ node: 'crop' }).info('cropped');
+    for (const line of lines) expect(line).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId });
+    expect(lines).toHaveLength(2);
   });
 
   it('writes bigints as strings', () => {

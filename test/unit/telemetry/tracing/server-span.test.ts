@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SpanKind, SpanStatusCode, context, type TextMapGetter } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type TextMapGetter } from '@opentelemetry/api';
 import { SPAN } from '../../../../src/telemetry/telemetry-names.js';
 import { endRpcServerSpan, startRpcServerSpan } from '../../../../src/telemetry/tracing/server-span.js';
 import { withChildSpan } from '../../../../src/telemetry/tracing/span-helpers.js';
@@ -28,10 +28,10 @@ describe('RPC server spans', () => {
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
   });
 
-  it('make the spans started in their context their children (auth, envelope decode)', async () => {
+  it('make the spans started with their context as parent their children (auth, envelope decode)', async () => {
     const recorder = new SpanRecorder();
     const server = startRpcServerSpan(recorder.telemetry, CALL, metadata(), metadataGetter)!;
-    await context.with(server.context, () => withChildSpan(SPAN.auth, {}, () => 'ok'));
+    await withChildSpan(server.context, SPAN.auth, {}, () => 'ok');
     endRpcServerSpan(server, 0);
     expect(childrenOf(recorder.spans, only(recorder.spans, 'inference.GRPCInferenceService/ModelInfer')).map((s) => s.name)).toEqual(['auth']);
   });
@@ -51,17 +51,23 @@ describe('RPC server spans', () => {
 
 describe('withChildSpan', () => {
   it('only runs its work outside a traced request', async () => {
-    expect(await withChildSpan(SPAN.envelopeDecode, {}, (span) => span)).toBeUndefined();
+    expect(await withChildSpan(undefined, SPAN.envelopeDecode, {}, (child) => child)).toBeUndefined();
+  });
+
+  it('hands its work the child span’s context, so that spans started there nest under it', async () => {
+    const recorder = new SpanRecorder();
+    const server = startRpcServerSpan(recorder.telemetry, CALL, metadata(), metadataGetter)!;
+    await withChildSpan(server.context, SPAN.preprocess, {}, (child) => withChildSpan(child, 'inner', {}, () => 'ok'));
+    endRpcServerSpan(server, 0);
+    expect(only(recorder.spans, 'inner').parentSpanContext?.spanId).toBe(only(recorder.spans, SPAN.preprocess).spanContext().spanId);
   });
 
   it('marks its span failed and rethrows', async () => {
     const recorder = new SpanRecorder();
     const server = startRpcServerSpan(recorder.telemetry, CALL, metadata(), metadataGetter)!;
-    const failing = context.with(server.context, () =>
-      withChildSpan(SPAN.envelopeDecode, { 'sluice.envelope': 'cloudevents' }, () => {
-        throw new Error('not a CloudEvent');
-      }),
-    );
+    const failing = withChildSpan(server.context, SPAN.envelopeDecode, { 'sluice.envelope': 'cloudevents' }, () => {
+      throw new Error('not a CloudEvent');
+    });
     await expect(failing).rejects.toThrow('not a CloudEvent');
     const span = only(recorder.spans, 'envelope.decode');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);

@@ -1,0 +1,42 @@
+import { trace, type Context, type SpanContext } from '@opentelemetry/api';
+import type { LogFields, Logger } from '../../common/logger.js';
+
+/** `trace_id`, `span_id` and `trace_flags` of `span`, as every log line writes them. */
+export function spanLogFields(span: SpanContext): Record<string, string> {
+  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}` };
+}
+
+/**
+ * The log fields that tie a line to the span of `from` (`trace_id`, `span_id`, `trace_flags`): request
+ * lines pass them explicitly, since no context manager carries the request's context to the logger.
+ * None without a context or span.
+ */
+export function traceLogFields(from: Context | undefined): LogFields {
+  const span = from === undefined ? undefined : trace.getSpan(from);
+  return span === undefined ? {} : spanLogFields(span.spanContext());
+}
+
+/**
+ * `logger` with the trace fields of `from` on every line (before the line's own fields): for loggers
+ * handed to work done for one traced request (handlers, workflow runs). The fields are added per line,
+ * so a logger that is never used costs nothing.
+ */
+export function loggerWithTrace(logger: Logger, from: Context | undefined): Logger {
+  const fields = traceLogFields(from);
+  if (Object.keys(fields).length === 0) return logger;
+  return {
+    debug: (message, own) => {
+      logger.debug(message, { ...fields, ...own });
+    },
+    info: (message, own) => {
+      logger.info(message, { ...fields, ...own });
+    },
+    warn: (message, own) => {
+      logger.warn(message, { ...fields, ...own });
+    },
+    error: (message, own) => {
+      logger.error(message, { ...fields, ...own });
+    },
+    child: (own) => logger.child({ ...fields, ...own }),
+  };
+}
