@@ -128,7 +128,7 @@ const medianThroughput = (variant: Variant): number => median(roundNumbers.map((
 /** Main-thread CPU per request: less sensitive than throughput to other work on the machine, which takes turns but not CPU time. */
 const cpuUs = (round: number, variant: Variant): number => runs.find((r) => r.round === round && r.variant === variant)?.cpuUsPerRequest ?? NaN;
 const medianCpuUs = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, variant)));
-/** Each round's server CPU per request of tracing off over that of `variant`: the throughput ratio a CPU-bound server would see. */
+/** Each round's main-thread CPU per request of tracing off over that of `variant`: the throughput ratio a CPU-bound server would see. */
 const medianCpuRatio = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, 'off') / cpuUs(round, variant)));
 const ratio = medianRatio('on');
 const exported = collector.exports();
