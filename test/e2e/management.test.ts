@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
+import { startLoopbackFileServer, type LoopbackFileServer } from '../support/loopback-file-server.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('management API', () => {
   let t: TestServer;
-  let files: Server;
+  let files: LoopbackFileServer;
   let filesUrl = '';
   const manage = (path: string, method = 'GET'): ReturnType<typeof requestJson> => requestJson(`${t.management}${path}`, { method });
 
@@ -27,17 +27,15 @@ describe('management API', () => {
       },
     });
     const archive = await readFile(join(t.dir, 'served-mlp.sluice'));
-    files = createServer((req, res) => {
+    files = await startLoopbackFileServer((req, res) => {
       if (req.url === '/models/mlp.sluice') res.end(archive);
       else res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const address = files.address();
-    filesUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    filesUrl = files.url;
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => files.close(resolve));
+    await files.close();
   });
 
   it('lists the models loaded at start-up', async () => {

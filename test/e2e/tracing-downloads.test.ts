@@ -1,9 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { only, SpanRecorder, traceparent } from '../support/telemetry/span-recorder.js';
+import { startLoopbackFileServer, type LoopbackFileServer } from '../support/loopback-file-server.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const TRACE_ID = '5b8efff798038103d269b633813fc60c';
@@ -13,7 +14,7 @@ describe('trace context of model downloads', () => {
   const recorder = new SpanRecorder();
   const received: IncomingHttpHeaders[] = [];
   let t: TestServer;
-  let files: Server;
+  let files: LoopbackFileServer;
   let filesUrl = '';
 
   beforeAll(async () => {
@@ -26,17 +27,15 @@ describe('trace context of model downloads', () => {
       },
     });
     const archive = await readFile(join(t.dir, 'served-iris.sluice'));
-    files = createServer((req, res) => {
+    files = await startLoopbackFileServer((req, res) => {
       received.push(req.headers);
       res.end(archive);
     });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const address = files.address();
-    filesUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    filesUrl = files.url;
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => files.close(resolve));
+    await files.close();
     await recorder.telemetry.shutdown();
   });
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -10,6 +9,7 @@ import { packWorkflowArchive } from '../../src/serving/workflows/workflow-archiv
 import { makeTempDir } from '../support/temp-dir.js';
 import { buildTar, sha256 } from '../support/tar-builder.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+import { startLoopbackFileServer, type LoopbackFileServer } from '../support/loopback-file-server.js';
 import { workflowStoreOf } from '../support/workflows/workflow-store.js';
 
 const CLEAR = [[5.1, 3.5, 1.4, 0.2]];
@@ -46,7 +46,7 @@ async function packDirectory(root: string, dirName: string, files: Readonly<Reco
 
 describe('workflow archives', () => {
   let t: TestServer;
-  let files: Server;
+  let files: LoopbackFileServer;
   let filesUrl = '';
   let cleanup: () => Promise<void>;
   const register = (query: string): ReturnType<typeof requestJson> => requestJson(`${t.management}/workflows?${query}`, { method: 'POST' });
@@ -76,18 +76,16 @@ describe('workflow archives', () => {
         served['/workflows/second.yaml'] = await readFile(join(EXAMPLES, 'iris-second-opinion.yaml'));
       },
     });
-    files = createServer((req, res) => {
+    files = await startLoopbackFileServer((req, res) => {
       const body = served[req.url ?? ''];
       if (body === undefined) res.writeHead(404).end();
       else res.end(body);
     });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const address = files.address();
-    filesUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    filesUrl = files.url;
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => files.close(resolve));
+    await files.close();
     await cleanup();
   });
 
