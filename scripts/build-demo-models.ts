@@ -1,8 +1,6 @@
-import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { packageRoot } from '../src/common/package-root.js';
+import { isEntryScript, writeGeneratedFiles, type GeneratedFile } from './generated-files.js';
 import { buildCnnModel } from './cnn-model.js';
 import { CNN_MANIFEST, IRIS_MANIFEST, IRIS_QUICK_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';
 import { IRIS_SPECIES, loadIrisDataset } from './iris-dataset.js';
@@ -32,7 +30,7 @@ export async function buildDemoModels(outDir: string = defaultModelStore()): Pro
   const iris = trainIris(dataset);
   // Few steps on purpose: a classifier that is often unsure, so the second opinion has work to do.
   const irisQuick = trainIris(dataset, { iterations: 30, learningRate: 0.5 });
-  const files: ReadonlyArray<readonly [string, string | Uint8Array]> = [
+  const files: readonly GeneratedFile[] = [
     ['iris/model.onnx', buildIrisModel(iris)],
     ['iris/labels.txt', IRIS_SPECIES.join('\n') + '\n'],
     ['iris/model.yaml', IRIS_MANIFEST],
@@ -44,28 +42,11 @@ export async function buildDemoModels(outDir: string = defaultModelStore()): Pro
     ['cnn/model.onnx', buildCnnModel()],
     ['cnn/model.yaml', CNN_MANIFEST],
   ];
-  const written: string[] = [];
-  for (const [relativePath, content] of files) {
-    const path = resolve(outDir, relativePath);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
-    written.push(path);
-  }
-  return { files: written, irisTrainingAccuracy: iris.trainingAccuracy };
+  return { files: await writeGeneratedFiles(outDir, files), irisTrainingAccuracy: iris.trainingAccuracy };
 }
 
-/** True when Node was started on this file (directly or through a symlink), not when it is imported. */
-function isEntryScript(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
 
-if (isEntryScript()) {
+if (isEntryScript(import.meta.url)) {
   const outDir = process.argv[2] ?? defaultModelStore();
   buildDemoModels(outDir).then(
     (build) => {

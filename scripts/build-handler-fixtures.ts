@@ -1,8 +1,6 @@
-import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { packageRoot } from '../src/common/package-root.js';
+import { isEntryScript, writeGeneratedFiles, type GeneratedFile } from './generated-files.js';
 import { COLOUR_LABELS, buildColourModel } from './colour-model.js';
 import { COLOURS_MANIFEST, SENTIMENT_MANIFEST } from './handler-fixture-manifests.js';
 import { SENTIMENT_LABELS, buildSentimentModel, buildSentimentTokenizer } from './sentiment-model.js';
@@ -13,7 +11,7 @@ export function defaultHandlerFixtureDir(): string {
 }
 
 /** Every file {@link buildHandlerFixtures} writes, relative to its output directory, with its content. */
-export function handlerFixtureFiles(): ReadonlyArray<readonly [string, string | Uint8Array]> {
+export function handlerFixtureFiles(): readonly GeneratedFile[] {
   return [
     ['colours/model.onnx', buildColourModel()],
     ['colours/labels.txt', COLOUR_LABELS.join('\n') + '\n'],
@@ -31,28 +29,11 @@ export function handlerFixtureFiles(): ReadonlyArray<readonly [string, string | 
  * the absolute paths written.
  */
 export async function buildHandlerFixtures(outDir: string = defaultHandlerFixtureDir()): Promise<string[]> {
-  const written: string[] = [];
-  for (const [relativePath, content] of handlerFixtureFiles()) {
-    const path = resolve(outDir, relativePath);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
-    written.push(path);
-  }
-  return written;
+  return writeGeneratedFiles(outDir, handlerFixtureFiles());
 }
 
-/** True when Node was started on this file (directly or through a symlink), not when it is imported. */
-function isEntryScript(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
 
-if (isEntryScript()) {
+if (isEntryScript(import.meta.url)) {
   buildHandlerFixtures(process.argv[2] ?? defaultHandlerFixtureDir()).then(
     (files) => {
       for (const path of files) console.log(`wrote ${path}`);
