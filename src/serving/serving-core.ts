@@ -12,6 +12,7 @@ import type { Executor } from '../plugins/sdk/executor.js';
 import type { Handler } from '../plugins/sdk/handler.js';
 import type { NodeHandler } from '../plugins/sdk/node-handler.js';
 import { NodeHandlerRegistry } from '../plugins/registry/node-handler-registry.js';
+import type { NodeEndEvent } from '../workflow/index.js';
 import { createSchedulerModelCaller } from './workflows/scheduler-model-caller.js';
 import { createServerCatalog } from './workflows/server-catalog.js';
 import { WorkflowManager, type WorkflowStartupReport } from './workflows/workflow-manager.js';
@@ -150,13 +151,18 @@ export class ServingCore {
       removeModel: (name, version) => this.manager.unregister(name, version),
       inference: this.inference,
     });
-    this.workflowService = new WorkflowService(this.workflows, {
+    const nodeEnded = hooks.has('onWorkflowNodeEnd')
+      ? (event: NodeEndEvent): void => {
+          hooks.emit('onWorkflowNodeEnd', event);
+        }
+      : undefined;
+    const services = {
       models: createSchedulerModelCaller(this.inference),
-      handler: (name) => this.nodeHandlers.find(name),
-      workflow: (name) => this.workflows.find(name)?.plan,
+      handler: (name: string) => this.nodeHandlers.find(name),
+      workflow: (name: string) => this.workflows.find(name)?.plan,
       logger: options.logger,
-      ...(hooks.has('onWorkflowNodeEnd') ? { nodeEnded: (event) => { hooks.emit('onWorkflowNodeEnd', event); } } : {}),
-    }, createWorkflowObserver(this.metrics));
+    };
+    this.workflowService = new WorkflowService(this.workflows, services, createWorkflowObserver(this.metrics, nodeEnded));
   }
 
   /**

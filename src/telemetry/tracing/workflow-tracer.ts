@@ -1,5 +1,5 @@
 import { trace, type Context, type Span } from '@opentelemetry/api';
-import type { ObservedNodeStatus, WorkflowNodeObservation, WorkflowObserver, WorkflowRunObservation } from '../../workflow/index.js';
+import type { NodeEndEvent, ObservedNodeStatus, WorkflowNodeObservation, WorkflowObserver, WorkflowRunObservation } from '../../workflow/index.js';
 import type { ServingMetrics } from '../metrics/serving-metrics.js';
 import { ATTR, SPAN } from '../telemetry-names.js';
 import { recordingSpanOf, tracerOf } from './trace-context.js';
@@ -17,6 +17,7 @@ class NodeObservation implements WorkflowNodeObservation {
     private readonly metrics: ServingMetrics | undefined,
     private readonly span: Span | undefined,
     runContext: Context | undefined,
+    private readonly nodeEnded: ((event: NodeEndEvent) => void) | undefined,
   ) {
     // The run's context carries the server's tracer; the node's adds its span.
     this.traceContext = span !== undefined && runContext !== undefined ? trace.setSpan(runContext, span) : undefined;
@@ -31,7 +32,15 @@ class NodeObservation implements WorkflowNodeObservation {
   }
 
   ended(status: ObservedNodeStatus, reason?: string, error?: unknown): void {
-    this.metrics?.workflowNodeCompleted({ workflow: this.workflow, node: this.id, status, latencyUs: (performance.now() - this.started) * 1000 });
+    const latencyUs = (performance.now() - this.started) * 1000;
+    this.metrics?.workflowNodeCompleted({ workflow: this.workflow, node: this.id, status, latencyUs });
+    this.nodeEnded?.({
+      workflow: this.workflow,
+      node: this.id,
+      status: status === 'ok' || status === 'fallback' ? 'succeeded' : status === 'skipped' ? 'skipped' : 'failed',
+      attempts: this.attempts,
+      durationMs: latencyUs / 1000,
+    });
     const span = this.span;
     if (span === undefined) return;
     span.setAttributes({
@@ -47,7 +56,13 @@ class NodeObservation implements WorkflowNodeObservation {
   }
 }
 
-function runObservation(workflow: string, depth: number, metrics: ServingMetrics | undefined, caller: Context | undefined): WorkflowRunObservation {
+function runObservation(
+  workflow: string,
+  depth: number,
+  metrics: ServingMetrics | undefined,
+  caller: Context | undefined,
+  nodeEnded: ((event: NodeEndEvent) => void) | undefined,
+): WorkflowRunObservation {
   const tracer = tracerOf(caller);
   const parent = recordingSpanOf(caller) === undefined ? undefined : caller;
   const runSpan =
@@ -65,7 +80,7 @@ function runObservation(workflow: string, depth: number, metrics: ServingMetrics
               runContext,
             )
           : undefined;
-      return new NodeObservation(workflow, id, metrics, span, runContext);
+      return new NodeObservation(workflow, id, metrics, span, runContext, nodeEnded);
     },
     ended(error: Error | undefined): void {
       if (runSpan === undefined) return;
@@ -79,12 +94,12 @@ function runObservation(workflow: string, depth: number, metrics: ServingMetrics
  * Observes workflow runs: a `workflow.run` span per run (sub-workflows nest under the node that runs
  * them) with one child span per node (id, kind, attempts, `forEach` size, skipped/failed), and the
  * per-node latency histogram. Spans exist only when the run's parent context is sampled; metrics are
- * always recorded.
+ * always recorded. `nodeEnded` hears how each node ended (the plugins' `onWorkflowNodeEnd` hook).
  */
-export function createWorkflowObserver(metrics: ServingMetrics | undefined): WorkflowObserver {
+export function createWorkflowObserver(metrics: ServingMetrics | undefined, nodeEnded?: (event: NodeEndEvent) => void): WorkflowObserver {
   return {
     runStarted(workflow: string, depth: number, parent: Context | undefined): WorkflowRunObservation {
-      return runObservation(workflow, depth, metrics, parent);
+      return runObservation(workflow, depth, metrics, parent, nodeEnded);
     },
   };
 }

@@ -23,7 +23,7 @@ interface RunOptions {
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
   const inputs = checkRequestInputs(plan.workflow, request);
-  const trace = new RunTrace(plan.workflow.name, plan.order, options.clock, services.nodeEnded?.bind(services));
+  const trace = new RunTrace(plan.workflow.name, plan.order, options.clock);
   const context: CallContext & { readonly clock: WorkflowClock } = {
     workflow: plan.workflow.name,
     services,

@@ -1,5 +1,4 @@
 import type { NodeStatus, NodeTrace, WorkflowClock, WorkflowDebug } from './execute-options.js';
-import type { NodeEndEvent } from './workflow-services.js';
 
 interface MutableTrace {
   status: NodeStatus;
@@ -21,7 +20,6 @@ export class RunTrace {
     private readonly workflow: string,
     nodeIds: readonly string[],
     private readonly clock: WorkflowClock,
-    private readonly onNodeEnd?: (event: NodeEndEvent) => void,
   ) {
     this.started = clock.now();
     for (const id of nodeIds) this.traces.set(id, { status: 'not-run', attempts: 0 });
@@ -51,13 +49,6 @@ export class RunTrace {
     if (trace.startMs !== undefined) trace.durationMs = this.clock.now() - this.started - trace.startMs;
     if (reason !== undefined) trace.reason = reason;
     if (status === 'skipped') this.skippedOrder.push(id);
-    this.onNodeEnd?.({
-      workflow: this.workflow,
-      node: id,
-      status: status === 'failed' ? 'failed' : status === 'skipped' ? 'skipped' : 'succeeded',
-      attempts: trace.attempts,
-      durationMs: trace.durationMs ?? 0,
-    });
   }
 
   /** The debug result; nodes still running show as `cancelled`, those never started as `not-run`. */

@@ -39,11 +39,9 @@ export interface WorkflowServices {
   /** A handler's own settings, passed as `NodeHandlerContext.config` (none when absent). */
   handlerConfig?(name: string): Readonly<Record<string, unknown>>;
   readonly logger: Logger;
-  /** Told when a node of any run ends (plugin hooks observe runs through it). */
-  nodeEnded?(event: NodeEndEvent): void;
 }
 
-/** How one node of a run ended. */
+/** How one node of a run ended, as plugin hooks hear it (through the server's workflow observer). */
 export interface NodeEndEvent {
   readonly workflow: string;
   readonly node: string;
