@@ -110,11 +110,17 @@ function handlerFailure(version: ModelVersion, stage: string, error: unknown): S
  * anything is queued, hands the job to the version's scheduler and records metrics.
  */
 export class InferenceService {
+  /** Whether any plugin listens to preInfer or postInfer. */
+  private readonly hooksListen: boolean;
+
   constructor(
     private readonly registry: ModelRegistry,
     private readonly metrics: ServingMetrics,
     private readonly hooks?: HookBus,
-  ) {}
+  ) {
+    // The hook bus is frozen by now, so whether anyone listens is decided once, not per request.
+    this.hooksListen = hooks !== undefined && (hooks.has('preInfer') || hooks.has('postInfer'));
+  }
 
   /** Tensors in, tensors out. */
   async inferTensors(request: TensorInferenceRequest): Promise<InferenceAnswer<readonly Tensor[]>> {
@@ -187,8 +193,7 @@ export class InferenceService {
     started: number,
   ): Promise<readonly Tensor[]> {
     const hooks = this.hooks;
-    const observed = hooks !== undefined && (hooks.has('preInfer') || hooks.has('postInfer'));
-    const event = observed ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
+    const event = this.hooksListen ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
     if (event) hooks?.emit('preInfer', event);
     const observe = (ok: boolean, queueUs: number, errorCode?: string): void => {
       if (event) hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
