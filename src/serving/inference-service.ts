@@ -4,6 +4,7 @@ import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';
+import { pluginFailure } from '../plugins/registry/plugin-failure.js';
 import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
 import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
 import { annotateSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
@@ -94,7 +95,13 @@ function contextFor(shared: HandlerContext, stage: Context | undefined): Handler
   };
 }
 
+/**
+ * What a failing handler stage answers. A plugin's handler is reported as the plugin's failure
+ * (`SLUICE_PLUGIN_FAILED` naming it, unless it raised a Sluice error on purpose); any other handler's as
+ * `SLUICE_HANDLER_FAILED`.
+ */
 function handlerFailure(version: ModelVersion, stage: string, error: unknown): SluiceError {
+  if (version.handlerPlugin !== undefined) return pluginFailure(version.handlerPlugin, `handler \`${version.manifest.handler}\` (${stage})`, error);
   if (isSluiceError(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new SluiceError(

@@ -18,6 +18,8 @@ export interface ModelLoaderDeps {
   readonly runtime: ModelRuntime;
   readonly handlers: HandlerRegistry;
   readonly executors: ExecutorRegistry;
+  /** The plugin a handler comes from, by handler name; undefined for an embedder's handler. */
+  readonly handlerPlugin?: (handler: string) => string | undefined;
   /** Envelopes a manifest's `envelope` may name. */
   readonly envelopes: NamedRegistry<Envelope>;
   readonly config: SluiceConfig;
@@ -119,6 +121,7 @@ export async function loadModelVersion(
       description: { name, version: manifest.version, inputs, outputs, ...(labels ? { labels } : {}), directory: manifest.baseDir },
       executorModel,
       handler,
+      ...(deps.handlerPlugin?.(manifest.handler) !== undefined ? { handlerPlugin: deps.handlerPlugin(manifest.handler) } : {}),
       settings,
       batchable,
       logger,

@@ -30,6 +30,8 @@ export interface ModelVersionParts {
   readonly description: ModelDescription;
   readonly executorModel: ExecutorModel;
   readonly handler: Handler;
+  /** The plugin the handler comes from, so that its failures name it; undefined for an embedder's handler. */
+  readonly handlerPlugin?: string;
   readonly settings: VersionSettings;
   /** Whether requests can be batched (every input's and output's first dimension is variable). */
   readonly batchable: boolean;
@@ -51,6 +53,8 @@ export class ModelVersion {
   readonly origin: ModelOrigin;
   readonly description: ModelDescription;
   readonly handler: Handler;
+  /** The plugin the handler comes from; undefined for an embedder's handler. */
+  readonly handlerPlugin: string | undefined;
   readonly executorModel: ExecutorModel;
   readonly scheduler: DynamicBatchScheduler;
   readonly pool: InstancePool;
@@ -73,6 +77,7 @@ export class ModelVersion {
     this.version = parts.description.version;
     this.origin = parts.origin;
     this.description = parts.description;
+    this.handlerPlugin = parts.handlerPlugin;
     this.handler = parts.handler;
     this.executorModel = parts.executorModel;
     this.batchable = parts.batchable;

@@ -6,7 +6,6 @@ import { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import { HookBus } from '../plugins/registry/hook-bus.js';
 import { NamedRegistry } from '../plugins/registry/named-registry.js';
-import { handlerWithPluginErrors } from '../plugins/registry/plugin-failure.js';
 import type { Envelope } from '../plugins/sdk/envelope.js';
 import type { Executor } from '../plugins/sdk/executor.js';
 import type { Handler } from '../plugins/sdk/handler.js';
@@ -44,7 +43,7 @@ export interface ServingCoreOptions {
   readonly config: SluiceConfig;
   readonly logger: Logger;
   readonly serverVersion: string;
-  /** Model handlers; `plugin` names the plugin a handler came from, so its failures name it too. */
+  /** Model handlers; `plugin` names the plugin a handler came from, so that its failures name it. */
   readonly handlers: readonly { readonly handler: Handler; readonly origin: string; readonly plugin?: string }[];
   /** Executors by name (`cpu` comes from the cpu-executor plugin). */
   readonly executors?: readonly { readonly executor: Executor; readonly origin: string }[];
@@ -106,9 +105,10 @@ export class ServingCore {
     });
     this.handlerPool = new HandlerPool({ closeTimeoutMs: options.config.shutdownTimeoutMs, ...options.handlerPool }, options.logger);
     const handlers = new HandlerRegistry();
+    const handlerPlugins = new Map<string, string>();
     for (const { handler, origin, plugin } of options.handlers) {
-      const routed = this.handlerPool.route(handler);
-      handlers.register(plugin === undefined ? routed : handlerWithPluginErrors(routed, plugin), origin);
+      handlers.register(this.handlerPool.route(handler), origin);
+      if (plugin !== undefined) handlerPlugins.set(handler.name, plugin);
     }
     handlers.freeze();
     const executors = new ExecutorRegistry();
@@ -125,6 +125,7 @@ export class ServingCore {
       loader: {
         runtime: options.runtime ?? new OnnxRuntime(),
         handlers,
+        handlerPlugin: (name) => handlerPlugins.get(name),
         executors,
         envelopes: this.envelopes,
         config: options.config,

@@ -1,6 +1,5 @@
 import { ERROR_CODES, isSluiceError, SluiceError, type ErrorCode } from '../../common/errors/index.js';
 import type { Envelope } from '../sdk/envelope.js';
-import type { Handler } from '../sdk/handler.js';
 
 /**
  * What a plugin's code threw, as the client sees it: a `SluiceError` the plugin raised on purpose (a bad
@@ -18,27 +17,6 @@ export function pluginFailure(plugin: string, what: string, error: unknown): Slu
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new SluiceError('SLUICE_PLUGIN_FAILED', `plugin ${plugin}: ${what} failed: ${reason}`, { plugin }, { cause: error });
-}
-
-/** `handler` with its failures reported as the plugin's ({@link pluginFailure}). */
-export function handlerWithPluginErrors<State>(handler: Handler<State>, plugin: string): Handler<State> {
-  return {
-    ...handler,
-    async preprocess(requests, context) {
-      try {
-        return await handler.preprocess(requests, context);
-      } catch (error) {
-        throw pluginFailure(plugin, `handler \`${handler.name}\` (preprocess)`, error);
-      }
-    },
-    async postprocess(results, context) {
-      try {
-        return await handler.postprocess(results, context);
-      } catch (error) {
-        throw pluginFailure(plugin, `handler \`${handler.name}\` (postprocess)`, error);
-      }
-    },
-  };
 }
 
 /** `envelope` with its failures reported as the plugin's ({@link pluginFailure}). */
