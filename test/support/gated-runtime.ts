@@ -2,6 +2,7 @@ import { SluiceError } from '../../src/common/errors/index.js';
 import type { Tensor } from '../../src/common/tensor/index.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
+import { Gate } from './gate.js';
 
 /**
  * The real ONNX runtime with a hand-operated gate in front of `run` for chosen models, so tests can
@@ -11,10 +12,7 @@ import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 export class GatedRuntime implements ModelRuntime {
   readonly name = 'onnx';
   private readonly inner = new OnnxRuntime();
-  private held = false;
-  private waiting: (() => void)[] = [];
-  private startedRuns = 0;
-  private startedListeners: (() => void)[] = [];
+  private readonly gate = new Gate();
   private fatalRuns = 0;
   /** Rows (first dimension of the first input) of every gated run, in order. */
   readonly runRows: number[] = [];
@@ -24,20 +22,17 @@ export class GatedRuntime implements ModelRuntime {
 
   /** Runs started (reached the gate) so far. */
   get runsStarted(): number {
-    return this.startedRuns;
+    return this.gate.arrived;
   }
 
   /** Closes the gate: later runs of gated models wait. */
   hold(): void {
-    this.held = true;
+    this.gate.hold();
   }
 
   /** Opens the gate and lets every waiting run through. */
   release(): void {
-    this.held = false;
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const go of waiting) go();
+    this.gate.release();
   }
 
   /** Makes the next `count` gated runs fail fatally (`SLUICE_INSTANCE_FAILED`), as a broken device would. */
@@ -46,20 +41,16 @@ export class GatedRuntime implements ModelRuntime {
   }
 
   /** Resolves once at least `count` gated runs have started. */
-  async untilRunsStarted(count: number): Promise<void> {
-    while (this.startedRuns < count) await new Promise<void>((resolve) => this.startedListeners.push(resolve));
+  untilRunsStarted(count: number): Promise<void> {
+    return this.gate.untilArrived(count);
   }
 
   async load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel> {
     const model = await this.inner.load(modelPath, options);
     if (!this.gated(modelPath)) return model;
     const run = async (inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> => {
-      this.startedRuns += 1;
       this.runRows.push(inputs[0]?.shape[0] ?? 0);
-      const listeners = this.startedListeners;
-      this.startedListeners = [];
-      for (const listener of listeners) listener();
-      if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await this.gate.pass();
       if (this.fatalRuns > 0) {
         this.fatalRuns -= 1;
         throw new SluiceError('SLUICE_INSTANCE_FAILED', 'the device of this instance stopped responding');
