@@ -2,7 +2,6 @@ import { ROOT_CONTEXT, type Context, type Meter, type TextMapGetter, type Tracer
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import {
@@ -15,12 +14,13 @@ import {
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   type Sampler,
-  type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
+import { EncodingSpanProcessor } from './otlp/encoding-span-processor.js';
+import { otlpHttpTraceSender } from './otlp/otlp-http-trace-sender.js';
 import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
 
 /** What tests and embedders may add to a {@link Telemetry}. */
@@ -64,14 +64,15 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
   }
 }
 
-function otlpExporterFor(settings: TelemetrySettings): SpanExporter {
-  const options = { url: settings.tracesEndpoint };
-  return settings.tracesProtocol === 'http/json' ? new OTLPJsonTraceExporter(options) : new OTLPProtobufTraceExporter(options);
+/** Protobuf spans are encoded as they end (see {@link EncodingSpanProcessor}); JSON goes through the SDK's batch processor. */
+function otlpProcessorFor(settings: TelemetrySettings): SpanProcessor {
+  if (settings.tracesProtocol === 'http/json') return new BatchSpanProcessor(new OTLPJsonTraceExporter({ url: settings.tracesEndpoint }), settings.batchSpans);
+  return new EncodingSpanProcessor(otlpHttpTraceSender(settings.tracesEndpoint), settings.batchSpans);
 }
 
 function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {
   const processors = [...(extras.spanProcessors ?? [])];
-  if (settings.tracesExporter === 'otlp') processors.push(new BatchSpanProcessor(otlpExporterFor(settings), settings.batchSpans));
+  if (settings.tracesExporter === 'otlp') processors.push(otlpProcessorFor(settings));
   if (settings.tracesExporter === 'console') processors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
   return processors;
 }

@@ -1,0 +1,241 @@
+import type { Attributes, Link, SpanStatus } from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
+
+/*
+ * The OTLP trace messages (opentelemetry/proto/trace/v1/trace.proto), field by field, in the order and
+ * with the defaults the OpenTelemetry SDK's own serializer uses, so that collectors see the same bytes.
+ */
+
+/** `Span.flags`: the W3C trace flags, and whether the parent's context is known to be remote. */
+const HAS_IS_REMOTE = 0x100;
+const IS_REMOTE = 0x200;
+const MIN_INT64 = -(2 ** 63);
+const MAX_INT64 = 2 ** 63;
+
+/** An attribute value, or a member of one (arrays and maps nest), as `AnyValue`. */
+function writeAnyValue(w: ProtobufWriter, value: unknown): void {
+  switch (typeof value) {
+    case 'string':
+      w.tag(1, WIRE.lengthDelimited);
+      w.string(value);
+      return;
+    case 'boolean':
+      w.tag(2, WIRE.varint);
+      w.varint(value ? 1 : 0);
+      return;
+    case 'number':
+      if (Number.isInteger(value) && value >= MIN_INT64 && value < MAX_INT64) {
+        w.tag(3, WIRE.varint);
+        w.varint(value);
+      } else {
+        w.tag(4, WIRE.fixed64);
+        w.double(value);
+      }
+      return;
+    case 'object':
+      writeObjectValue(w, value);
+      return;
+    default:
+  }
+}
+
+function writeObjectValue(w: ProtobufWriter, value: object | null): void {
+  if (value === null) return;
+  if (value instanceof Uint8Array) {
+    w.tag(7, WIRE.lengthDelimited);
+    w.bytes(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    w.tag(5, WIRE.lengthDelimited);
+    const array = w.start();
+    for (const item of value as readonly unknown[]) {
+      w.tag(1, WIRE.lengthDelimited);
+      const member = w.start();
+      writeAnyValue(w, item);
+      w.finish(member);
+    }
+    w.finish(array);
+    return;
+  }
+  w.tag(6, WIRE.lengthDelimited);
+  const list = w.start();
+  for (const [key, member] of Object.entries(value)) writeKeyValue(w, 1, key, member);
+  w.finish(list);
+}
+
+function writeKeyValue(w: ProtobufWriter, field: number, key: string, value: unknown): void {
+  w.tag(field, WIRE.lengthDelimited);
+  const pair = w.start();
+  w.tag(1, WIRE.lengthDelimited);
+  w.string(key);
+  w.tag(2, WIRE.lengthDelimited);
+  const any = w.start();
+  writeAnyValue(w, value);
+  w.finish(any);
+  w.finish(pair);
+}
+
+/** Attributes as repeated `KeyValue` in field `field`. */
+function writeAttributes(w: ProtobufWriter, field: number, attributes: Attributes): void {
+  for (const key in attributes) {
+    if (!Object.hasOwn(attributes, key)) continue;
+    writeKeyValue(w, field, key, attributes[key]);
+  }
+}
+
+function writeEvent(w: ProtobufWriter, event: TimedEvent): void {
+  w.tag(11, WIRE.lengthDelimited);
+  const at = w.start();
+  w.tag(1, WIRE.fixed64);
+  w.hrTime(event.time);
+  w.tag(2, WIRE.lengthDelimited);
+  w.string(event.name);
+  if (event.attributes) writeAttributes(w, 3, event.attributes);
+  w.tag(4, WIRE.varint);
+  w.varint(event.droppedAttributesCount ?? 0);
+  w.finish(at);
+}
+
+function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
+  return (traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote === true ? IS_REMOTE : 0);
+}
+
+function writeLink(w: ProtobufWriter, link: Link): void {
+  w.tag(13, WIRE.lengthDelimited);
+  const at = w.start();
+  const context = link.context;
+  w.tag(1, WIRE.lengthDelimited);
+  w.hexBytes(context.traceId);
+  w.tag(2, WIRE.lengthDelimited);
+  w.hexBytes(context.spanId);
+  const traceState = context.traceState?.serialize();
+  if (traceState) {
+    w.tag(3, WIRE.lengthDelimited);
+    w.string(traceState);
+  }
+  if (link.attributes) writeAttributes(w, 4, link.attributes);
+  w.tag(5, WIRE.varint);
+  w.varint(link.droppedAttributesCount ?? 0);
+  w.tag(6, WIRE.fixed32);
+  w.fixed32(spanFlags(context.traceFlags, context.isRemote));
+  w.finish(at);
+}
+
+function writeStatus(w: ProtobufWriter, status: SpanStatus): void {
+  w.tag(15, WIRE.lengthDelimited);
+  const at = w.start();
+  if (status.message) {
+    w.tag(2, WIRE.lengthDelimited);
+    w.string(status.message);
+  }
+  w.tag(3, WIRE.varint);
+  w.varint(status.code);
+  w.finish(at);
+}
+
+/** One finished span as a `Span` message in field 2 of `ScopeSpans`. */
+export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
+  w.tag(2, WIRE.lengthDelimited);
+  const at = w.start();
+  const context = span.spanContext();
+  w.tag(1, WIRE.lengthDelimited);
+  w.hexBytes(context.traceId);
+  w.tag(2, WIRE.lengthDelimited);
+  w.hexBytes(context.spanId);
+  const traceState = context.traceState?.serialize();
+  if (traceState) {
+    w.tag(3, WIRE.lengthDelimited);
+    w.string(traceState);
+  }
+  const parent = span.parentSpanContext;
+  if (parent?.spanId) {
+    w.tag(4, WIRE.lengthDelimited);
+    w.hexBytes(parent.spanId);
+  }
+  w.tag(5, WIRE.lengthDelimited);
+  w.string(span.name);
+  // The API's kinds start at INTERNAL = 0; OTLP keeps 0 for "unspecified".
+  w.tag(6, WIRE.varint);
+  w.varint(span.kind + 1);
+  w.tag(7, WIRE.fixed64);
+  w.hrTime(span.startTime);
+  w.tag(8, WIRE.fixed64);
+  w.hrTime(span.endTime);
+  writeAttributes(w, 9, span.attributes);
+  w.tag(10, WIRE.varint);
+  w.varint(span.droppedAttributesCount);
+  for (const event of span.events) writeEvent(w, event);
+  w.tag(12, WIRE.varint);
+  w.varint(span.droppedEventsCount);
+  for (const link of span.links) writeLink(w, link);
+  w.tag(14, WIRE.varint);
+  w.varint(span.droppedLinksCount);
+  writeStatus(w, span.status);
+  w.tag(16, WIRE.fixed32);
+  w.fixed32(spanFlags(context.traceFlags, parent?.isRemote));
+  w.finish(at);
+}
+
+/** The `Resource` message in field 1 of `ResourceSpans`. */
+export function writeResource(w: ProtobufWriter, resource: Resource): void {
+  w.tag(1, WIRE.lengthDelimited);
+  const at = w.start();
+  writeAttributes(w, 1, resource.attributes);
+  w.tag(2, WIRE.varint);
+  w.varint(0);
+  w.finish(at);
+}
+
+/** The `InstrumentationScope` message in field 1 of `ScopeSpans`. */
+export function writeScope(w: ProtobufWriter, scope: InstrumentationScope): void {
+  w.tag(1, WIRE.lengthDelimited);
+  const at = w.start();
+  w.tag(1, WIRE.lengthDelimited);
+  w.string(scope.name);
+  if (scope.version) {
+    w.tag(2, WIRE.lengthDelimited);
+    w.string(scope.version);
+  }
+  w.finish(at);
+}
+
+/** Spans of one resource and scope, already written with {@link writeSpan}. */
+export interface EncodedScopeSpans {
+  readonly resource: Resource;
+  readonly scope: InstrumentationScope;
+  readonly spans: Uint8Array;
+}
+
+/**
+ * An `ExportTraceServiceRequest` from groups of encoded spans: one `ResourceSpans` per resource (in the
+ * order of first appearance), one `ScopeSpans` per scope within it.
+ */
+export function writeExportRequest(w: ProtobufWriter, groups: readonly EncodedScopeSpans[]): void {
+  const resources = [...new Set(groups.map((g) => g.resource))];
+  for (const resource of resources) {
+    w.tag(1, WIRE.lengthDelimited);
+    const resourceSpans = w.start();
+    writeResource(w, resource);
+    for (const group of groups) {
+      if (group.resource !== resource) continue;
+      w.tag(2, WIRE.lengthDelimited);
+      const scopeSpans = w.start();
+      writeScope(w, group.scope);
+      w.raw(group.spans);
+      if (group.scope.schemaUrl) {
+        w.tag(3, WIRE.lengthDelimited);
+        w.string(group.scope.schemaUrl);
+      }
+      w.finish(scopeSpans);
+    }
+    if (resource.schemaUrl) {
+      w.tag(3, WIRE.lengthDelimited);
+      w.string(resource.schemaUrl);
+    }
+    w.finish(resourceSpans);
+  }
+}

@@ -1,0 +1,195 @@
+/** Wire types of the protobuf encoding. */
+export const WIRE = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 } as const;
+
+const TWO_32 = 0x100000000;
+
+/** The value of one hex digit (`0-9`, `a-f`, `A-F`) from its character code. */
+function hexDigit(code: number): number {
+  if (code <= 57) return code - 48;
+  if (code >= 97) return code - 87;
+  return code - 55;
+}
+
+/**
+ * A protobuf writer over one growing buffer, reused from batch to batch. It writes into the buffer
+ * directly (ids from hex, ASCII strings, nested lengths patched in place) so that encoding a span
+ * allocates nothing: what makes encoding spans as they end cheaper than keeping them for a batch.
+ */
+export class ProtobufWriter {
+  private buffer: Uint8Array;
+  private view: DataView;
+  /** Where the next byte goes; also the number of bytes written. */
+  pos = 0;
+
+  constructor(initialSize = 64 * 1024) {
+    this.buffer = new Uint8Array(initialSize);
+    this.view = new DataView(this.buffer.buffer);
+  }
+
+  /** Forgets what was written, keeping the buffer. */
+  reset(): void {
+    this.pos = 0;
+  }
+
+  /** A copy of what was written. */
+  toBytes(): Uint8Array {
+    return this.buffer.slice(0, this.pos);
+  }
+
+  /** What was written, without a copy: valid until the next write or {@link reset}. */
+  written(): Uint8Array {
+    return this.buffer.subarray(0, this.pos);
+  }
+
+  private ensure(more: number): void {
+    const needed = this.pos + more;
+    if (needed <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < needed) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buffer.subarray(0, this.pos));
+    this.buffer = grown;
+    this.view = new DataView(grown.buffer);
+  }
+
+  /** A field's key: its number and wire type. */
+  tag(field: number, wireType: number): void {
+    this.varint((field << 3) | wireType);
+  }
+
+  /** An unsigned or signed (two's complement, 64-bit) integer as a varint. */
+  varint(value: number): void {
+    this.ensure(10);
+    const buffer = this.buffer;
+    if (value >= 0 && value < TWO_32) {
+      let v = value >>> 0;
+      while (v > 0x7f) {
+        buffer[this.pos++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buffer[this.pos++] = v;
+      return;
+    }
+    let low: number;
+    let high: number;
+    if (value >= 0) {
+      low = value >>> 0;
+      high = Math.floor(value / TWO_32) >>> 0;
+    } else {
+      const magnitude = -value;
+      low = ~(magnitude >>> 0) >>> 0;
+      high = ~(Math.floor(magnitude / TWO_32) >>> 0) >>> 0;
+      low = (low + 1) >>> 0;
+      if (low === 0) high = (high + 1) >>> 0;
+    }
+    while (high > 0 || low > 0x7f) {
+      buffer[this.pos++] = (low & 0x7f) | 0x80;
+      low = ((low >>> 7) | (high << 25)) >>> 0;
+      high >>>= 7;
+    }
+    buffer[this.pos++] = low;
+  }
+
+  /** A 32-bit little-endian integer. */
+  fixed32(value: number): void {
+    this.ensure(4);
+    this.view.setUint32(this.pos, value >>> 0, true);
+    this.pos += 4;
+  }
+
+  /** A 64-bit little-endian integer from its two 32-bit halves. */
+  fixed64(low: number, high: number): void {
+    this.ensure(8);
+    this.view.setUint32(this.pos, low >>> 0, true);
+    this.view.setUint32(this.pos + 4, high >>> 0, true);
+    this.pos += 8;
+  }
+
+  /** A time as `[seconds, nanoseconds]`, written as nanoseconds (fixed64) without losing precision. */
+  hrTime(time: readonly [number, number]): void {
+    const [seconds, nanos] = time;
+    // seconds * 1e9 exceeds 2^53; split seconds at 16 bits so that every product stays exact.
+    const upper = Math.floor(seconds / 0x10000) * 1e9;
+    const upperLow = upper % TWO_32;
+    const rest = upperLow * 0x10000 + (seconds % 0x10000) * 1e9 + nanos;
+    this.fixed64(rest % TWO_32, Math.floor(rest / TWO_32) + Math.floor(upper / TWO_32) * 0x10000);
+  }
+
+  /** A 64-bit little-endian IEEE 754 number. */
+  double(value: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.pos, value, true);
+    this.pos += 8;
+  }
+
+  /** Length-prefixed bytes. */
+  bytes(value: Uint8Array): void {
+    this.varint(value.length);
+    this.ensure(value.length);
+    this.buffer.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** Length-prefixed bytes given as hex (trace and span ids), decoded straight into the buffer. */
+  hexBytes(hex: string): void {
+    const length = hex.length >>> 1;
+    this.varint(length);
+    this.ensure(length);
+    const buffer = this.buffer;
+    for (let i = 0; i < hex.length; i += 2) buffer[this.pos++] = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+  }
+
+  /** A length-prefixed UTF-8 string; ASCII (nearly every name and key) is copied character by character. */
+  string(value: string): void {
+    const length = value.length;
+    const start = this.pos;
+    this.varint(length);
+    this.ensure(length);
+    const buffer = this.buffer;
+    let pos = this.pos;
+    for (let i = 0; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code > 0x7f) {
+        this.pos = start;
+        this.bytes(Buffer.from(value, 'utf8'));
+        return;
+      }
+      buffer[pos++] = code;
+    }
+    this.pos = pos;
+  }
+
+  /** Already encoded bytes, as they are (no length prefix). */
+  raw(value: Uint8Array): void {
+    this.ensure(value.length);
+    this.buffer.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** Starts a length-delimited field's content: returns where its length goes, for {@link finish}. */
+  start(): number {
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  /** Writes the length of the content started at `at`, moving the content when the length needs more than one byte. */
+  finish(at: number): void {
+    const length = this.pos - at - 1;
+    if (length < 0x80) {
+      this.buffer[at] = length;
+      return;
+    }
+    let size = 1;
+    for (let v = length; v > 0x7f; v >>>= 7) size++;
+    this.ensure(size - 1);
+    this.buffer.copyWithin(at + size, at + 1, this.pos);
+    this.pos += size - 1;
+    let v = length;
+    let p = at;
+    while (v > 0x7f) {
+      this.buffer[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.buffer[p] = v;
+  }
+}
