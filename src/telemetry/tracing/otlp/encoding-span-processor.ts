@@ -37,6 +37,8 @@ interface SpanGroup {
  */
 export class EncodingSpanProcessor implements SpanProcessor {
   private readonly groups: SpanGroup[] = [];
+  /** The groups with spans in the batch being filled, in the order of their first span in it (the SDK's order). */
+  private readonly filled: SpanGroup[] = [];
   private readonly request = new ProtobufWriter();
   private last: SpanGroup | undefined;
   private batched = 0;
@@ -61,7 +63,9 @@ export class EncodingSpanProcessor implements SpanProcessor {
       this.dropped++;
       return;
     }
-    writeSpan(this.groupOf(span).writer, span);
+    const group = this.groupOf(span);
+    if (group.writer.pos === 0) this.filled.push(group);
+    writeSpan(group.writer, span);
     this.batched++;
     if (this.batched >= this.settings.maxExportBatchSize) void this.exportBatch();
     else this.timer ??= setTimeout(() => void this.exportBatch(), this.settings.scheduledDelayMillis).unref();
@@ -100,11 +104,12 @@ export class EncodingSpanProcessor implements SpanProcessor {
     const spanCount = this.batched;
     if (spanCount === 0) return Promise.resolve();
     this.warnOfDroppedSpans();
-    const encoded: EncodedScopeSpans[] = this.groups.filter((g) => g.writer.pos > 0).map((g) => ({ resource: g.resource, scope: g.scope, spans: g.writer.written() }));
+    const encoded: EncodedScopeSpans[] = this.filled.map((g) => ({ resource: g.resource, scope: g.scope, spans: g.writer.written() }));
     this.request.reset();
     writeExportRequest(this.request, encoded);
     const bytes = this.request.toBytes();
-    for (const group of this.groups) group.writer.reset();
+    for (const group of this.filled) group.writer.reset();
+    this.filled.length = 0;
     this.batched = 0;
     this.unacknowledged += spanCount;
     const exported = this.send({ bytes, spanCount }).finally(() => {
