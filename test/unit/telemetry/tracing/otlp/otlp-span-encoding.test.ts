@@ -88,6 +88,7 @@ describe('OTLP span encoding, compared byte for byte with the SDK’s serializer
               'model.flags': [true, false],
               'model.optional': ['present', null],
               'empty.text': '',
+              'lone.surrogate': 'a\uD800b',
               'empty.list': [],
             },
           })
