@@ -75,24 +75,38 @@ export interface InferenceAnswer<T> {
 }
 
 /**
- * The handler context for one call: the version's own, or when traced, with a tracer bound to the stage's
- * span and a logger whose lines carry the trace, each made when the handler first uses it (most never do).
+ * The handler context of one traced call: the version's own, with a tracer bound to the stage's span and
+ * a logger whose lines carry the trace, each made when the handler first uses it (most never do). A class,
+ * not an object literal with getters: a literal makes its getter functions anew for every call.
  */
+class TracedHandlerContext implements HandlerContext {
+  readonly model: HandlerContext['model'];
+  readonly signal: HandlerContext['signal'];
+  readonly config: HandlerContext['config'];
+  private boundTracer: Tracer | undefined;
+  private boundLogger: Logger | undefined;
+
+  constructor(
+    private readonly shared: HandlerContext,
+    private readonly stage: Context,
+  ) {
+    this.model = shared.model;
+    this.signal = shared.signal;
+    this.config = shared.config;
+  }
+
+  get tracer(): Tracer {
+    return (this.boundTracer ??= tracerFor(this.stage));
+  }
+
+  get logger(): Logger {
+    return (this.boundLogger ??= loggerWithTrace(this.shared.logger, this.stage));
+  }
+}
+
+/** The handler context for one call: the version's own, or when traced, a {@link TracedHandlerContext}. */
 function contextFor(shared: HandlerContext, stage: Context | undefined): HandlerContext {
-  if (stage === undefined) return shared;
-  let tracer: Tracer | undefined;
-  let logger: Logger | undefined;
-  return {
-    model: shared.model,
-    signal: shared.signal,
-    config: shared.config,
-    get tracer(): Tracer {
-      return (tracer ??= tracerFor(stage));
-    },
-    get logger(): Logger {
-      return (logger ??= loggerWithTrace(shared.logger, stage));
-    },
-  };
+  return stage === undefined ? shared : new TracedHandlerContext(shared, stage);
 }
 
 /**

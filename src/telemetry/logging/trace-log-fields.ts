@@ -1,9 +1,25 @@
 import { trace, type Context, type SpanContext } from '@opentelemetry/api';
 import type { LogFields, Logger } from '../../common/logger.js';
 
+/** Trace flags as two hex digits; sampled or not are nearly all there is. */
+function traceFlagsText(flags: number): string {
+  if (flags === 1) return '01';
+  if (flags === 0) return '00';
+  return flags.toString(16).padStart(2, '0');
+}
+
 /** `trace_id`, `span_id` and `trace_flags` of `span`, as every log line writes them. */
 export function spanLogFields(span: SpanContext): Record<string, string> {
-  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}` };
+  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: traceFlagsText(span.traceFlags) };
+}
+
+/** Adds the trace fields of `from`'s span, when it has one, to the fields of a line being built. */
+export function addTraceLogFields(fields: Record<string, unknown>, from: Context): void {
+  const span = trace.getSpan(from)?.spanContext();
+  if (span === undefined) return;
+  fields['trace_id'] = span.traceId;
+  fields['span_id'] = span.spanId;
+  fields['trace_flags'] = traceFlagsText(span.traceFlags);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import type { Context, Meter, TextMapGetter, Tracer } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -7,7 +7,6 @@ import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from 
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   ConsoleSpanExporter,
   ParentBasedSampler,
@@ -19,6 +18,8 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
+import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
+import { RecordingTracer } from './recording/recording-tracer.js';
 import { EncodingSpanProcessor } from './otlp/encoding-span-processor.js';
 import { otlpHttpTraceSender } from './otlp/otlp-http-trace-sender.js';
 import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
@@ -90,7 +91,7 @@ export class Telemetry {
   readonly tracer: Tracer | undefined;
   readonly meter: Meter;
   readonly settings: TelemetrySettings;
-  private readonly tracerProvider: BasicTracerProvider | undefined;
+  private readonly recordingTracer: RecordingTracer | undefined;
   private readonly meterProvider: MeterProvider;
   private readonly prometheus: PrometheusExporter;
   private readonly serializer = new PrometheusSerializer(undefined, false, undefined, true, true);
@@ -104,8 +105,13 @@ export class Telemetry {
     });
     const processors = spanProcessorsFor(settings, extras);
     if (processors.length > 0) {
-      this.tracerProvider = new BasicTracerProvider({ resource, sampler: samplerFor(settings.sampler, settings.samplerArg), spanProcessors: processors });
-      this.tracer = this.tracerProvider.getTracer(INSTRUMENTATION_SCOPE, settings.serviceVersion);
+      this.recordingTracer = new RecordingTracer({
+        resource,
+        scope: { name: INSTRUMENTATION_SCOPE, version: settings.serviceVersion },
+        sampler: samplerFor(settings.sampler, settings.samplerArg),
+        processors,
+      });
+      this.tracer = this.recordingTracer;
       installGlobalPropagator();
     }
     this.prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withoutTargetInfo: true });
@@ -130,7 +136,7 @@ export class Telemetry {
 
   /** The context a caller sent (W3C `traceparent`, `tracestate`, `baggage`) read from any carrier. */
   extract<C>(carrier: C, getter: TextMapGetter<C>): Context {
-    return W3C_PROPAGATOR.extract(ROOT_CONTEXT, carrier, getter);
+    return W3C_PROPAGATOR.extract(CHAINED_ROOT_CONTEXT, carrier, getter);
   }
 
   /** Every metric in the Prometheus text format, collected now. */
@@ -141,12 +147,12 @@ export class Telemetry {
 
   /** Exports what is buffered (spans, OTLP metrics) now. */
   async forceFlush(): Promise<void> {
-    await Promise.all([this.tracerProvider?.forceFlush(), this.meterProvider.forceFlush()]);
+    await Promise.all([this.recordingTracer?.forceFlush(), this.meterProvider.forceFlush()]);
   }
 
   /** Flushes and stops both providers. Idempotent. */
   shutdown(): Promise<void> {
-    this.stopping ??= Promise.all([this.tracerProvider?.shutdown(), this.meterProvider.shutdown()]).then(() => undefined);
+    this.stopping ??= Promise.all([this.recordingTracer?.shutdown(), this.meterProvider.shutdown()]).then(() => undefined);
     return this.stopping;
   }
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { defaultTextMapGetter, SpanStatusCode, type Context } from '@opentelemetry/api';
+import { defaultTextMapGetter, SpanStatusCode, type Attributes, type Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SluiceError } from '../../../common/errors/index.js';
 import type { LogFields, Logger } from '../../../common/logger.js';
-import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
+import { addTraceLogFields, traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { ServingMetrics } from '../../../telemetry/metrics/serving-metrics.js';
 import { ATTR, REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { startServerSpan, type ServerSpan } from '../../../telemetry/tracing/server-span.js';
@@ -50,6 +50,44 @@ function targetOf(request: FastifyRequest): { model?: string; workflow?: string 
   return params['name'] !== undefined && request.url.startsWith('/wfpredict/') ? { workflow: params['name'] } : {};
 }
 
+/** The HTTP attributes of `request`'s server span (set one by one: cheaper than spreading optional ones into a literal). */
+function serverSpanAttributes(request: FastifyRequest, id: string): Attributes {
+  const attributes: Attributes = {};
+  attributes[ATTR.httpRequestMethod] = request.method;
+  attributes[ATTR.urlPath] = request.url.split('?')[0] ?? request.url;
+  attributes[ATTR.urlScheme] = request.protocol;
+  attributes[ATTR.requestId] = id;
+  const route = request.routeOptions.url;
+  if (route !== undefined) attributes[ATTR.httpRoute] = route;
+  if (request.ip) attributes[ATTR.clientAddress] = request.ip;
+  const userAgent = request.headers['user-agent'];
+  if (userAgent !== undefined) attributes[ATTR.userAgent] = userAgent;
+  return attributes;
+}
+
+/**
+ * The fields of `request`'s access-log line. Built as one literal with optional fields added after:
+ * spreading the trace fields into the literal first made V8 add every later field the slow way, which
+ * cost a traced request several microseconds.
+ */
+function accessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): LogFields {
+  const fields: Record<string, unknown> = {
+    method: request.method,
+    route: request.routeOptions.url ?? null,
+    url: request.url,
+    status,
+    latencyMs,
+    requestId: state.id,
+  };
+  const { model, workflow } = targetOf(request);
+  if (model !== undefined) fields['model'] = model;
+  if (workflow !== undefined) fields['workflow'] = workflow;
+  if (state.errorCode !== undefined) fields['errorCode'] = state.errorCode;
+  if (state.options.logRequestBodies && Buffer.isBuffer(request.body)) fields['body'] = request.body.subarray(0, BODY_LOG_LIMIT).toString('utf8');
+  if (state.server !== undefined) addTraceLogFields(fields, state.server.context);
+  return fields;
+}
+
 /**
  * The trace context of `request` (its server span, with the server's tracer) when the port traces: what
  * the request's hooks and controllers hand explicitly to the work they start. Undefined when tracing is
@@ -76,17 +114,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     const id = requestIdOf(request);
     void reply.header(REQUEST_ID_HEADER, id);
     const route = request.routeOptions.url;
-    const server =
-      telemetry &&
-      startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, {
-        [ATTR.httpRequestMethod]: request.method,
-        [ATTR.urlPath]: request.url.split('?')[0] ?? request.url,
-        [ATTR.urlScheme]: request.protocol,
-        [ATTR.requestId]: id,
-        ...(route !== undefined ? { [ATTR.httpRoute]: route } : {}),
-        ...(request.ip ? { [ATTR.clientAddress]: request.ip } : {}),
-        ...(request.headers['user-agent'] !== undefined ? { [ATTR.userAgent]: request.headers['user-agent'] } : {}),
-      });
+    const server = telemetry && startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id));
     states.set(request, { started: performance.now(), id, server, options });
     done();
   });
@@ -103,21 +131,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       server.span.setAttribute(ATTR.httpResponseStatusCode, status);
       if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    if (options.accessLog) {
-      const body = options.logRequestBodies && Buffer.isBuffer(request.body) ? { body: request.body.subarray(0, BODY_LOG_LIMIT).toString('utf8') } : {};
-      logger.info('request', {
-        ...(server !== undefined ? traceLogFields(server.context) : {}),
-        method: request.method,
-        route: request.routeOptions.url ?? null,
-        url: request.url,
-        status,
-        latencyMs,
-        requestId: state.id,
-        ...targetOf(request),
-        ...(state.errorCode !== undefined ? { errorCode: state.errorCode } : {}),
-        ...body,
-      });
-    }
+    if (options.accessLog) logger.info('request', accessLogFields(request, status, latencyMs, state));
     server?.span.end();
     done();
   });

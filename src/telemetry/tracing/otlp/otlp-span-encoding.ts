@@ -1,7 +1,9 @@
-import type { Attributes, Link, SpanStatus } from '@opentelemetry/api';
+import type { Attributes, Link, SpanContext, SpanStatus } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { RecordedSpan } from '../recording/recorded-span.js';
+import { RecordedSpanContext } from '../recording/recorded-span-context.js';
 import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
 
 /*
@@ -104,6 +106,12 @@ function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
   return (traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote === true ? IS_REMOTE : 0);
 }
 
+/** A span id, from its bytes when this server recorded the span (no hex to read). */
+function writeSpanId(w: ProtobufWriter, context: SpanContext): void {
+  if (context instanceof RecordedSpanContext) w.idBytes(context.spanIdHigh, context.spanIdLow);
+  else w.hexBytes(context.spanId);
+}
+
 function writeLink(w: ProtobufWriter, link: Link): void {
   w.tag(13, WIRE.lengthDelimited);
   const at = w.start();
@@ -111,7 +119,7 @@ function writeLink(w: ProtobufWriter, link: Link): void {
   w.tag(1, WIRE.lengthDelimited);
   w.hexBytes(context.traceId);
   w.tag(2, WIRE.lengthDelimited);
-  w.hexBytes(context.spanId);
+  writeSpanId(w, context);
   const traceState = context.traceState?.serialize();
   if (traceState) {
     w.tag(3, WIRE.lengthDelimited);
@@ -137,6 +145,16 @@ function writeStatus(w: ProtobufWriter, status: SpanStatus): void {
   w.finish(at);
 }
 
+/** A span's start and end; a span this server recorded keeps them as epoch milliseconds, read without making `[s, ns]` pairs. */
+function writeTimes(w: ProtobufWriter, span: ReadableSpan): void {
+  w.tag(7, WIRE.fixed64);
+  if (span instanceof RecordedSpan) w.epochMillis(span.startMillis);
+  else w.hrTime(span.startTime);
+  w.tag(8, WIRE.fixed64);
+  if (span instanceof RecordedSpan) w.epochMillis(span.endMillis);
+  else w.hrTime(span.endTime);
+}
+
 /** One finished span as a `Span` message in field 2 of `ScopeSpans`. */
 export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   w.tag(2, WIRE.lengthDelimited);
@@ -145,26 +163,23 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   w.tag(1, WIRE.lengthDelimited);
   w.hexBytes(context.traceId);
   w.tag(2, WIRE.lengthDelimited);
-  w.hexBytes(context.spanId);
+  writeSpanId(w, context);
   const traceState = context.traceState?.serialize();
   if (traceState) {
     w.tag(3, WIRE.lengthDelimited);
     w.string(traceState);
   }
   const parent = span.parentSpanContext;
-  if (parent?.spanId) {
+  if (parent !== undefined && (parent instanceof RecordedSpanContext || parent.spanId)) {
     w.tag(4, WIRE.lengthDelimited);
-    w.hexBytes(parent.spanId);
+    writeSpanId(w, parent);
   }
   w.tag(5, WIRE.lengthDelimited);
   w.string(span.name);
   // The API's kinds start at INTERNAL = 0; OTLP keeps 0 for "unspecified".
   w.tag(6, WIRE.varint);
   w.varint(span.kind + 1);
-  w.tag(7, WIRE.fixed64);
-  w.hrTime(span.startTime);
-  w.tag(8, WIRE.fixed64);
-  w.hrTime(span.endTime);
+  writeTimes(w, span);
   writeAttributes(w, 9, span.attributes);
   w.tag(10, WIRE.varint);
   w.varint(span.droppedAttributesCount);

@@ -107,7 +107,17 @@ export class ProtobufWriter {
 
   /** A time as `[seconds, nanoseconds]`, written as nanoseconds (fixed64) without losing precision. */
   hrTime(time: readonly [number, number]): void {
-    const [seconds, nanos] = time;
+    this.nanoseconds(time[0], time[1]);
+  }
+
+  /** A time in epoch milliseconds (sub-millisecond precision), written as nanoseconds (fixed64). */
+  epochMillis(millis: number): void {
+    const seconds = Math.floor(millis / 1000);
+    const nanos = Math.min(999_999_999, Math.round((millis - seconds * 1000) * 1e6));
+    this.nanoseconds(seconds, nanos);
+  }
+
+  private nanoseconds(seconds: number, nanos: number): void {
     // seconds * 1e9 exceeds 2^53; split seconds at 16 bits so that every product stays exact.
     const upper = Math.floor(seconds / 0x10000) * 1e9;
     const upperLow = upper % TWO_32;
@@ -137,6 +147,15 @@ export class ProtobufWriter {
     this.ensure(length);
     const buffer = this.buffer;
     for (let i = 0; i < hex.length; i += 2) buffer[this.pos++] = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+  }
+
+  /** An 8-byte id from its two 32-bit halves (big-endian, as its hex spelling reads), length-prefixed. */
+  idBytes(high: number, low: number): void {
+    this.ensure(9);
+    this.buffer[this.pos++] = 8;
+    this.view.setUint32(this.pos, high >>> 0);
+    this.view.setUint32(this.pos + 4, low >>> 0);
+    this.pos += 8;
   }
 
   /** A length-prefixed UTF-8 string; ASCII (nearly every name and key) is copied character by character. */

@@ -1,0 +1,80 @@
+import { SpanKind, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { isTracingSuppressed, type InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import { SamplingDecision, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { epochMillisOf, RecordedSpan } from './recorded-span.js';
+import { RecordedSpanContext } from './recorded-span-context.js';
+import { newTraceId, randomUint32 } from './span-ids.js';
+
+/** What a {@link RecordingTracer} needs: where its spans come from and where they go. */
+export interface RecordingTracerOptions {
+  readonly resource: Resource;
+  readonly scope: InstrumentationScope;
+  readonly sampler: Sampler;
+  /** Told of every sampled span when it starts and when it ends (the SDK's processors and exporters work here). */
+  readonly processors: readonly SpanProcessor[];
+}
+
+/**
+ * The tracer of a server. It follows the SDK's tracer (the sampler decides, unsampled spans only carry
+ * their context on, processors see every recorded span) but records into {@link RecordedSpan}s, which
+ * cost a fraction of the SDK's spans: a traced request starts several spans, and on a batching server
+ * their cost is a large share of a request's. Spans are parented on the context they are given, or the
+ * active one.
+ */
+export class RecordingTracer implements Tracer {
+  constructor(private readonly options: RecordingTracerOptions) {}
+
+  startSpan(name: string, spanOptions: SpanOptions = {}, parentContext: Context = context.active()): Span {
+    if (isTracingSuppressed(parentContext)) return trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE });
+    const parent = spanOptions.root === true ? undefined : validParent(trace.getSpanContext(parentContext));
+    const traceId = parent?.traceId ?? newTraceId();
+    const kind = spanOptions.kind ?? SpanKind.INTERNAL;
+    const links = spanOptions.links ?? [];
+    const attributes = spanOptions.attributes ?? {};
+    const sampling = this.options.sampler.shouldSample(parentContext, traceId, name, kind, attributes, links);
+    const high = randomUint32();
+    const low = randomUint32() || 1;
+    const traceFlags = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED ? TraceFlags.SAMPLED : TraceFlags.NONE;
+    const spanContext = new RecordedSpanContext(traceId, high, low, traceFlags, sampling.traceState ?? parent?.traceState);
+    if (sampling.decision === SamplingDecision.NOT_RECORD) return trace.wrapSpanContext(spanContext);
+    const span = new RecordedSpan({
+      name,
+      kind,
+      context: spanContext,
+      parent,
+      startMillis: epochMillisOf(spanOptions.startTime),
+      attributes: sampling.attributes === undefined ? attributes : { ...attributes, ...sampling.attributes },
+      links: spanOptions.links,
+      resource: this.options.resource,
+      scope: this.options.scope,
+      processors: this.options.processors,
+    });
+    for (const processor of this.options.processors) processor.onStart(span, parentContext);
+    return span;
+  }
+
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
+    const fn = rest[rest.length - 1] as (span: Span) => ReturnType<F>;
+    const spanOptions = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
+    const parentContext = rest.length >= 3 ? ((rest[1] as Context | undefined) ?? context.active()) : context.active();
+    const span = this.startSpan(name, spanOptions, parentContext);
+    return context.with(trace.setSpan(parentContext, span), fn, undefined, span);
+  }
+
+  /** Sends what the processors buffer. */
+  async forceFlush(): Promise<void> {
+    await Promise.all(this.options.processors.map((p) => p.forceFlush()));
+  }
+
+  /** Flushes and stops the processors. */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.options.processors.map((p) => p.shutdown()));
+  }
+}
+
+/** `parent` when it is a valid context to continue; the contexts of recorded spans are valid by construction (and checking would spell their ids). */
+function validParent(parent: SpanContext | undefined): SpanContext | undefined {
+  if (parent === undefined) return undefined;
+  return parent instanceof RecordedSpanContext || trace.isSpanContextValid(parent) ? parent : undefined;
+}
