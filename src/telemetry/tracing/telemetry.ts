@@ -21,7 +21,7 @@ import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from '.
 import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
 import { RecordingTracer } from './recording/recording-tracer.js';
 import { EncodingSpanProcessor } from './otlp/encoding-span-processor.js';
-import { otlpHttpTraceSender } from './otlp/otlp-http-trace-sender.js';
+import { otlpTraceSender } from './otlp/otlp-thread-sender.js';
 import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
 
 /** What tests and embedders may add to a {@link Telemetry}. */
@@ -68,7 +68,7 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
 /** Protobuf spans are encoded as they end (see {@link EncodingSpanProcessor}); JSON goes through the SDK's batch processor. */
 function otlpProcessorFor(settings: TelemetrySettings): SpanProcessor {
   if (settings.tracesProtocol === 'http/json') return new BatchSpanProcessor(new OTLPJsonTraceExporter({ url: settings.tracesEndpoint }), settings.batchSpans);
-  return new EncodingSpanProcessor(otlpHttpTraceSender(settings.tracesEndpoint), settings.batchSpans);
+  return new EncodingSpanProcessor(otlpTraceSender(settings.tracesEndpoint), settings.batchSpans);
 }
 
 function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {

@@ -1,7 +1,12 @@
 import type { SpanContext, TraceState } from '@opentelemetry/api';
 
-function hex8(value: number): string {
-  return value.toString(16).padStart(8, '0');
+const scratch = Buffer.alloc(8);
+
+/** Two 32-bit halves as 16 hex digits, in one conversion. */
+function hex16(high: number, low: number): string {
+  scratch.writeUInt32BE(high >>> 0, 0);
+  scratch.writeUInt32BE(low >>> 0, 4);
+  return scratch.toString('hex');
 }
 
 /**
@@ -22,6 +27,6 @@ export class RecordedSpanContext implements SpanContext {
   ) {}
 
   get spanId(): string {
-    return (this.hex ??= hex8(this.spanIdHigh) + hex8(this.spanIdLow));
+    return (this.hex ??= hex16(this.spanIdHigh, this.spanIdLow));
   }
 }

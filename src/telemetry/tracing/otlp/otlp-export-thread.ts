@@ -1,0 +1,51 @@
+/**
+ * The export thread: receives encoded trace requests from the request thread and sends them with the
+ * OTLP/HTTP transport, so that the sockets, retries and answers of the collector cost the request thread
+ * nothing but a message.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ExportResultCode } from '@opentelemetry/core';
+import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
+import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
+
+const port = parentPort;
+if (port === null) throw new Error('the OTLP export thread runs as a worker thread only');
+const sender = otlpHttpTraceSender((workerData as ExportThreadData).url);
+
+function reply(answer: ExportThreadReply): void {
+  port?.postMessage(answer);
+}
+
+function failure(id: number, error: unknown): ExportThreadReply {
+  return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+}
+
+port.on('message', (request: ExportThreadRequest) => {
+  switch (request.type) {
+    case 'send':
+      sender.send({ bytes: new Uint8Array(request.bytes), spanCount: request.spanCount }, (result) => {
+        reply(result.code === ExportResultCode.SUCCESS ? { id: request.id, ok: true } : failure(request.id, result.error ?? 'the collector refused the spans'));
+      });
+      return;
+    case 'flush':
+      sender.forceFlush().then(
+        () => {
+          reply({ id: request.id, ok: true });
+        },
+        (error: unknown) => {
+          reply(failure(request.id, error));
+        },
+      );
+      return;
+    case 'shutdown':
+      sender.shutdown().then(
+        () => {
+          reply({ id: request.id, ok: true });
+        },
+        (error: unknown) => {
+          reply(failure(request.id, error));
+        },
+      );
+      return;
+  }
+});
