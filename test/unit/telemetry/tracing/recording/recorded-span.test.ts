@@ -277,7 +277,7 @@ describe('RecordedSpan.recordException', () => {
 
   it('records nothing for an exception with neither type nor message', () => {
     const span = startSpan();
-    span.recordException({ stack: 'at nowhere' });
+    span.recordException({ name: '', stack: 'at nowhere' });
     expect(span.events).toEqual([]);
   });
 });

@@ -38,6 +38,12 @@ class RecordOnlySampler implements Sampler {
   }
 }
 
+/** `span` as the recorded span it must be. */
+function recorded(span: Span): RecordedSpan {
+  if (!(span instanceof RecordedSpan)) throw new Error(`span ${span.spanContext().spanId} is not recorded`);
+  return span;
+}
+
 function tracerWith(sampler: Sampler = new AlwaysOnSampler()): { tracer: RecordingTracer; exporter: InMemorySpanExporter; processor: RecordingSpanProcessor } {
   const exporter = new InMemorySpanExporter();
   const processor = new RecordingSpanProcessor();
@@ -90,7 +96,7 @@ describe('RecordingTracer sampling', () => {
 
   it('adds the sampler’s attributes to the span’s own', () => {
     const { tracer } = tracerWith(new RecordOnlySampler());
-    const span = tracer.startSpan('stage', { attributes: { 'model.name': 'iris' } }, CHAINED_ROOT_CONTEXT) as RecordedSpan;
+    const span = recorded(tracer.startSpan('stage', { attributes: { 'model.name': 'iris' } }, CHAINED_ROOT_CONTEXT));
     expect(span.attributes).toEqual({ 'model.name': 'iris', 'sampler.rule': 'record-only' });
   });
 
@@ -148,7 +154,7 @@ describe('RecordingTracer parents', () => {
   it('makes a valid parent’s context the span’s parent', () => {
     const { tracer } = tracerWith();
     const parent = trace.getSpanContext(remoteParent());
-    expect((tracer.startSpan('stage', {}, remoteParent()) as RecordedSpan).parentSpanContext).toEqual(parent);
+    expect((recorded(tracer.startSpan('stage', {}, remoteParent()))).parentSpanContext).toEqual(parent);
   });
 
   it('continues a parent’s tracestate', () => {
@@ -159,25 +165,25 @@ describe('RecordingTracer parents', () => {
   it('continues the trace of a span it recorded', () => {
     const { tracer } = tracerWith();
     const parent = tracer.startSpan('request', {}, CHAINED_ROOT_CONTEXT);
-    const child = tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, parent)) as RecordedSpan;
+    const child = recorded(tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, parent)));
     expect([child.spanContext().traceId, child.parentSpanContext]).toEqual([parent.spanContext().traceId, parent.spanContext()]);
   });
 
   it('starts a new trace for a root span, ignoring the context’s parent', () => {
     const { tracer } = tracerWith();
-    const span = tracer.startSpan('stage', { root: true }, remoteParent()) as RecordedSpan;
+    const span = recorded(tracer.startSpan('stage', { root: true }, remoteParent()));
     expect([span.spanContext().traceId === TRACE_ID, span.parentSpanContext]).toEqual([false, undefined]);
   });
 
   it('ignores an invalid parent', () => {
     const { tracer } = tracerWith();
-    const span = tracer.startSpan('stage', {}, remoteParent(TraceFlags.SAMPLED, 'vendor=abc', INVALID_TRACE_ID)) as RecordedSpan;
+    const span = recorded(tracer.startSpan('stage', {}, remoteParent(TraceFlags.SAMPLED, 'vendor=abc', INVALID_TRACE_ID)));
     expect([trace.isSpanContextValid(span.spanContext()), span.parentSpanContext, span.spanContext().traceState]).toEqual([true, undefined, undefined]);
   });
 
   it('starts a span without a parent in a new trace', () => {
     const { tracer } = tracerWith();
-    const span = tracer.startSpan('stage', {}, CHAINED_ROOT_CONTEXT) as RecordedSpan;
+    const span = recorded(tracer.startSpan('stage', {}, CHAINED_ROOT_CONTEXT));
     expect([trace.isSpanContextValid(span.spanContext()), span.parentSpanContext]).toEqual([true, undefined]);
   });
 
@@ -192,14 +198,14 @@ describe('RecordingTracer parents', () => {
 describe('RecordingTracer spans', () => {
   it('starts INTERNAL spans unless told a kind', () => {
     const { tracer } = tracerWith();
-    const kinds = [undefined, SpanKind.SERVER, SpanKind.CLIENT].map((kind) => (tracer.startSpan('stage', kind === undefined ? {} : { kind }, CHAINED_ROOT_CONTEXT) as RecordedSpan).kind);
+    const kinds = [undefined, SpanKind.SERVER, SpanKind.CLIENT].map((kind) => (recorded(tracer.startSpan('stage', kind === undefined ? {} : { kind }, CHAINED_ROOT_CONTEXT))).kind);
     expect(kinds).toEqual([SpanKind.INTERNAL, SpanKind.SERVER, SpanKind.CLIENT]);
   });
 
   it('starts a span with its name, attributes, links and start time', () => {
     const { tracer } = tracerWith();
     const link = { context: trace.getSpanContext(remoteParent())!, attributes: { reason: 'batch' } };
-    const span = tracer.startSpan('stage', { attributes: { 'model.name': 'iris' }, links: [link], startTime: new Date(1_900_000_000_000) }, CHAINED_ROOT_CONTEXT) as RecordedSpan;
+    const span = recorded(tracer.startSpan('stage', { attributes: { 'model.name': 'iris' }, links: [link], startTime: new Date(1_900_000_000_000) }, CHAINED_ROOT_CONTEXT));
     expect([span.name, span.attributes, span.links, span.startMillis, span.resource, span.instrumentationScope]).toEqual(['stage', { 'model.name': 'iris' }, [link], 1_900_000_000_000, RESOURCE, SCOPE]);
   });
 
@@ -244,37 +250,37 @@ describe('RecordingTracer with the active context', () => {
   });
 
   it('parents a span on the active context when given none', () => {
-    const { tracer } = tracerWith();
-    const span = context.with(remoteParent(), () => tracer.startSpan('stage')) as RecordedSpan;
+    const tracer: Tracer = tracerWith().tracer;
+    const span = context.with(remoteParent(), () => recorded(tracer.startSpan('stage')));
     expect(span.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
   });
 
   it('runs startActiveSpan(name, fn) with the span active, returning what fn returns', () => {
-    const { tracer } = tracerWith();
-    const [span, active] = tracer.startActiveSpan('stage', (s: Span) => [s, trace.getActiveSpan()]);
+    const tracer: Tracer = tracerWith().tracer;
+    const [span, active] = tracer.startActiveSpan('stage', (s: Span): [Span, Span | undefined] => [s, trace.getActiveSpan()]);
     expect(active).toBe(span);
   });
 
   it('parents startActiveSpan(name, fn)’s span on the active context', () => {
-    const { tracer } = tracerWith();
-    const span = context.with(remoteParent(), () => tracer.startActiveSpan('stage', (s: Span) => s)) as RecordedSpan;
+    const tracer: Tracer = tracerWith().tracer;
+    const span = recorded(context.with(remoteParent(), () => tracer.startActiveSpan('stage', (s: Span) => s)));
     expect(span.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
   });
 
   it('starts startActiveSpan(name, options, fn)’s span with the options', () => {
-    const { tracer } = tracerWith();
-    const span = tracer.startActiveSpan('stage', { kind: SpanKind.CONSUMER }, (s: Span) => s) as RecordedSpan;
+    const tracer: Tracer = tracerWith().tracer;
+    const span = recorded(tracer.startActiveSpan('stage', { kind: SpanKind.CONSUMER }, (s: Span) => s));
     expect(span.kind).toBe(SpanKind.CONSUMER);
   });
 
   it('parents startActiveSpan(name, options, context, fn)’s span on the given context, not the active one', () => {
-    const { tracer } = tracerWith();
-    const span = tracer.startActiveSpan('stage', {}, remoteParent(), (s: Span) => s) as RecordedSpan;
+    const tracer: Tracer = tracerWith().tracer;
+    const span = recorded(tracer.startActiveSpan('stage', {}, remoteParent(), (s: Span) => s));
     expect(span.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
   });
 
   it('makes startActiveSpan’s span active on top of the given context', () => {
-    const { tracer } = tracerWith();
+    const tracer: Tracer = tracerWith().tracer;
     const key = Symbol('sluice.test');
     const seen = tracer.startActiveSpan('stage', {}, remoteParent().setValue(key, 'kept'), () => context.active().getValue(key));
     expect(seen).toBe('kept');
