@@ -28,10 +28,14 @@ export function nowEpochMillis(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** A time the API accepts (epoch or performance milliseconds, `[s, ns]`, a Date) as epoch milliseconds. */
+/**
+ * A time the API accepts (epoch or performance milliseconds, `[s, ns]`, a Date) as epoch milliseconds. A
+ * number is read as the SDK reads it: performance milliseconds when it is not past the monotonic clock's
+ * reading, epoch milliseconds otherwise (so an epoch time from before the process started stays one).
+ */
 export function epochMillisOf(time: TimeInput | undefined): number {
   if (time === undefined) return nowEpochMillis();
-  if (typeof time === 'number') return time < performance.timeOrigin ? performance.timeOrigin + time : time;
+  if (typeof time === 'number') return time <= performance.now() ? performance.timeOrigin + time : time;
   if (time instanceof Date) return time.getTime();
   return time[0] * 1000 + time[1] / 1e6;
 }

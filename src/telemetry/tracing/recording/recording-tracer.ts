@@ -26,8 +26,10 @@ export class RecordingTracer implements Tracer {
   constructor(private readonly options: RecordingTracerOptions) {}
 
   startSpan(name: string, spanOptions: SpanOptions = {}, parentContext: Context = context.active()): Span {
+    // A root span's sampler and processors must not see the context's span as its parent either.
+    if (spanOptions.root === true) parentContext = trace.deleteSpan(parentContext);
     if (isTracingSuppressed(parentContext)) return trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE });
-    const parent = spanOptions.root === true ? undefined : validParent(trace.getSpanContext(parentContext));
+    const parent = validParent(trace.getSpanContext(parentContext));
     const traceId = parent?.traceId ?? newTraceId();
     const kind = spanOptions.kind ?? SpanKind.INTERNAL;
     const links = spanOptions.links ?? [];
