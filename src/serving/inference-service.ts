@@ -7,7 +7,7 @@ import type { HookBus } from '../plugins/registry/hook-bus.js';
 import { pluginFailure } from '../plugins/registry/plugin-failure.js';
 import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
 import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
-import { annotateSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
+import { annotateModel, withChildSpan } from '../telemetry/tracing/span-helpers.js';
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
@@ -199,7 +199,7 @@ export class InferenceService {
 
   private readyVersion(model: string, versionName: string | undefined, trace: Context | undefined): ModelVersion {
     const version = this.registry.resolve(model, versionName);
-    annotateSpan(trace, { [ATTR.model]: version.name, [ATTR.modelVersion]: version.version });
+    annotateModel(trace, version.name, version.version);
     if (version.state !== 'ready') {
       throw new SluiceError('SLUICE_MODEL_UNLOADING', `model \`${version.name}\` version \`${version.version}\` is being unloaded`);
     }

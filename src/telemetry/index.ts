@@ -4,6 +4,6 @@ export { resolveTelemetrySettings, type TelemetrySettings } from './tracing/tele
 export { W3C_PROPAGATOR, traceHeaders } from './tracing/w3c-propagator.js';
 export { contextWithTracer, recordingSpanOf, tracerOf } from './tracing/trace-context.js';
 export { requestTracer, tracerFor } from './tracing/request-tracer.js';
-export { annotateSpan, recordFailure, withChildSpan } from './tracing/span-helpers.js';
+export { annotateModel, recordFailure, withChildSpan } from './tracing/span-helpers.js';
 export { loggerWithTrace, traceLogFields } from './logging/trace-log-fields.js';
 export { endRpcServerSpan, startRpcServerSpan, startServerSpan, type RpcCall, type ServerSpan } from './tracing/server-span.js';

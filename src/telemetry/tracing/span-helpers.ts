@@ -38,7 +38,7 @@ export async function withChildSpan<T>(
   }
 }
 
-/** Adds attributes to the span of `to` when it records (a request's model, once resolved). */
-export function annotateSpan(to: Context | undefined, attributes: Attributes): void {
-  recordingSpanOf(to)?.setAttributes(attributes);
+/** Names the model version a request runs on, on the span of `to` when it records. */
+export function annotateModel(to: Context | undefined, model: string, version: string): void {
+  recordingSpanOf(to)?.setAttribute(ATTR.model, model).setAttribute(ATTR.modelVersion, version);
 }

@@ -1,6 +1,11 @@
-/** What the request thread tells the export thread. */
+/**
+ * What the request thread tells the export thread. Encoded requests travel in shared buffers ("slots")
+ * that the export thread is handed once: a send names its slot and length, so no buffer is transferred
+ * or copied per batch (handing a buffer over with each message cost the request thread far more).
+ */
 export type ExportThreadRequest =
-  | { readonly type: 'send'; readonly id: number; readonly bytes: ArrayBuffer; readonly spanCount: number }
+  | { readonly type: 'slot'; readonly slot: number; readonly buffer: SharedArrayBuffer }
+  | { readonly type: 'send'; readonly id: number; readonly slot: number; readonly length: number; readonly spanCount: number }
   | { readonly type: 'flush'; readonly id: number }
   | { readonly type: 'shutdown'; readonly id: number };
 

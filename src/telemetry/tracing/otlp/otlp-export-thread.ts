@@ -11,6 +11,7 @@ import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
 const port = parentPort;
 if (port === null) throw new Error('the OTLP export thread runs as a worker thread only');
 const sender = otlpHttpTraceSender((workerData as ExportThreadData).url);
+const slots: SharedArrayBuffer[] = [];
 
 function reply(answer: ExportThreadReply): void {
   port?.postMessage(answer);
@@ -22,11 +23,21 @@ function failure(id: number, error: unknown): ExportThreadReply {
 
 port.on('message', (request: ExportThreadRequest) => {
   switch (request.type) {
-    case 'send':
-      sender.send({ bytes: new Uint8Array(request.bytes), spanCount: request.spanCount }, (result) => {
+    case 'slot':
+      slots[request.slot] = request.buffer;
+      return;
+    case 'send': {
+      const slot = slots[request.slot];
+      if (slot === undefined) {
+        reply(failure(request.id, `no shared buffer ${request.slot}`));
+        return;
+      }
+      // The request thread reuses the slot only after this send is answered, retries included.
+      sender.send({ bytes: new Uint8Array(slot, 0, request.length), spanCount: request.spanCount }, (result) => {
         reply(result.code === ExportResultCode.SUCCESS ? { id: request.id, ok: true } : failure(request.id, result.error ?? 'the collector refused the spans'));
       });
       return;
+    }
     case 'flush':
       sender.forceFlush().then(
         () => {

@@ -8,6 +8,9 @@ import type { EncodedTraceRequest, TraceRequestSender } from './encoding-span-pr
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
 import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
 
+/** The smallest shared buffer made for requests (a batch of 512 small spans is about 100 KiB). */
+const MIN_SLOT_BYTES = 256 * 1024;
+
 /**
  * The compiled export thread module. A build runs it beside this file; the test runner, which compiles
  * TypeScript on the fly, runs the build's copy when there is one (a worker thread cannot load
@@ -21,16 +24,10 @@ function exportThreadFile(): string | undefined {
   return existsSync(compiled) ? compiled : undefined;
 }
 
-/** An array buffer holding exactly `bytes`, to hand to another thread without copying when it already is one. */
-function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
-  return bytes.slice().buffer;
-}
-
 /**
- * Sends encoded trace requests from a worker thread of their own: the request thread only hands each
- * request's buffer over (transferred, not copied). The thread holds the process open only while it has
- * work, so an idle exporter never delays an exit.
+ * Sends encoded trace requests from a worker thread of their own: the request thread copies each request
+ * into a free shared buffer and names it in a short message. The thread holds the process open only
+ * while it has work, so an idle exporter never delays an exit.
  */
 class ThreadTraceSender implements TraceRequestSender {
   private readonly worker: Worker;
@@ -38,6 +35,9 @@ class ThreadTraceSender implements TraceRequestSender {
   private nextId = 1;
   /** Why the thread is gone, once it is: later requests fail at once with it. */
   private gone: string | undefined;
+  /** Shared buffers the thread knows, and which of them no send is using. */
+  private readonly slots: SharedArrayBuffer[] = [];
+  private readonly freeSlots: number[] = [];
 
   constructor(file: string, data: ExportThreadData) {
     this.worker = new Worker(file, { workerData: data });
@@ -54,15 +54,35 @@ class ThreadTraceSender implements TraceRequestSender {
   }
 
   send(request: EncodedTraceRequest, done: (result: ExportResult) => void): void {
-    const bytes = ownBuffer(request.bytes);
-    this.ask({ type: 'send', id: this.nextId++, bytes, spanCount: request.spanCount }, [bytes], (reply) => {
+    const length = request.bytes.length;
+    const { slot, buffer } = this.slotFor(length);
+    new Uint8Array(buffer, 0, length).set(request.bytes);
+    this.ask({ type: 'send', id: this.nextId++, slot, length, spanCount: request.spanCount }, (reply) => {
+      this.freeSlots.push(slot);
       done(reply.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reply.error) });
     });
   }
 
+  /** A free slot of at least `size` bytes: a free one that is large enough, else a new or larger one, made known to the thread. */
+  private slotFor(size: number): { readonly slot: number; readonly buffer: SharedArrayBuffer } {
+    for (let i = 0; i < this.freeSlots.length; i++) {
+      const slot = this.freeSlots[i] ?? 0;
+      const buffer = this.slots[slot];
+      if (buffer !== undefined && buffer.byteLength >= size) {
+        this.freeSlots.splice(i, 1);
+        return { slot, buffer };
+      }
+    }
+    const slot = this.freeSlots.pop() ?? this.slots.length;
+    const buffer = new SharedArrayBuffer(Math.max(MIN_SLOT_BYTES, 2 ** Math.ceil(Math.log2(size))));
+    this.slots[slot] = buffer;
+    if (this.gone === undefined) this.worker.postMessage({ type: 'slot', slot, buffer } satisfies ExportThreadRequest);
+    return { slot, buffer };
+  }
+
   forceFlush(): Promise<void> {
     return new Promise((resolve) => {
-      this.ask({ type: 'flush', id: this.nextId++ }, [], () => {
+      this.ask({ type: 'flush', id: this.nextId++ }, () => {
         resolve();
       });
     });
@@ -70,21 +90,21 @@ class ThreadTraceSender implements TraceRequestSender {
 
   async shutdown(): Promise<void> {
     await new Promise<void>((resolve) => {
-      this.ask({ type: 'shutdown', id: this.nextId++ }, [], () => {
+      this.ask({ type: 'shutdown', id: this.nextId++ }, () => {
         resolve();
       });
     });
     await this.worker.terminate();
   }
 
-  private ask(request: ExportThreadRequest, transfer: ArrayBuffer[], then: (reply: ExportThreadReply) => void): void {
+  private ask(request: ExportThreadRequest & { readonly id: number }, then: (reply: ExportThreadReply) => void): void {
     if (this.gone !== undefined) {
       then({ id: request.id, ok: false, error: this.gone });
       return;
     }
     this.pending.set(request.id, then);
     if (this.pending.size === 1) this.worker.ref();
-    this.worker.postMessage(request, transfer);
+    this.worker.postMessage(request);
   }
 
   private settle(reply: ExportThreadReply): void {

@@ -20,6 +20,7 @@ import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_STACKTRACE, ATTR_EXCEPTION_TYPE 
 export const SPAN_LIMIT = 128;
 
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
 const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
 
@@ -81,7 +82,8 @@ export class RecordedSpan implements Span, ReadableSpan {
   name: string;
   readonly kind: SpanKind;
   readonly parentSpanContext: SpanContext | undefined;
-  readonly attributes: Attributes = {};
+  /** Shared and empty until the first attribute is set (most spans have none). */
+  attributes: Attributes = NO_ATTRIBUTES;
   links: Link[] = NO_LINKS;
   events: TimedEvent[] = NO_EVENTS;
   status: SpanStatus = UNSET;
@@ -139,6 +141,7 @@ export class RecordedSpan implements Span, ReadableSpan {
 
   setAttribute(key: string, value: AttributeValue | undefined): this {
     if (this.ended || key.length === 0 || !isAttributeValue(value)) return this;
+    if (this.attributes === NO_ATTRIBUTES) this.attributes = {};
     const attributes = this.attributes as Record<string, AttributeValue>;
     if (!Object.hasOwn(attributes, key)) {
       if (this.attributeCount >= SPAN_LIMIT) {
