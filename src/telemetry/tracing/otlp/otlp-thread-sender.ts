@@ -41,7 +41,6 @@ class ThreadTraceSender implements TraceRequestSender {
 
   constructor(file: string, data: ExportThreadData) {
     this.worker = new Worker(file, { workerData: data });
-    this.worker.unref();
     this.worker.on('message', (reply: ExportThreadReply) => {
       this.settle(reply);
     });
@@ -51,6 +50,8 @@ class ThreadTraceSender implements TraceRequestSender {
     this.worker.on('exit', (code) => {
       this.stopped(`the OTLP export thread stopped (exit code ${code})`);
     });
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    this.worker.unref();
   }
 
   send(request: EncodedTraceRequest, done: (result: ExportResult) => void): void {
@@ -123,9 +124,10 @@ class ThreadTraceSender implements TraceRequestSender {
 
 /**
  * Where a server's encoded spans go: to `url` from the export thread, or, where its compiled module
- * cannot be found (tests run without a build), from this thread.
+ * cannot be found (tests run without a build), from this thread. `threadFile` finds that module; tests
+ * replace it to run without one or with a thread of their own.
  */
-export function otlpTraceSender(url: string): TraceRequestSender {
-  const file = exportThreadFile();
+export function otlpTraceSender(url: string, threadFile: () => string | undefined = exportThreadFile): TraceRequestSender {
+  const file = threadFile();
   return file === undefined ? otlpHttpTraceSender(url) : new ThreadTraceSender(file, { url });
 }
