@@ -40,7 +40,9 @@ class ThreadTraceSender implements TraceRequestSender {
   private readonly freeSlots: number[] = [];
 
   constructor(file: string, data: ExportThreadData) {
-    this.worker = new Worker(file, { workerData: data });
+    // The thread runs compiled JavaScript of Sluice's own and needs none of the process's flags; some of
+    // them would stop it from starting (`--input-type` is for the main entry only) or preload code into it.
+    this.worker = new Worker(file, { workerData: data, execArgv: [] });
     this.worker.on('message', (reply: ExportThreadReply) => {
       this.settle(reply);
     });

@@ -243,6 +243,17 @@ parentPort.on('message', (request) => { if (request.type === 'send') throw new E
     expect(receiver.requests).toHaveLength(1);
   }, 30_000);
 
+  it('sends from a process started with flags for its main module only', async () => {
+    const { receiver, url } = await collector();
+    const child = await runChild(
+      `const { otlpTraceSender } = await import(${JSON.stringify(compiledSender)});
+otlpTraceSender(${JSON.stringify(url)}).send({ bytes: new Uint8Array(0), spanCount: 0 }, (result) => console.log('code', result.code, result.error?.message ?? ''));`,
+      ['--input-type=module'],
+    );
+    expect(child.stdout).toBe(`code ${ExportResultCode.SUCCESS} \n`);
+    expect(receiver.requests).toHaveLength(1);
+  }, 30_000);
+
   it('delivers the spans an EncodingSpanProcessor ended before its shutdown', async () => {
     const { receiver, url } = await collector();
     const processor = new EncodingSpanProcessor(otlpTraceSender(url), { scheduledDelayMillis: 600_000, exportTimeoutMillis: 600_000, maxQueueSize: 100, maxExportBatchSize: 2 });
