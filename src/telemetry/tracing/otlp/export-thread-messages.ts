@@ -9,11 +9,17 @@ export type ExportThreadRequest =
   | { readonly type: 'flush'; readonly id: number }
   | { readonly type: 'shutdown'; readonly id: number };
 
-/** What the export thread answers, by the request's id: whether it went well, and if not, why. */
+/**
+ * What the export thread answers, by the request's id: whether it went well, and if not, why; for an
+ * answer of the collector, its HTTP status and body too (the transport's error carries them as `code` and
+ * `data`, and only plain data crosses threads).
+ */
 export interface ExportThreadReply {
   readonly id: number;
   readonly ok: boolean;
   readonly error?: string;
+  readonly status?: number;
+  readonly body?: string;
 }
 
 /** What the export thread is started with. */

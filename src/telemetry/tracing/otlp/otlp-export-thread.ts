@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ExportResultCode } from '@opentelemetry/core';
+import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
 import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
 
@@ -18,6 +19,7 @@ function reply(answer: ExportThreadReply): void {
 }
 
 function failure(id: number, error: unknown): ExportThreadReply {
+  if (error instanceof OTLPExporterError) return { id, ok: false, error: error.message, status: error.code, body: error.data };
   return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
 }
 

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { packageRoot } from '../../../common/package-root.js';
 import type { EncodedTraceRequest, TraceRequestSender } from './encoding-span-processor.js';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
@@ -22,6 +23,11 @@ function exportThreadFile(): string | undefined {
   const root = packageRoot();
   const compiled = join(root, 'dist', relative(root, here));
   return existsSync(compiled) ? compiled : undefined;
+}
+
+/** The error of a failed reply: the transport's own kind, with the collector's status and body, where the collector answered. */
+function failure(reply: ExportThreadReply): Error {
+  return reply.status === undefined && reply.body === undefined ? new Error(reply.error) : new OTLPExporterError(reply.error, reply.status, reply.body);
 }
 
 /**
@@ -62,7 +68,7 @@ class ThreadTraceSender implements TraceRequestSender {
     new Uint8Array(buffer, 0, length).set(request.bytes);
     this.ask({ type: 'send', id: this.nextId++, slot, length, spanCount: request.spanCount }, (reply) => {
       this.freeSlots.push(slot);
-      done(reply.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reply.error) });
+      done(reply.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: failure(reply) });
     });
   }
 

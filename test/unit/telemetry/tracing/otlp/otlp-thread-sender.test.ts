@@ -164,6 +164,13 @@ describe('otlpTraceSender', () => {
     expect(result.error?.message).toEqual(expect.stringMatching(/\S/));
   });
 
+  it('reports a refusal with the collector’s status and explanation, as the in-thread sender does', async () => {
+    const { url } = await collector(() => ({ status: 400, body: 'the spans are malformed' }));
+    const [threaded, inThread] = await Promise.all([send(tracked(otlpTraceSender(url)), batch('refused')), send(tracked(otlpTraceSender(url, () => undefined)), batch('refused'))]);
+    expect(inThread.error).toEqual(expect.objectContaining({ code: 400, data: 'the spans are malformed' }));
+    expect(threaded.error).toEqual(expect.objectContaining({ message: inThread.error?.message, code: 400, data: 'the spans are malformed' }));
+  });
+
   it('resolves forceFlush once the batches sent before it are answered', async () => {
     const { receiver, url } = await collector();
     const sender = tracked(otlpTraceSender(url));
