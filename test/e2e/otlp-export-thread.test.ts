@@ -9,10 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { packageRoot } from '../../../../../src/common/package-root.js';
-import { EncodingSpanProcessor, type EncodedTraceRequest, type TraceRequestSender } from '../../../../../src/telemetry/tracing/otlp/encoding-span-processor.js';
-import { otlpTraceSender } from '../../../../../src/telemetry/tracing/otlp/otlp-thread-sender.js';
-import { OtlpReceiver, type OtlpAnswer } from '../../../../support/telemetry/otlp-receiver.js';
+import { packageRoot } from '../../src/common/package-root.js';
+import { EncodingSpanProcessor, type EncodedTraceRequest, type TraceRequestSender } from '../../src/telemetry/tracing/otlp/encoding-span-processor.js';
+import { otlpTraceSender } from '../../src/telemetry/tracing/otlp/otlp-thread-sender.js';
+import { OtlpReceiver, type OtlpAnswer } from '../support/telemetry/otlp-receiver.js';
 
 /** Batches are sized around the sender's smallest shared buffer (256 KiB). */
 const KIB = 1024;
