@@ -201,7 +201,7 @@ describe('otlpTraceSender', () => {
   it('fails a batch under way when the thread dies, with the reason, and later batches at once', async () => {
     const { url } = await collector();
     const dying = threadFile(`import { parentPort } from 'node:worker_threads';
-parentPort.on('message', (request) => { if (request.type === 'send') process.exit(3); });`);
+parentPort.on('message', (request) => { if (request.type === 'slot') process.exit(3); });`);
     const sender = tracked(otlpTraceSender(url, dying));
     const underWay = await send(sender, batch('under way'));
     const later = await send(sender, batch('later'));
@@ -214,7 +214,7 @@ parentPort.on('message', (request) => { if (request.type === 'send') process.exi
   it('fails batches with the error the thread died of', async () => {
     const { url } = await collector();
     const throwing = threadFile(`import { parentPort } from 'node:worker_threads';
-parentPort.on('message', (request) => { if (request.type === 'send') throw new Error('the export thread broke'); });`);
+parentPort.on('message', (request) => { if (request.type === 'slot') throw new Error('the export thread broke'); });`);
     const result = await send(tracked(otlpTraceSender(url, throwing)), batch('under way'));
     expect(result.code).toBe(ExportResultCode.FAILED);
     expect(result.error?.message).toContain('the export thread broke');

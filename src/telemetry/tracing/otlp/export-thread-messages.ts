@@ -1,16 +1,16 @@
 /**
- * What the request thread tells the export thread. Encoded requests travel in shared buffers ("slots")
- * that the export thread is handed once: a send names its slot and length, so no buffer is transferred
- * or copied per batch (handing a buffer over with each message cost the request thread far more).
+ * What the request thread tells the export thread by message: the rare things. Encoded batches travel
+ * in shared buffers ("slots") the thread is handed once, and are announced through the shared ring
+ * (`export-ring.ts`), not by message.
  */
 export type ExportThreadRequest =
   | { readonly type: 'slot'; readonly slot: number; readonly buffer: SharedArrayBuffer }
-  | { readonly type: 'send'; readonly id: number; readonly slot: number; readonly length: number; readonly spanCount: number }
   | { readonly type: 'flush'; readonly id: number }
   | { readonly type: 'shutdown'; readonly id: number };
 
 /**
- * What the export thread answers, by the request's id: whether it went well, and if not, why; for an
+ * What the export thread answers by message, by the request's id: flushes, shutdowns and failed batches
+ * (batches sent are reported through the ring). Whether it went well, and if not, why; for an
  * answer of the collector, its HTTP status and body too (the transport's error carries them as `code` and
  * `data`, and only plain data crosses threads).
  */
@@ -26,4 +26,6 @@ export interface ExportThreadReply {
 export interface ExportThreadData {
   /** Full URL spans are posted to (`…/v1/traces`). */
   readonly url: string;
+  /** The shared array of the batch ring. */
+  readonly ring: SharedArrayBuffer;
 }

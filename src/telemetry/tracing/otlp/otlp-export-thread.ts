@@ -6,13 +6,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
+import { RingReader, type RingSend } from './export-ring.js';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
 import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
 
 const port = parentPort;
 if (port === null) throw new Error('the OTLP export thread runs as a worker thread only');
-const sender = otlpHttpTraceSender((workerData as ExportThreadData).url);
+const data = workerData as ExportThreadData;
+const sender = otlpHttpTraceSender(data.url);
+const ring = new RingReader(data.ring);
 const slots: SharedArrayBuffer[] = [];
+/** How often the ring is read: batches come every few milliseconds at most, and a little delay costs nothing. */
+const POLL_MS = 5;
 
 function reply(answer: ExportThreadReply): void {
   port?.postMessage(answer);
@@ -23,23 +28,37 @@ function failure(id: number, error: unknown): ExportThreadReply {
   return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
 }
 
+/** Batches whose shared buffer has not arrived yet: its message and the batch race each other. */
+const awaitingSlot: RingSend[] = [];
+
+function send(batch: RingSend): void {
+  const slot = slots[batch.slot];
+  if (slot === undefined) {
+    awaitingSlot.push(batch);
+    return;
+  }
+  // The request thread reuses the slot only after this batch is answered, retries included.
+  sender.send({ bytes: new Uint8Array(slot, 0, batch.length), spanCount: batch.spanCount }, (result) => {
+    if (result.code === ExportResultCode.SUCCESS) ring.ack(batch.id);
+    else reply(failure(batch.id, result.error ?? 'the collector refused the spans'));
+  });
+}
+
+function readRing(): void {
+  ring.takeSends(send);
+}
+
+const polling = setInterval(readRing, POLL_MS);
+
 port.on('message', (request: ExportThreadRequest) => {
+  if (request.type === 'slot') {
+    slots[request.slot] = request.buffer;
+    for (const batch of awaitingSlot.splice(0)) send(batch);
+    return;
+  }
+  // Batches announced before a flush or shutdown belong to it.
+  readRing();
   switch (request.type) {
-    case 'slot':
-      slots[request.slot] = request.buffer;
-      return;
-    case 'send': {
-      const slot = slots[request.slot];
-      if (slot === undefined) {
-        reply(failure(request.id, `no shared buffer ${request.slot}`));
-        return;
-      }
-      // The request thread reuses the slot only after this send is answered, retries included.
-      sender.send({ bytes: new Uint8Array(slot, 0, request.length), spanCount: request.spanCount }, (result) => {
-        reply(result.code === ExportResultCode.SUCCESS ? { id: request.id, ok: true } : failure(request.id, result.error ?? 'the collector refused the spans'));
-      });
-      return;
-    }
     case 'flush':
       sender.forceFlush().then(
         () => {
@@ -51,6 +70,7 @@ port.on('message', (request: ExportThreadRequest) => {
       );
       return;
     case 'shutdown':
+      clearInterval(polling);
       sender.shutdown().then(
         () => {
           reply({ id: request.id, ok: true });

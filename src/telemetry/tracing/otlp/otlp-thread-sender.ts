@@ -6,11 +6,14 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { packageRoot } from '../../../common/package-root.js';
 import type { EncodedTraceRequest, TraceRequestSender } from './encoding-span-processor.js';
+import { RING_BYTES, RING_ENTRIES, RingWriter } from './export-ring.js';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
 import { otlpHttpTraceSender } from './otlp-http-trace-sender.js';
 
 /** The smallest shared buffer made for requests (a batch of 512 small spans is about 100 KiB). */
 const MIN_SLOT_BYTES = 256 * 1024;
+/** How often answers are read from the ring while batches are under way. */
+const ACK_POLL_MS = 10;
 
 /**
  * The compiled export thread module. A build runs it beside this file; the test runner, which compiles
@@ -32,8 +35,9 @@ function failure(reply: ExportThreadReply): Error {
 
 /**
  * Sends encoded trace requests from a worker thread of their own: the request thread copies each request
- * into a free shared buffer and names it in a short message. The thread holds the process open only
- * while it has work, so an idle exporter never delays an exit.
+ * into a free shared buffer and announces it in the shared ring (`export-ring.ts`), which never waits
+ * for the thread; sent batches come back through the ring, failures as messages. While batches are
+ * under way a timer reads the ring and holds the process open; an idle exporter never delays an exit.
  */
 class ThreadTraceSender implements TraceRequestSender {
   private readonly worker: Worker;
@@ -44,12 +48,18 @@ class ThreadTraceSender implements TraceRequestSender {
   /** Shared buffers the thread knows, and which of them no send is using. */
   private readonly slots: SharedArrayBuffer[] = [];
   private readonly freeSlots: number[] = [];
+  private readonly ring: RingWriter;
+  private ackPolling: NodeJS.Timeout | undefined;
 
-  constructor(file: string, data: ExportThreadData) {
+  constructor(file: string, data: Omit<ExportThreadData, 'ring'>) {
     // The thread runs compiled JavaScript of Sluice's own and needs none of the process's flags; some of
     // them would stop it from starting (`--input-type` is for the main entry only) or preload code into it.
-    this.worker = new Worker(file, { workerData: data, execArgv: [] });
+    const ring = new SharedArrayBuffer(RING_BYTES);
+    this.ring = new RingWriter(ring);
+    this.worker = new Worker(file, { workerData: { ...data, ring } satisfies ExportThreadData, execArgv: [] });
     this.worker.on('message', (reply: ExportThreadReply) => {
+      // Batches sent before a flush was answered are settled before it.
+      this.readAcks();
       this.settle(reply);
     });
     this.worker.on('error', (error: Error) => {
@@ -63,13 +73,28 @@ class ThreadTraceSender implements TraceRequestSender {
   }
 
   send(request: EncodedTraceRequest, done: (result: ExportResult) => void): void {
+    this.readAcks();
+    const id = this.nextId++;
+    const fail = (error: Error): void => {
+      done({ code: ExportResultCode.FAILED, error });
+    };
+    if (this.gone !== undefined) {
+      fail(new Error(this.gone));
+      return;
+    }
+    if (this.pending.size >= RING_ENTRIES) {
+      fail(new Error(`${RING_ENTRIES} span batches are already waiting for the collector`));
+      return;
+    }
     const length = request.bytes.length;
     const { slot, buffer } = this.slotFor(length);
     new Uint8Array(buffer, 0, length).set(request.bytes);
-    this.ask({ type: 'send', id: this.nextId++, slot, length, spanCount: request.spanCount }, (reply) => {
+    this.expect(id, (reply) => {
       this.freeSlots.push(slot);
-      done(reply.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: failure(reply) });
+      if (reply.ok) done({ code: ExportResultCode.SUCCESS });
+      else fail(failure(reply));
     });
+    this.ring.write({ id, slot, length, spanCount: request.spanCount });
   }
 
   /** A free slot of at least `size` bytes: a free one that is large enough, else a new or larger one, made known to the thread. */
@@ -82,7 +107,8 @@ class ThreadTraceSender implements TraceRequestSender {
         return { slot, buffer };
       }
     }
-    const slot = this.freeSlots.pop() ?? this.slots.length;
+    // A new index, never a new buffer under an old one: the thread may still read the old one.
+    const slot = this.slots.length;
     const buffer = new SharedArrayBuffer(Math.max(MIN_SLOT_BYTES, 2 ** Math.ceil(Math.log2(size))));
     this.slots[slot] = buffer;
     if (this.gone === undefined) this.worker.postMessage({ type: 'slot', slot, buffer } satisfies ExportThreadRequest);
@@ -111,16 +137,32 @@ class ThreadTraceSender implements TraceRequestSender {
       then({ id: request.id, ok: false, error: this.gone });
       return;
     }
-    this.pending.set(request.id, then);
-    if (this.pending.size === 1) this.worker.ref();
+    this.expect(request.id, then);
     this.worker.postMessage(request);
+  }
+
+  /** Waits for the answer to `id`, reading the ring meanwhile (which keeps the process open). */
+  private expect(id: number, then: (reply: ExportThreadReply) => void): void {
+    this.pending.set(id, then);
+    this.ackPolling ??= setInterval(() => {
+      this.readAcks();
+    }, ACK_POLL_MS);
+  }
+
+  private readAcks(): void {
+    this.ring.takeAcks((id) => {
+      this.settle({ id, ok: true });
+    });
   }
 
   private settle(reply: ExportThreadReply): void {
     const then = this.pending.get(reply.id);
     if (then === undefined) return;
     this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0) {
+      clearInterval(this.ackPolling);
+      this.ackPolling = undefined;
+    }
     then(reply);
   }
 
