@@ -38,6 +38,10 @@ export interface DynamicBatchSchedulerOptions {
 const RETRY_AFTER_SECONDS = 1;
 /** How many recent batch sizes are kept for the management API. */
 const RECENT_BATCHES = 32;
+/** Weight of the newest batch in the moving mean of requests per batch. */
+const BATCH_MEAN_WEIGHT = 0.2;
+/** Above this mean, requests arrive together and a new one waits for the end of the event-loop turn. */
+const GATHER_ABOVE_MEAN_BATCH = 1.5;
 /** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); a later deadline is reached in steps. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
@@ -64,6 +68,8 @@ export class DynamicBatchScheduler implements Scheduler {
   private windowDispatched = 0;
   private pumpTimer: NodeJS.Timeout | undefined;
   private gathering = false;
+  /** A moving mean of the requests per batch: above one, requests are arriving together. */
+  private recentBatchMean = 1;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private deadlineAt = Infinity;
   private readonly idleWaiters = new Set<() => void>();
@@ -102,7 +108,9 @@ export class DynamicBatchScheduler implements Scheduler {
       if (job.traceContext !== undefined) payload.trace = this.options.tracing?.enqueued(job.traceContext);
       this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
-      if (job.gather === true) this.pumpSoon();
+      // Under load, let the requests that arrive in this turn of the event loop share the batch: run at
+      // once, the first of them would run alone while the rest wait for it, batch after batch.
+      if (job.gather === true || this.recentBatchMean > GATHER_ABOVE_MEAN_BATCH) this.pumpSoon();
       else this.pump();
     });
   }
@@ -314,6 +322,7 @@ export class DynamicBatchScheduler implements Scheduler {
       }
     });
     this.delay.batchFinished(performance.now(), rows);
+    this.recentBatchMean += (picked.length - this.recentBatchMean) * BATCH_MEAN_WEIGHT;
     this.recent.push(picked.length);
     if (this.recent.length > RECENT_BATCHES) this.recent.shift();
     this.executing -= picked.length;

@@ -186,6 +186,33 @@ describe('DynamicBatchScheduler: dispatch', () => {
     expect(h.batches()).toEqual([[1], [2, 3, 4]]);
   });
 
+  /** Runs a batch of one, then one of four: the scheduler has seen requests arrive together. */
+  async function underLoad(h: Harness): Promise<void> {
+    for (let tag = 1; tag <= 5; tag++) h.submit(tag);
+    await h.succeed(1);
+    await h.succeed(2);
+  }
+
+  it('lets the requests that arrive in one turn share a batch once batches carry several requests', async () => {
+    const h = await Harness.start({ maxBatchSize: 4 });
+    await underLoad(h);
+    h.submit(6);
+    h.submit(7);
+    h.submit(8);
+    await settle();
+    expect(h.batches()).toEqual([[1], [2, 3, 4, 5], [6, 7, 8]]);
+  });
+
+  it('runs a lone request at once again when requests come one at a time', async () => {
+    const h = await Harness.start({ maxBatchSize: 4 });
+    await underLoad(h);
+    h.submit(6);
+    await settle();
+    await h.succeed(6);
+    h.submit(7);
+    expect(h.batches()).toEqual([[1], [2, 3, 4, 5], [6], [7]]);
+  });
+
   it('caps a batch at maxBatchSize rows', async () => {
     const h = await Harness.start({ maxBatchSize: 4 });
     for (let tag = 1; tag <= 7; tag++) h.submit(tag);
