@@ -1,4 +1,4 @@
-import type { Counter, Histogram } from '@opentelemetry/api';
+import type { Counter, Histogram, ObservableResult } from '@opentelemetry/api';
 import { Telemetry } from '../tracing/telemetry.js';
 import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
 
@@ -17,15 +17,26 @@ const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 
  */
 const TORCHSERVE_COUNTER_NAMES = /^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queue)_latency_microseconds)_total\b/gm;
 
+/** One model version's running totals of the per-request counters. */
+interface RequestTotals {
+  readonly labels: { readonly model_name: string; readonly model_version: string };
+  requests: number;
+  latencyUs: number;
+  queueUs: number;
+}
+
 /**
  * {@link ServingMetrics} through the OpenTelemetry metrics API, read by the Prometheus exporter of the
  * server's {@link Telemetry} (and pushed over OTLP when configured). Keeps TorchServe's metric names so
  * existing dashboards work, plus latency, batch and error histograms and counters.
  */
 export class PrometheusServingMetrics implements ServingMetrics {
-  private readonly requests: Counter;
-  private readonly latencyTotal: Counter;
-  private readonly queueTotal: Counter;
+  /**
+   * The per-request counters (requests, cumulative latency and queue time) are summed here and read when
+   * metrics are collected: recording into a counter hashes its attributes on every call, which cost
+   * each request more than the sum.
+   */
+  private readonly totals = new Map<string, Map<string, RequestTotals>>();
   private readonly failures: Counter;
   private readonly errors: Counter;
   private readonly latency: Histogram;
@@ -39,15 +50,20 @@ export class PrometheusServingMetrics implements ServingMetrics {
     const m = telemetry.meter;
     const seconds = (name: string, description: string): Histogram =>
       m.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S } });
-    this.requests = m.createCounter('ts_inference_requests_total', { description: 'Inference requests received per model.' });
-    this.latencyTotal = m.createCounter('ts_inference_latency_microseconds', {
+    const observeTotals = (read: (t: RequestTotals) => number) => (result: ObservableResult) => {
+      for (const versions of this.totals.values()) for (const t of versions.values()) result.observe(read(t), t.labels);
+    };
+    m.createObservableCounter('ts_inference_requests_total', { description: 'Inference requests received per model.' }).addCallback(
+      observeTotals((t) => t.requests),
+    );
+    m.createObservableCounter('ts_inference_latency_microseconds', {
       description: 'Cumulative inference latency per model, in microseconds.',
       unit: 'us',
-    });
-    this.queueTotal = m.createCounter('ts_queue_latency_microseconds', {
+    }).addCallback(observeTotals((t) => t.latencyUs));
+    m.createObservableCounter('ts_queue_latency_microseconds', {
       description: 'Cumulative time requests spent queued per model, in microseconds.',
       unit: 'us',
-    });
+    }).addCallback(observeTotals((t) => t.queueUs));
     this.failures = m.createCounter('sluice_inference_failures_total', { description: 'Inference requests that ended in an error, per model.' });
     this.errors = m.createCounter('sluice_errors_total', { description: 'Error answers per Sluice error code and transport.' });
     this.latency = seconds('sluice_inference_request_duration_seconds', 'Inference request latency per model, in seconds.');
@@ -76,13 +92,21 @@ export class PrometheusServingMetrics implements ServingMetrics {
   }
 
   inferenceCompleted(o: InferenceObservation): void {
-    const labels = { model_name: o.model, model_version: o.version };
-    this.requests.add(1, labels);
-    this.latencyTotal.add(Math.round(o.latencyUs), labels);
-    this.queueTotal.add(Math.round(o.queueUs), labels);
-    this.latency.record(o.latencyUs / 1e6, labels);
-    this.queueTime.record(o.queueUs / 1e6, labels);
-    if (!o.ok) this.failures.add(1, labels);
+    const totals = this.totalsOf(o.model, o.version);
+    totals.requests += 1;
+    totals.latencyUs += Math.round(o.latencyUs);
+    totals.queueUs += Math.round(o.queueUs);
+    this.latency.record(o.latencyUs / 1e6, totals.labels);
+    this.queueTime.record(o.queueUs / 1e6, totals.labels);
+    if (!o.ok) this.failures.add(1, totals.labels);
+  }
+
+  private totalsOf(model: string, version: string): RequestTotals {
+    let versions = this.totals.get(model);
+    if (versions === undefined) this.totals.set(model, (versions = new Map<string, RequestTotals>()));
+    let totals = versions.get(version);
+    if (totals === undefined) versions.set(version, (totals = { labels: { model_name: model, model_version: version }, requests: 0, latencyUs: 0, queueUs: 0 }));
+    return totals;
   }
 
   workflowNodeCompleted(o: WorkflowNodeObservation): void {
