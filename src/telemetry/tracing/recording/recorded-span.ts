@@ -11,7 +11,7 @@ import {
   type SpanStatus,
   type TimeInput,
 } from '@opentelemetry/api';
-import type { InstrumentationScope } from '@opentelemetry/core';
+import { isAttributeValue as isCoreAttributeValue, sanitizeAttributes, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_STACKTRACE, ATTR_EXCEPTION_TYPE } from '@opentelemetry/semantic-conventions';
@@ -47,6 +47,7 @@ export function hrTimeOf(epochMillis: number): HrTime {
   return [seconds, Math.min(999_999_999, Math.round((epochMillis - seconds * 1000) * 1e6))];
 }
 
+/** A primitive, or an array of one primitive type (with nulls): what an attribute may hold. */
 function isAttributeValue(value: unknown): value is AttributeValue {
   switch (typeof value) {
     case 'string':
@@ -54,7 +55,7 @@ function isAttributeValue(value: unknown): value is AttributeValue {
     case 'boolean':
       return true;
     default:
-      return Array.isArray(value);
+      return Array.isArray(value) && isCoreAttributeValue(value);
   }
 }
 
@@ -163,15 +164,16 @@ export class RecordedSpan implements Span, ReadableSpan {
 
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (this.ended) return this;
+    // As the SDK does: past the limit the oldest event gives way, so the latest (an error) is kept.
     if (this.events.length >= SPAN_LIMIT) {
+      this.events.shift();
       this.droppedEventsCount++;
-      return this;
     }
     const isTime = attributesOrTime instanceof Date || typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime);
     const attributes = isTime ? undefined : attributesOrTime;
     const at = epochMillisOf(isTime ? attributesOrTime : time);
     if (this.events === NO_EVENTS) this.events = [];
-    this.events.push({ name, attributes: attributes ?? {}, time: hrTimeOf(at), droppedAttributesCount: 0 });
+    this.events.push({ name, attributes: sanitizeAttributes(attributes), time: hrTimeOf(at), droppedAttributesCount: 0 });
     return this;
   }
 
@@ -214,7 +216,7 @@ export class RecordedSpan implements Span, ReadableSpan {
       if (exception.message) attributes[ATTR_EXCEPTION_MESSAGE] = exception.message;
       if (exception.stack) attributes[ATTR_EXCEPTION_STACKTRACE] = exception.stack;
     }
-    if (attributes[ATTR_EXCEPTION_TYPE] !== undefined || attributes[ATTR_EXCEPTION_MESSAGE] !== undefined) this.addEvent('exception', attributes, time);
+    if (attributes[ATTR_EXCEPTION_TYPE] || attributes[ATTR_EXCEPTION_MESSAGE]) this.addEvent('exception', attributes, time);
   }
 
   /** Ends the span (once) and hands it to every processor. */

@@ -148,6 +148,10 @@ describe('RecordedSpan attributes', () => {
     expect(startSpan().setAttribute('', 1).attributes).toEqual({});
   });
 
+  it('ignores an array mixing types', () => {
+    expect(startSpan().setAttribute('a', ['x', 1] as unknown as string[]).attributes).toEqual({});
+  });
+
   it(`keeps ${SPAN_LIMIT} attributes and counts the others as dropped`, () => {
     const span = startSpan();
     for (let i = 0; i < SPAN_LIMIT + 3; i++) span.setAttribute(`a${i}`, i);
@@ -191,6 +195,18 @@ describe('RecordedSpan events', () => {
     const span = startSpan();
     for (let i = 0; i < SPAN_LIMIT + 2; i++) span.addEvent(`e${i}`);
     expect([span.events.length, span.droppedEventsCount]).toEqual([SPAN_LIMIT, 2]);
+  });
+
+  it('drops the oldest events past the limit, keeping the latest', () => {
+    const span = startSpan();
+    for (let i = 0; i < SPAN_LIMIT + 2; i++) span.addEvent(`e${i}`);
+    expect([span.events[0]?.name, span.events.at(-1)?.name]).toEqual(['e2', `e${SPAN_LIMIT + 1}`]);
+  });
+
+  it('drops event attributes that are not attribute values', () => {
+    const span = startSpan();
+    span.addEvent('e', { kept: 1, nested: { not: 'allowed' } as unknown as string });
+    expect(span.events[0]?.attributes).toEqual({ kept: 1 });
   });
 });
 
@@ -249,6 +265,12 @@ describe('RecordedSpan status', () => {
 });
 
 describe('RecordedSpan.recordException', () => {
+  it('records nothing for an empty message', () => {
+    const span = startSpan();
+    span.recordException('');
+    expect(span.events).toEqual([]);
+  });
+
   it('records an Error as an exception event with its type, message and stack', () => {
     const error = new TypeError('bad input');
     const span = startSpan();
