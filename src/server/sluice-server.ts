@@ -24,7 +24,8 @@ import { ServingCore } from '../serving/serving-core.js';
 import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
 import { Telemetry } from '../telemetry/tracing/telemetry.js';
-import { resolveTelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
+import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
+import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
 
 /** How to start a server. */
 export interface StartServerOptions {
@@ -71,13 +72,18 @@ export interface SluiceServer {
   stop(): Promise<{ drained: boolean }>;
 }
 
+/** The server's own telemetry when none is given: failed span exports are logged (at most once a minute). */
+function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry {
+  return new Telemetry(settings, { reportExportFailure: exportFailureLog(logger, settings.tracesEndpoint) });
+}
+
 /**
  * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports. A model that fails to
  * load is logged and skipped; a port that cannot bind fails the start.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
-  const telemetry = options.telemetry ?? new Telemetry(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION));
+  const telemetry = options.telemetry ?? ownTelemetryOf(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION), logger);
   const ownTelemetry = options.telemetry === undefined;
   const root = packageRoot();
   const releaseTelemetry = async (): Promise<void> => {

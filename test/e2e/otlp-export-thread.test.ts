@@ -10,6 +10,9 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { packageRoot } from '../../src/common/package-root.js';
+import { DEFAULT_CONFIG } from '../../src/config/sluice-config.js';
+import { resolveTelemetrySettings } from '../../src/telemetry/tracing/telemetry-settings.js';
+import { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
 import { EncodingSpanProcessor, type EncodedTraceRequest, type TraceRequestSender } from '../../src/telemetry/tracing/otlp/encoding-span-processor.js';
 import { otlpTraceSender } from '../../src/telemetry/tracing/otlp/otlp-thread-sender.js';
 import { OtlpReceiver, type OtlpAnswer } from '../support/telemetry/otlp-receiver.js';
@@ -95,13 +98,13 @@ function runChild(script: string, flags: readonly string[] = []): Promise<{ code
 
 const compiledSender = pathToFileURL(join(packageRoot(), 'dist/src/telemetry/tracing/otlp/otlp-thread-sender.js')).href;
 
-describe('otlpTraceSender', () => {
-  afterEach(async () => {
-    await Promise.all(senders.splice(0).map((s) => s.shutdown()));
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
-    for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.shutdown()));
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
+describe('otlpTraceSender', () => {
   it('delivers a batch with exactly the bytes given and reports success', async () => {
     const { receiver, url } = await collector();
     const request = batch('one', 2 * KIB);
@@ -270,3 +273,18 @@ otlpTraceSender(${JSON.stringify(url)}).send({ bytes: new Uint8Array(0), spanCou
     expect(receiver.spans.map((s) => s.name).sort()).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe('failed span exports of a server', () => {
+  it('reach the reporter the server gives its telemetry, with the collector’s refusal', async () => {
+    const { receiver, url } = await collector(() => ({ status: 400, body: 'the spans are malformed' }));
+    const failures: Error[] = [];
+    const settings = resolveTelemetrySettings(DEFAULT_CONFIG.telemetry, { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url, OTEL_TRACES_SAMPLER: 'always_on' });
+    const telemetry = new Telemetry(settings, { reportExportFailure: (error) => failures.push(error) });
+    telemetry.tracer?.startSpan('refused').end();
+    await telemetry.forceFlush();
+    await telemetry.shutdown();
+    expect(receiver.requests).toHaveLength(1);
+    expect(failures.map((e) => e.message)).toEqual([expect.stringContaining('Bad Request')]);
+  });
+});
+

@@ -31,6 +31,8 @@ export interface TelemetryExtras {
    * in-memory exporter). Any processor turns tracing on, whatever the exporter setting.
    */
   readonly spanProcessors?: readonly SpanProcessor[];
+  /** Told of every failed OTLP/protobuf span export (the server logs them, see `exportFailureLog`). */
+  readonly reportExportFailure?: (error: Error) => void;
 }
 
 /** Settings of a server with tracing and OTLP metrics off: the Prometheus page only. */
@@ -66,14 +68,14 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
 }
 
 /** Protobuf spans are encoded as they end (see {@link EncodingSpanProcessor}); JSON goes through the SDK's batch processor. */
-function otlpProcessorFor(settings: TelemetrySettings): SpanProcessor {
+function otlpProcessorFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor {
   if (settings.tracesProtocol === 'http/json') return new BatchSpanProcessor(new OTLPJsonTraceExporter({ url: settings.tracesEndpoint }), settings.batchSpans);
-  return new EncodingSpanProcessor(otlpTraceSender(settings.tracesEndpoint), settings.batchSpans);
+  return new EncodingSpanProcessor(otlpTraceSender(settings.tracesEndpoint), settings.batchSpans, extras.reportExportFailure);
 }
 
 function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {
   const processors = [...(extras.spanProcessors ?? [])];
-  if (settings.tracesExporter === 'otlp') processors.push(otlpProcessorFor(settings));
+  if (settings.tracesExporter === 'otlp') processors.push(otlpProcessorFor(settings, extras));
   if (settings.tracesExporter === 'console') processors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
   return processors;
 }

@@ -51,6 +51,8 @@ export class EncodingSpanProcessor implements SpanProcessor {
   constructor(
     private readonly sender: TraceRequestSender,
     private readonly settings: BatchSpanSettings,
+    /** Told of every failed export; the OpenTelemetry global error handler unless given. */
+    private readonly reportFailure: (error: Error) => void = globalErrorHandler,
   ) {}
 
   onStart(): void {
@@ -127,7 +129,7 @@ export class EncodingSpanProcessor implements SpanProcessor {
         if (settled) return;
         settled = true;
         clearTimeout(timeout);
-        if (result.code !== ExportResultCode.SUCCESS) globalErrorHandler(result.error ?? new Error(`exporting ${request.spanCount} spans failed`));
+        if (result.code !== ExportResultCode.SUCCESS) this.reportFailure(result.error ?? new Error(`exporting ${request.spanCount} spans failed`));
         resolve();
       };
       const timeout = setTimeout(() => {
