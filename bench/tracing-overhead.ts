@@ -2,7 +2,7 @@
  * `npm run bench:tracing`: what tracing costs. The demo MLP is served by Sluice twice per round,
  * alternately, and loaded at the same concurrency: with tracing off (the default), and with every request
  * traced (`always_on` sampler) and exported over OTLP/HTTP (protobuf, the default) to a collector stand-in
- * on loopback in this process that only counts bytes. Both servers write the same access-log lines.
+ * on loopback, in a process of its own, that only counts bytes. Both servers write the same access-log lines.
  * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Absolute
  * figures depend on the machine; the ratio, measured in one run, is what to compare. On Linux it also
  * prints the CPU time of the server's JavaScript thread per request, whose ratio other work on a shared
@@ -14,14 +14,13 @@
  *   npm run bench:tracing -- [--duration 8] [--rounds 3] [--concurrency 16] [--split] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
 import { PROC_TICKS_PER_SECOND, mainThreadTicks } from './cpu-usage.js';
 import { startSluice } from './bench-processes.js';
+import { spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
 import { runLoad, type LoadMeasurement } from './load.js';
 
 const TARGET_RATIO = 0.85;
@@ -46,29 +45,19 @@ function progress(text: string): void {
   process.stderr.write(text + '\n');
 }
 
-/** A stand-in OTLP/HTTP collector: answers 200 to every export and counts requests and bytes. */
-async function startCollector(): Promise<{ url: string; exports: () => { requests: number; bytes: number }; close: () => Promise<void> }> {
-  let requests = 0;
-  let bytes = 0;
-  const server = createServer((request, response) => {
-    request.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-    });
-    request.on('end', () => {
-      requests += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** The stand-in collector (`otlp-collector.ts`), in a process of its own: its URL, and how to stop it and read its counts. */
+async function startCollector(): Promise<{ url: string; stop: () => Promise<{ requests: number; bytes: number }> }> {
+  const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'otlp-collector.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await waitForStdoutLine(child, (line) => /^ready (\d+)$/.exec(line)?.[1]);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    exports: () => ({ requests, bytes }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          resolve();
-        });
-      }),
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      const counts = waitForStdoutLine(child, (line) => (line.startsWith('{') ? (JSON.parse(line) as { requests: number; bytes: number }) : undefined));
+      child.kill('SIGTERM');
+      const result = await counts;
+      await stopChild(child);
+      return result;
+    },
   };
 }
 
@@ -102,6 +91,7 @@ async function measure(variant: Variant): Promise<LoadMeasurement & { cpuUsPerRe
 }
 
 const runs: { round: number; variant: Variant; requestsPerSecond: number; cpuUsPerRequest: number; p50Ms: number; p99Ms: number; non2xx: number }[] = [];
+let exported: { requests: number; bytes: number };
 try {
   for (let round = 1; round <= rounds; round++) {
     // Alternate the order, so that neither variant always runs on a warmer (or busier) machine.
@@ -112,7 +102,7 @@ try {
     }
   }
 } finally {
-  await collector.close();
+  exported = await collector.stop();
 }
 
 const median = (numbers: readonly number[]): number => {
@@ -131,7 +121,6 @@ const medianCpuUs = (variant: Variant): number => median(roundNumbers.map((round
 /** Each round's main-thread CPU per request of tracing off over that of `variant`: the throughput ratio a CPU-bound server would see. */
 const medianCpuRatio = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, 'off') / cpuUs(round, variant)));
 const ratio = medianRatio('on');
-const exported = collector.exports();
 const lines = [
   `MLP, c=${connections}, ${rounds} round(s) of ${durationSeconds} s per variant`,
   ...runs.map(

@@ -1,0 +1,26 @@
+/**
+ * A stand-in OTLP/HTTP collector for `bench:tracing`, run as a process of its own so that receiving the
+ * spans does not take turns from the load generator's event loop (a real collector runs elsewhere too):
+ * answers 200 to every export and counts requests and bytes. Prints `ready <port>` once listening, and
+ * `{"requests":…,"bytes":…}` when told to stop (SIGTERM).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+let requests = 0;
+let bytes = 0;
+const server = createServer((request, response) => {
+  request.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  request.on('end', () => {
+    requests += 1;
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);
+});
+process.once('SIGTERM', () => {
+  process.stdout.write(JSON.stringify({ requests, bytes }) + '\n', () => process.exit(0));
+});
