@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { status, type Client } from '@grpc/grpc-js';
-import { writeIdentityModel } from '../support/onnx-models.js';
-import { addStoreModel } from '../support/store-models.js';
+import { addEchoModels } from '../support/store-models.js';
 import { callError, float32Bytes, float32Values, grpcClient, unary } from '../support/grpc-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -25,11 +24,7 @@ describe('Open Inference Protocol over gRPC (inference.GRPCInferenceService)', (
 
   beforeAll(async () => {
     t = await startTestServer({
-      prepare: async (store) => {
-        await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
-        await addStoreModel(store, 'echo-fp16', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'echo-fp16', version: '1' });
-        await addStoreModel(store, 'echo-int64', (dir) => writeIdentityModel(dir, 'INT64', [-1]), { name: 'echo-int64', version: '1' });
-      },
+      prepare: addEchoModels,
     });
     client = grpcClient('oip', t.grpcInference);
   });

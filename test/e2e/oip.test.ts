@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { writeIdentityModel } from '../support/onnx-models.js';
 import { binaryRequestBody, readBinaryResponse } from '../support/oip-binary.js';
-import { addStoreModel } from '../support/store-models.js';
+import { addEchoModels } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -12,11 +11,7 @@ describe('Open Inference Protocol v2 (REST)', () => {
 
   beforeAll(async () => {
     t = await startTestServer({
-      prepare: async (store) => {
-        await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
-        await addStoreModel(store, 'echo-fp16', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'echo-fp16', version: '1' });
-        await addStoreModel(store, 'echo-int64', (dir) => writeIdentityModel(dir, 'INT64', [-1]), { name: 'echo-int64', version: '1' });
-      },
+      prepare: addEchoModels,
     });
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { writeIdentityModel } from './onnx-models.js';
 
 /**
  * Writes a model version into a model store: `<store>/<dirName>/` with the model file made by `write`
@@ -16,4 +17,14 @@ export async function addStoreModel(
   const modelPath = await write(dir);
   await writeFile(join(dir, 'model.yaml'), JSON.stringify({ model: basename(modelPath), ...manifest }, null, 2));
   return dir;
+}
+
+/**
+ * Adds the identity models the Open Inference Protocol tests (REST and gRPC) echo tensors through:
+ * `echo-bytes` (BYTES, [-1]), `echo-fp16` (FP16, [-1, 2]) and `echo-int64` (INT64, [-1]), version 1 each.
+ */
+export async function addEchoModels(store: string): Promise<void> {
+  await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
+  await addStoreModel(store, 'echo-fp16', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'echo-fp16', version: '1' });
+  await addStoreModel(store, 'echo-int64', (dir) => writeIdentityModel(dir, 'INT64', [-1]), { name: 'echo-int64', version: '1' });
 }

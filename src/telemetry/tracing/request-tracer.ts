@@ -1,19 +1,10 @@
 import { context, trace, type Context, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
+import { startActiveSpan } from './active-span.js';
 import { tracerOf } from './trace-context.js';
 
 /** What spans are made with outside a traced request: the API's no-op tracer (no provider is global). */
 const NO_OP = trace.getTracer(INSTRUMENTATION_SCOPE);
-
-type ActiveSpanFn = (span: Span) => unknown;
-
-/** The overloads of `startActiveSpan` (name, [options, [context]], fn) as their parts. */
-function activeSpanArguments(rest: readonly unknown[]): { options: SpanOptions | undefined; ctx: Context | undefined; fn: ActiveSpanFn } {
-  const fn = rest[rest.length - 1] as ActiveSpanFn;
-  const options = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
-  const ctx = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
-  return { options, ctx, fn };
-}
 
 /**
  * A tracer whose spans are children of `parent` unless given another context: what a handler gets as
@@ -27,12 +18,7 @@ export function tracerFor(parent: Context): Tracer {
   const startSpan = (name: string, options?: SpanOptions, ctx?: Context): Span => tracer.startSpan(name, options, ctx ?? parent);
   return {
     startSpan,
-    startActiveSpan: (name: string, ...rest: unknown[]) => {
-      const { options, ctx, fn } = activeSpanArguments(rest);
-      const base = ctx ?? parent;
-      const span = tracer.startSpan(name, options, base);
-      return context.with(trace.setSpan(base, span), fn, undefined, span);
-    },
+    startActiveSpan: (name: string, ...rest: unknown[]) => startActiveSpan((n, options, base) => tracer.startSpan(n, options, base), name, rest, () => parent),
   };
 }
 
@@ -43,10 +29,6 @@ export function tracerFor(parent: Context): Tracer {
  */
 export const requestTracer: Tracer = {
   startSpan: (name, options, ctx) => (tracerOf(ctx) ?? NO_OP).startSpan(name, options, ctx),
-  startActiveSpan: (name: string, ...rest: unknown[]) => {
-    const { options, ctx, fn } = activeSpanArguments(rest);
-    const base = ctx ?? context.active();
-    const span = (tracerOf(base) ?? NO_OP).startSpan(name, options, base);
-    return context.with(trace.setSpan(base, span), fn, undefined, span);
-  },
+  startActiveSpan: (name: string, ...rest: unknown[]) =>
+    startActiveSpan((n, options, base) => (tracerOf(base) ?? NO_OP).startSpan(n, options, base), name, rest, () => context.active()),
 };

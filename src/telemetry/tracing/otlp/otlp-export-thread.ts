@@ -44,6 +44,18 @@ function send(batch: RingSend): void {
   });
 }
 
+/** Answers request `id` once `work` settles: ok, or why not. */
+function replyWhenSettled(id: number, work: Promise<void>): void {
+  work.then(
+    () => {
+      reply({ id, ok: true });
+    },
+    (error: unknown) => {
+      reply(failure(id, error));
+    },
+  );
+}
+
 function readRing(): void {
   ring.takeSends(send);
 }
@@ -60,25 +72,11 @@ port.on('message', (request: ExportThreadRequest) => {
   readRing();
   switch (request.type) {
     case 'flush':
-      sender.forceFlush().then(
-        () => {
-          reply({ id: request.id, ok: true });
-        },
-        (error: unknown) => {
-          reply(failure(request.id, error));
-        },
-      );
+      replyWhenSettled(request.id, sender.forceFlush());
       return;
     case 'shutdown':
       clearInterval(polling);
-      sender.shutdown().then(
-        () => {
-          reply({ id: request.id, ok: true });
-        },
-        (error: unknown) => {
-          reply(failure(request.id, error));
-        },
-      );
+      replyWhenSettled(request.id, sender.shutdown());
       return;
   }
 });

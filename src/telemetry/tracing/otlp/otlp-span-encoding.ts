@@ -112,10 +112,8 @@ function writeSpanId(w: ProtobufWriter, context: SpanContext): void {
   else w.hexBytes(context.spanId);
 }
 
-function writeLink(w: ProtobufWriter, link: Link): void {
-  w.tag(13, WIRE.lengthDelimited);
-  const at = w.start();
-  const context = link.context;
+/** Trace id, span id and trace state: fields 1, 2 and 3 of both `Span` and `Span.Link`. */
+function writeIdentity(w: ProtobufWriter, context: SpanContext): void {
   w.tag(1, WIRE.lengthDelimited);
   w.hexBytes(context.traceId);
   w.tag(2, WIRE.lengthDelimited);
@@ -125,6 +123,13 @@ function writeLink(w: ProtobufWriter, link: Link): void {
     w.tag(3, WIRE.lengthDelimited);
     w.string(traceState);
   }
+}
+
+function writeLink(w: ProtobufWriter, link: Link): void {
+  w.tag(13, WIRE.lengthDelimited);
+  const at = w.start();
+  const context = link.context;
+  writeIdentity(w, context);
   if (link.attributes) writeAttributes(w, 4, link.attributes);
   w.tag(5, WIRE.varint);
   w.varint(link.droppedAttributesCount ?? 0);
@@ -147,11 +152,12 @@ function writeStatus(w: ProtobufWriter, status: SpanStatus): void {
 
 /** A span's start and end; a span this server recorded keeps them as epoch milliseconds, read without making `[s, ns]` pairs. */
 function writeTimes(w: ProtobufWriter, span: ReadableSpan): void {
+  const recorded = span instanceof RecordedSpan;
   w.tag(7, WIRE.fixed64);
-  if (span instanceof RecordedSpan) w.epochMillis(span.startMillis);
+  if (recorded) w.epochMillis(span.startMillis);
   else w.hrTime(span.startTime);
   w.tag(8, WIRE.fixed64);
-  if (span instanceof RecordedSpan) w.epochMillis(span.endMillis);
+  if (recorded) w.epochMillis(span.endMillis);
   else w.hrTime(span.endTime);
 }
 
@@ -160,15 +166,7 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   w.tag(2, WIRE.lengthDelimited);
   const at = w.start();
   const context = span.spanContext();
-  w.tag(1, WIRE.lengthDelimited);
-  w.hexBytes(context.traceId);
-  w.tag(2, WIRE.lengthDelimited);
-  writeSpanId(w, context);
-  const traceState = context.traceState?.serialize();
-  if (traceState) {
-    w.tag(3, WIRE.lengthDelimited);
-    w.string(traceState);
-  }
+  writeIdentity(w, context);
   const parent = span.parentSpanContext;
   if (parent !== undefined && (parent instanceof RecordedSpanContext || parent.spanId)) {
     w.tag(4, WIRE.lengthDelimited);

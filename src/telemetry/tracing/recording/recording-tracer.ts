@@ -1,7 +1,8 @@
-import { SpanKind, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, SpanKind, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { isTracingSuppressed, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { SamplingDecision, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { startActiveSpan } from '../active-span.js';
 import { epochMillisOf, RecordedSpan } from './recorded-span.js';
 import { RecordedSpanContext } from './recorded-span-context.js';
 import { newTraceId, randomUint32 } from './span-ids.js';
@@ -28,7 +29,7 @@ export class RecordingTracer implements Tracer {
   startSpan(name: string, spanOptions: SpanOptions = {}, parentContext: Context = context.active()): Span {
     // A root span's sampler and processors must not see the context's span as its parent either.
     if (spanOptions.root === true) parentContext = trace.deleteSpan(parentContext);
-    if (isTracingSuppressed(parentContext)) return trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE });
+    if (isTracingSuppressed(parentContext)) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     const parent = validParent(trace.getSpanContext(parentContext));
     const traceId = parent?.traceId ?? newTraceId();
     const kind = spanOptions.kind ?? SpanKind.INTERNAL;
@@ -57,11 +58,7 @@ export class RecordingTracer implements Tracer {
   }
 
   startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
-    const fn = rest[rest.length - 1] as (span: Span) => ReturnType<F>;
-    const spanOptions = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
-    const parentContext = rest.length >= 3 ? ((rest[1] as Context | undefined) ?? context.active()) : context.active();
-    const span = this.startSpan(name, spanOptions, parentContext);
-    return context.with(trace.setSpan(parentContext, span), fn, undefined, span);
+    return startActiveSpan((n, options, parent) => this.startSpan(n, options, parent), name, rest, () => context.active()) as ReturnType<F>;
   }
 
   /** Sends what the processors buffer. */
