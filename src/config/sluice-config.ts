@@ -175,6 +175,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   download: { maxBytes: 2 * GIB, timeoutMs: 300000 },
   runtime: {
     intraOpNumThreads: 0,
+    intraOpSpinning: 'during-run',
     interOpNumThreads: 0,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',

@@ -3,6 +3,7 @@ export type {
   ExecutionProviderName,
   ExecutionProviderSelection,
   GraphOptimizationLevel,
+  IntraOpSpinning,
   LoadedModel,
   ModelRuntime,
   RejectedExecutionProvider,

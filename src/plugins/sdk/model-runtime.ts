@@ -6,10 +6,19 @@ export type GraphOptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
 /** Execution providers Sluice knows how to ask for; `cpu` is always available. */
 export type ExecutionProviderName = 'cpu' | 'cuda' | 'webgpu';
 
+/**
+ * When the runtime's intra-op threads busy-wait for work instead of sleeping: `during-run` while a run is
+ * under way (between its operators) and not between runs; `always` also between runs (the runtime's own
+ * default, which keeps a core busy even when requests only trickle in); `never`.
+ */
+export type IntraOpSpinning = 'during-run' | 'always' | 'never';
+
 /** How a session is created. Every field is optional; the runtime documents its defaults. */
 export interface RuntimeSessionOptions {
   /** Threads used inside one operator (0 = the runtime's default: one per physical core). */
   readonly intraOpNumThreads?: number;
+  /** Whether those threads busy-wait for work, and when. */
+  readonly intraOpSpinning?: IntraOpSpinning;
   /** Threads used across independent operators when `executionMode` is `parallel`. */
   readonly interOpNumThreads?: number;
   readonly executionMode?: 'sequential' | 'parallel';

@@ -1,9 +1,12 @@
 import { type InferenceSession } from 'onnxruntime-node';
-import { type ExecutionProviderName, type RuntimeSessionOptions } from '../model-runtime.js';
+import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOptions } from '../model-runtime.js';
 
 /**
  * What an omitted {@link RuntimeSessionOptions} field means for ONNX models:
  * - `intraOpNumThreads: 0` and `interOpNumThreads: 0`: ONNX Runtime picks (one thread per physical core);
+ * - `intraOpSpinning: 'during-run'`: the intra-op threads busy-wait between the operators of a run, and
+ *   sleep once it ends. ORT's own default also spins between runs: on a server whose event loop shares the
+ *   cores, a thread spinning between short runs takes a core from the event loop (see docs/performance.md);
  * - `executionMode: 'sequential'`: operators run one after another, so inter-op threads are unused;
  * - `graphOptimizationLevel: 'all'`: every graph optimisation ONNX Runtime offers;
  * - `executionProviders: ['cpu']`;
@@ -11,6 +14,7 @@ import { type ExecutionProviderName, type RuntimeSessionOptions } from '../model
  */
 export const DEFAULT_SESSION_OPTIONS = {
   intraOpNumThreads: 0,
+  intraOpSpinning: 'during-run',
   interOpNumThreads: 0,
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
@@ -39,7 +43,20 @@ export function toOrtSessionOptions(
     graphOptimizationLevel: options.graphOptimizationLevel ?? DEFAULT_SESSION_OPTIONS.graphOptimizationLevel,
     executionProviders: [toOrtProvider(provider, options.deviceId ?? DEFAULT_SESSION_OPTIONS.deviceId)],
     logSeverityLevel: ORT_LOG_SEVERITY_ERROR,
+    extra: spinningConfig(options.intraOpSpinning ?? DEFAULT_SESSION_OPTIONS.intraOpSpinning),
   };
+}
+
+/** ORT's session configuration entries for `spinning` (its defaults are to spin, and not to stop after a run). */
+function spinningConfig(spinning: IntraOpSpinning): Record<string, unknown> {
+  switch (spinning) {
+    case 'during-run':
+      return { session: { force_spinning_stop: '1' } };
+    case 'always':
+      return {};
+    case 'never':
+      return { session: { intra_op: { allow_spinning: '0' } } };
+  }
 }
 
 function toOrtProvider(provider: ExecutionProviderName, deviceId: number): InferenceSession.ExecutionProviderConfig {

@@ -53,7 +53,7 @@ describe('precedence and overrides', () => {
   test('an unknown override key is an error naming it', () => {
     const overrides = { runtime: { threads: 4 } } as unknown as ConfigLayer;
     expect(configErrorMessage(() => load(dir, { overrides }))).toBe(
-      'command-line flags: `runtime.threads` is not a known key (allowed here: intraOpNumThreads, ' +
+      'command-line flags: `runtime.threads` is not a known key (allowed here: intraOpNumThreads, intraOpSpinning, ' +
         'interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)',
     );
   });

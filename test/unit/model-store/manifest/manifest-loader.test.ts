@@ -191,7 +191,7 @@ describe('loadManifest', () => {
     ['max workers below min', base + 'workers: {min: 3, max: 2}\n', '`workers.max` (2) is less than `workers.min` (3); make max at least min'],
     ['bad device', base + 'device: tpu\n', '`device` must match pattern "^(cpu|gpu|gpu:(0|[1-9][0-9]{0,3}))$" (got "tpu")'],
     ['zero timeout', base + 'responseTimeoutMs: 0\n', '`responseTimeoutMs` must be >= 1 (got 0)'],
-    ['unknown runtime option', base + 'runtimeOptions: {threads: 2}\n', '`runtimeOptions.threads` is not a known key (allowed here: intraOpNumThreads, interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)'],
+    ['unknown runtime option', base + 'runtimeOptions: {threads: 2}\n', '`runtimeOptions.threads` is not a known key (allowed here: intraOpNumThreads, intraOpSpinning, interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)'],
     ['duplicate input', base + 'inputs:\n  - {name: x, datatype: FP32, shape: [1]}\n  - {name: x, datatype: FP32, shape: [1]}\n', '`inputs` names tensor "x" twice; give each tensor once'],
     ['absolute model path', 'name: m\nversion: "1"\nmodel: /etc/passwd\n', '`model` ("/etc/passwd") is an absolute path; only paths relative to the model directory are allowed'],
     ['escaping model path', 'name: m\nversion: "1"\nmodel: ../model.onnx\n', "`model` (\"../model.onnx\") contains a '..' segment; paths must stay inside the model directory"],

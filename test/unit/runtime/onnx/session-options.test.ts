@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type GraphOptimizationLevel } from '../../../../src/runtime/model-runtime.js';
+import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
@@ -14,7 +14,16 @@ describe('toOrtSessionOptions', () => {
       graphOptimizationLevel: 'all',
       executionProviders: ['cpu'],
       logSeverityLevel: 3,
+      extra: { session: { force_spinning_stop: '1' } },
     });
+  });
+
+  it('lets intra-op threads spin between runs only when asked to (always)', () => {
+    expect(toOrtSessionOptions({ intraOpSpinning: 'always' }, 'cpu').extra).toEqual({});
+  });
+
+  it('turns intra-op spinning off altogether for never', () => {
+    expect(toOrtSessionOptions({ intraOpSpinning: 'never' }, 'cpu').extra).toEqual({ session: { intra_op: { allow_spinning: '0' } } });
   });
 
   it('passes thread counts, execution mode and optimisation level through', () => {
@@ -59,6 +68,21 @@ describe('real sessions with explicit options', () => {
         { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([10, 20, 30]) },
       ]);
       expect(sum?.data).toEqual(new Float32Array([11, 22, 33]));
+    } finally {
+      await model.release();
+    }
+  });
+
+  const spinnings: IntraOpSpinning[] = ['during-run', 'always', 'never'];
+
+  it.each(spinnings)('loads and runs on two intra-op threads with spinning %s', async (intraOpSpinning) => {
+    const model = await runtime.load(modelPath, { intraOpNumThreads: 2, intraOpSpinning });
+    try {
+      const [sum] = await model.run([
+        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
+        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 1, 1]) },
+      ]);
+      expect(sum?.data).toEqual(new Float32Array([2, 3, 4]));
     } finally {
       await model.release();
     }
