@@ -115,7 +115,12 @@ function writeSpanId(w: ProtobufWriter, context: SpanContext): void {
 /** Trace id, span id and trace state: fields 1, 2 and 3 of both `Span` and `Span.Link`. */
 function writeIdentity(w: ProtobufWriter, context: SpanContext): void {
   w.tag(1, WIRE.lengthDelimited);
-  w.hexBytes(context.traceId);
+  if (context instanceof RecordedSpanContext) {
+    const id = context.trace;
+    w.traceIdBytes(id.word0, id.word1, id.word2, id.word3);
+  } else {
+    w.hexBytes(context.traceId);
+  }
   w.tag(2, WIRE.lengthDelimited);
   writeSpanId(w, context);
   const traceState = context.traceState?.serialize();
@@ -181,10 +186,13 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   writeAttributes(w, 9, span.attributes);
   w.tag(10, WIRE.varint);
   w.varint(span.droppedAttributesCount);
-  for (const event of span.events) writeEvent(w, event);
+  // Indexed loops: iterating the (usually empty) event and link lists allocates nothing.
+  const events = span.events;
+  for (let i = 0; i < events.length; i++) writeEvent(w, events[i] as TimedEvent);
   w.tag(12, WIRE.varint);
   w.varint(span.droppedEventsCount);
-  for (const link of span.links) writeLink(w, link);
+  const links = span.links;
+  for (let i = 0; i < links.length; i++) writeLink(w, links[i] as Link);
   w.tag(14, WIRE.varint);
   w.varint(span.droppedLinksCount);
   writeStatus(w, span.status);

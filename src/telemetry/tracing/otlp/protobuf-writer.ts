@@ -2,6 +2,8 @@
 export const WIRE = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 } as const;
 
 const TWO_32 = 0x100000000;
+const TWO_20 = 0x100000;
+const TWO_12 = 0x1000;
 
 /** The value of one hex digit (`0-9`, `a-f`, `A-F`) from its character code. */
 function hexDigit(code: number): number {
@@ -54,7 +56,13 @@ export class ProtobufWriter {
 
   /** A field's key: its number and wire type. */
   tag(field: number, wireType: number): void {
-    this.varint((field << 3) | wireType);
+    const key = (field << 3) | wireType;
+    if (key > 0x7f) {
+      this.varint(key);
+      return;
+    }
+    this.ensure(1);
+    this.buffer[this.pos++] = key;
   }
 
   /** An unsigned or signed (two's complement, 64-bit) integer as a varint. */
@@ -112,9 +120,17 @@ export class ProtobufWriter {
 
   /** A time in epoch milliseconds (sub-millisecond precision), written as nanoseconds (fixed64). */
   epochMillis(millis: number): void {
-    const seconds = Math.floor(millis / 1000);
-    const nanos = Math.min(999_999_999, Math.round((millis - seconds * 1000) * 1e6));
-    this.nanoseconds(seconds, nanos);
+    // Whole milliseconds times 1e6 exceed 2^53: split them at 20 bits so that every step stays exact.
+    const whole = Math.floor(millis);
+    const subMillisNanos = Math.round((millis - whole) * 1e6);
+    const upper = Math.floor(whole / TWO_20);
+    const upperNanos = upper * 1e6;
+    const upperHigh = Math.floor(upperNanos / TWO_12);
+    // nanos = upperNanos * 2^20 + lowerNanos = upperHigh * 2^32 + (upperNanos mod 2^12) * 2^20 + lowerNanos.
+    const lowerNanos = (whole - upper * TWO_20) * 1e6 + subMillisNanos;
+    const low = (upperNanos - upperHigh * TWO_12) * TWO_20 + lowerNanos;
+    const low32 = low >>> 0;
+    this.fixed64(low32, upperHigh + (low - low32) / TWO_32);
   }
 
   private nanoseconds(seconds: number, nanos: number): void {
@@ -147,6 +163,18 @@ export class ProtobufWriter {
     this.ensure(length);
     const buffer = this.buffer;
     for (let i = 0; i < hex.length; i += 2) buffer[this.pos++] = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+  }
+
+  /** A 16-byte id from its four 32-bit words (big-endian, as its hex spelling reads), length-prefixed. */
+  traceIdBytes(word0: number, word1: number, word2: number, word3: number): void {
+    this.ensure(17);
+    this.buffer[this.pos++] = 16;
+    const view = this.view;
+    view.setUint32(this.pos, word0 >>> 0);
+    view.setUint32(this.pos + 4, word1 >>> 0);
+    view.setUint32(this.pos + 8, word2 >>> 0);
+    view.setUint32(this.pos + 12, word3 >>> 0);
+    this.pos += 16;
   }
 
   /** An 8-byte id from its two 32-bit halves (big-endian, as its hex spelling reads), length-prefixed. */

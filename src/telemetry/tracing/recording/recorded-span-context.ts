@@ -1,4 +1,5 @@
 import type { SpanContext, TraceState } from '@opentelemetry/api';
+import type { TraceId } from './trace-id.js';
 
 const scratch = Buffer.alloc(8);
 
@@ -10,14 +11,16 @@ function hex16(high: number, low: number): string {
 }
 
 /**
- * The context of a span this server records. Its span id is kept as two 32-bit numbers and spelled in hex
- * only when read: most spans' ids are only ever written to the wire as bytes (see the OTLP encoding).
+ * The context of a span this server records. Its span id is kept as two 32-bit numbers and its trace id
+ * as a {@link TraceId}, both spelled in hex only when read: most spans' ids are only ever written to the
+ * wire as bytes (see the OTLP encoding).
  */
 export class RecordedSpanContext implements SpanContext {
   private hex: string | undefined;
 
   constructor(
-    readonly traceId: string,
+    /** The trace this span belongs to, shared with every other span of it that this server records. */
+    readonly trace: TraceId,
     /** The span id's first four bytes, big-endian. */
     readonly spanIdHigh: number,
     /** The span id's last four bytes, big-endian. */
@@ -25,6 +28,10 @@ export class RecordedSpanContext implements SpanContext {
     readonly traceFlags: number,
     readonly traceState: TraceState | undefined,
   ) {}
+
+  get traceId(): string {
+    return this.trace.hex;
+  }
 
   get spanId(): string {
     return (this.hex ??= hex16(this.spanIdHigh, this.spanIdLow));

@@ -1,4 +1,4 @@
-import { INVALID_SPAN_CONTEXT, SpanKind, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, SpanKind, type Attributes, type Link, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { isTracingSuppressed, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { SamplingDecision, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -6,6 +6,11 @@ import { startActiveSpan } from '../active-span.js';
 import { epochMillisOf, RecordedSpan } from './recorded-span.js';
 import { RecordedSpanContext } from './recorded-span-context.js';
 import { newTraceId, randomUint32 } from './span-ids.js';
+import { TraceId } from './trace-id.js';
+
+/** What a span started without links or attributes shows its sampler (shared: most spans have neither). */
+const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
 /** What a {@link RecordingTracer} needs: where its spans come from and where they go. */
 export interface RecordingTracerOptions {
@@ -31,11 +36,11 @@ export class RecordingTracer implements Tracer {
     if (spanOptions.root === true) parentContext = trace.deleteSpan(parentContext);
     if (isTracingSuppressed(parentContext)) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     const parent = validParent(trace.getSpanContext(parentContext));
-    const traceId = parent?.traceId ?? newTraceId();
+    const traceId = traceIdOf(parent);
     const kind = spanOptions.kind ?? SpanKind.INTERNAL;
-    const links = spanOptions.links ?? [];
-    const attributes = spanOptions.attributes ?? {};
-    const sampling = this.options.sampler.shouldSample(parentContext, traceId, name, kind, attributes, links);
+    const links = spanOptions.links ?? NO_LINKS;
+    const attributes = spanOptions.attributes ?? NO_ATTRIBUTES;
+    const sampling = this.options.sampler.shouldSample(parentContext, traceId.hex, name, kind, attributes, links);
     const high = randomUint32();
     const low = randomUint32() || 1;
     const traceFlags = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED ? TraceFlags.SAMPLED : TraceFlags.NONE;
@@ -76,4 +81,12 @@ export class RecordingTracer implements Tracer {
 function validParent(parent: SpanContext | undefined): SpanContext | undefined {
   if (parent === undefined) return undefined;
   return parent instanceof RecordedSpanContext || trace.isSpanContextValid(parent) ? parent : undefined;
+}
+
+/** The trace id a span continues: its parent's (shared, when this server recorded the parent), or a new one. */
+function traceIdOf(parent: SpanContext | undefined): TraceId {
+  if (parent === undefined) return newTraceId();
+  if (parent instanceof RecordedSpanContext) return parent.trace;
+  // A valid context's trace id is 32 hex digits, so it always reads.
+  return TraceId.fromHex(parent.traceId) ?? newTraceId();
 }

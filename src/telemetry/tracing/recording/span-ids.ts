@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { TraceId } from './trace-id.js';
 
 /** Random bytes drawn in bulk, so that an id costs a slice of a buffer rather than a call into the system. */
 const POOL_SIZE = 8192;
@@ -15,18 +16,13 @@ function take(bytes: number): number {
   return at;
 }
 
-function randomHex(bytes: number): string {
-  const at = take(bytes);
-  return pool.toString('hex', at, at + bytes);
-}
-
-const INVALID_TRACE_ID = '0'.repeat(32);
-
-/** A new trace id: 16 random bytes as 32 lowercase hex digits, never all zero (the invalid id). */
-export function newTraceId(): string {
-  let id = randomHex(16);
-  while (id === INVALID_TRACE_ID) id = randomHex(16);
-  return id;
+/** A new trace id: 16 random bytes, never all zero (the invalid id). */
+export function newTraceId(): TraceId {
+  for (;;) {
+    const at = take(16);
+    const id = new TraceId(pool.readUInt32BE(at), pool.readUInt32BE(at + 4), pool.readUInt32BE(at + 8), pool.readUInt32BE(at + 12));
+    if ((id.word0 | id.word1 | id.word2 | id.word3) !== 0) return id;
+  }
 }
 
 /** A new random 32-bit number, for span ids (a span id is two of them, not both zero). */

@@ -39,6 +39,36 @@ describe('ProtobufWriter', () => {
     expect(bytes.readBigUInt64LE(0)).toBe(BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]));
   });
 
+  it.each([
+    ['the epoch', 0],
+    ['a recent time with a sub-millisecond part', 1_767_225_600_123 + 0.4567],
+    ['a whole millisecond', 1_767_225_600_123],
+    ['a fraction that rounds up to the next millisecond', 1_767_225_600_123 + 0.9999999],
+    ['a time past 2100', 4_102_444_800_000.25],
+  ] as const)('writes %s in epoch milliseconds as fixed64 nanoseconds, exactly', (_, millis) => {
+    const bytes = written((w) => {
+      w.epochMillis(millis);
+    });
+    const whole = Math.floor(millis);
+    expect(bytes).toHaveLength(8);
+    expect(bytes.readBigUInt64LE(0)).toBe(BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1e6)));
+  });
+
+  it('writes a trace id from its four words as 16 big-endian bytes, prefixed with their length', () => {
+    const bytes = written((w) => {
+      w.traceIdBytes(0x4bf92f35, 0x77b34da6, 0xa3ce929d, 0x0e0e4736);
+    });
+    expect(bytes.toString('hex')).toBe('10' + '4bf92f3577b34da6a3ce929d0e0e4736');
+  });
+
+  it('writes a field key above 127 as a varint', () => {
+    expect([
+      ...written((w) => {
+        w.tag(16, WIRE.fixed32);
+      }),
+    ]).toEqual(referenceVarint((16 << 3) | WIRE.fixed32));
+  });
+
   it.each([-1, -2, -127, -128, -(2 ** 31), -(2 ** 32), -(2 ** 32) - 1, -(2 ** 53) + 1, -(2 ** 63)])('writes the negative varint %d as ten bytes of 64-bit two’s complement', (value) => {
     const bytes = written((w) => {
       w.varint(value);

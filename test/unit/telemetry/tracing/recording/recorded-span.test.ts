@@ -4,9 +4,11 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_STACKTRACE, ATTR_EXCEPTION_TYPE } from '@opentelemetry/semantic-conventions';
 import { epochMillisOf, hrTimeOf, nowEpochMillis, RecordedSpan, SPAN_LIMIT, type RecordedSpanStart } from '../../../../../src/telemetry/tracing/recording/recorded-span.js';
 import { RecordedSpanContext } from '../../../../../src/telemetry/tracing/recording/recorded-span-context.js';
+import { TraceId } from '../../../../../src/telemetry/tracing/recording/trace-id.js';
 import { RecordingSpanProcessor } from '../../../../support/telemetry/recording-span-processor.js';
 
-const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+/** The trace id 4bf92f3577b34da6a3ce929d0e0e4736. */
+const TRACE = new TraceId(0x4bf92f35, 0x77b34da6, 0xa3ce929d, 0x0e0e4736);
 /** 2023-11-14T22:13:20.250Z */
 const START_MILLIS = 1_700_000_000_250;
 const LINKED = { traceId: '5b8efff798038103d269b633813fc60c', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
@@ -15,7 +17,7 @@ function startSpan(overrides: Partial<RecordedSpanStart> = {}): RecordedSpan {
   return new RecordedSpan({
     name: 'stage',
     kind: SpanKind.INTERNAL,
-    context: new RecordedSpanContext(TRACE_ID, 0x11111111, 0x22222222, TraceFlags.SAMPLED, undefined),
+    context: new RecordedSpanContext(TRACE, 0x11111111, 0x22222222, TraceFlags.SAMPLED, undefined),
     parent: undefined,
     startMillis: START_MILLIS,
     attributes: undefined,
@@ -306,8 +308,8 @@ describe('RecordedSpan.recordException', () => {
 
 describe('RecordedSpan lifecycle', () => {
   it('gives the context, parent, kind, resource and scope it was started with', () => {
-    const context = new RecordedSpanContext(TRACE_ID, 1, 2, TraceFlags.SAMPLED, undefined);
-    const parent = new RecordedSpanContext(TRACE_ID, 3, 4, TraceFlags.SAMPLED, undefined);
+    const context = new RecordedSpanContext(TRACE, 1, 2, TraceFlags.SAMPLED, undefined);
+    const parent = new RecordedSpanContext(TRACE, 3, 4, TraceFlags.SAMPLED, undefined);
     const resource = resourceFromAttributes({ 'service.name': 'other' });
     const span = startSpan({ context, parent, kind: SpanKind.SERVER, resource, scope: { name: 'scope', version: '1' } });
     expect([span.spanContext(), span.parentSpanContext, span.kind, span.resource, span.instrumentationScope]).toEqual([context, parent, SpanKind.SERVER, resource, { name: 'scope', version: '1' }]);

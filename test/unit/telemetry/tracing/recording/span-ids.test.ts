@@ -27,18 +27,18 @@ function enterZeroPool(): void {
 
 describe('newTraceId', () => {
   it('is 32 lowercase hex digits', () => {
-    expect(newTraceId()).toMatch(/^[0-9a-f]{32}$/);
+    expect(newTraceId().hex).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('gives a different id each time, across refills of the pool', () => {
-    const ids = new Set(Array.from({ length: 2 * (POOL_BYTES / 16) + 3 }, () => newTraceId()));
+    const ids = new Set(Array.from({ length: 2 * (POOL_BYTES / 16) + 3 }, () => newTraceId().hex));
     expect(ids.size).toBe(2 * (POOL_BYTES / 16) + 3);
   });
 
   it('is never the invalid all-zero id, even when the random bytes are all zero', () => {
     enterZeroPool();
     fills.push(0x5a);
-    expect(newTraceId()).toBe('5a'.repeat(16));
+    expect(newTraceId().hex).toBe('5a'.repeat(16));
   });
 });
 
