@@ -73,4 +73,30 @@ describe('withChildSpan', () => {
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['sluice.envelope']).toBe('cloudevents');
   });
+
+  it('marks its span failed when the work’s promise rejects', async () => {
+    const recorder = new SpanRecorder();
+    const server = startRpcServerSpan(recorder.telemetry, CALL, metadata(), metadataGetter)!;
+    await expect(withChildSpan(server.context, SPAN.postprocess, {}, () => Promise.reject(new Error('no label for class 7')))).rejects.toThrow('no label for class 7');
+    expect(only(recorder.spans, SPAN.postprocess).status).toEqual({ code: SpanStatusCode.ERROR, message: 'no label for class 7' });
+  });
+
+  it('ends its span only once the work’s promise settles', async () => {
+    const recorder = new SpanRecorder();
+    const server = startRpcServerSpan(recorder.telemetry, CALL, metadata(), metadataGetter)!;
+    let finish: (value: string) => void = () => undefined;
+    const running = withChildSpan(server.context, SPAN.preprocess, {}, () => new Promise<string>((resolve) => (finish = resolve)));
+    await Promise.resolve();
+    expect(recorder.spans.map((s) => s.name)).toEqual([]);
+    finish('done');
+    expect(await running).toBe('done');
+    expect(recorder.spans.map((s) => s.name)).toEqual([SPAN.preprocess]);
+  });
+
+  it('answers with a rejected promise, not a throw, when untraced work throws at once', async () => {
+    const failing = withChildSpan(undefined, SPAN.auth, {}, () => {
+      throw new Error('no credentials');
+    });
+    await expect(failing).rejects.toThrow('no credentials');
+  });
 });
