@@ -19,8 +19,23 @@ function safeValue(value: unknown): unknown {
   return value;
 }
 
-/** Renames fields that would overwrite what every line sets, reduces errors to name, message and code, and writes bigints as strings. */
-function safeFields(fields: LogFields): Record<string, unknown> {
+/** Whether `fields` can be written as they are: no reserved key, no error, no bigint. */
+function alreadySafe(fields: LogFields): boolean {
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const value = fields[key];
+    if (RESERVED_KEYS.has(key) || value instanceof Error || typeof value === 'bigint') return false;
+  }
+  return true;
+}
+
+/**
+ * Renames fields that would overwrite what every line sets, reduces errors to name, message and code, and
+ * writes bigints as strings. Fields that need none of this (nearly every line's) are used as they are:
+ * pino reads them only while it writes the line.
+ */
+function safeFields(fields: LogFields): LogFields {
+  if (alreadySafe(fields)) return fields;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) out[RESERVED_KEYS.has(key) ? `field.${key}` : key] = safeValue(value);
   return out;
@@ -33,7 +48,18 @@ function safeFields(fields: LogFields): Record<string, unknown> {
  */
 function traceFields(): Record<string, string> {
   const span = trace.getSpan(context.active());
-  return span === undefined ? {} : spanLogFields(span.spanContext());
+  return span === undefined ? NO_TRACE_FIELDS : spanLogFields(span.spanContext());
+}
+
+/** What {@link traceFields} gives outside an active span: shared, never written to (see {@link mergeTraceFields}). */
+const NO_TRACE_FIELDS: Record<string, string> = Object.freeze({});
+
+/**
+ * A line's fields after the active span's trace fields (its own fields win). Without an active span, the
+ * line's fields as they are: pino's default merge copies them into the mixin's object for every line.
+ */
+function mergeTraceFields(fields: object, trace: object): object {
+  return trace === NO_TRACE_FIELDS ? fields : Object.assign(trace, fields);
 }
 
 function sinkStream(sink: LogSink): DestinationStream {
@@ -53,6 +79,7 @@ function createPino(level: LogLevel, destination: DestinationStream): PinoInstan
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },
       mixin: traceFields,
+      mixinMergeStrategy: mergeTraceFields,
     },
     destination,
   );

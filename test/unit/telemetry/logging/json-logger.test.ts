@@ -139,6 +139,27 @@ describe('JsonLogger', () => {
     expect(lines).toHaveLength(2);
   });
 
+  it('leaves the fields it is given as they were, inside and outside an active span', () => {
+    const { logger } = capture('info');
+    const fields = { model: 'iris', status: 200 };
+    logger.info('outside', fields);
+    const spanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), () => {
+      logger.info('inside', fields);
+    });
+    expect(fields).toEqual({ model: 'iris', status: 200 });
+  });
+
+  it('lets a line’s own trace fields win over the active span’s', () => {
+    const { logger, lines } = capture('info');
+    const active = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    const own = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
+    context.with(trace.setSpanContext(ROOT_CONTEXT, active), () => {
+      logger.info('request', traceLogFields(trace.setSpanContext(ROOT_CONTEXT, own)));
+    });
+    expect(lines[0]).toMatchObject({ trace_id: own.traceId, span_id: own.spanId });
+  });
+
   it('writes bigints as strings', () => {
     const { logger, lines } = capture('info');
     logger.info('big', { n: 2n ** 70n });
