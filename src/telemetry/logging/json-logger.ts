@@ -1,6 +1,7 @@
 import { context, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger as PinoInstance } from 'pino';
 import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
+import { flatFieldsJson } from './flat-log-fields.js';
 import { spanLogFields } from './trace-log-fields.js';
 
 /** Where log lines go; one JSON document per call, without the line end. */
@@ -70,13 +71,18 @@ function sinkStream(sink: LogSink): DestinationStream {
   };
 }
 
+/** A line's `time` member, after its level. */
+function lineTime(): string {
+  return `,"time":"${new Date().toISOString()}"`;
+}
+
 function createPino(level: LogLevel, destination: DestinationStream): PinoInstance {
   return pino(
     {
       level,
       base: null,
       messageKey: 'msg',
-      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      timestamp: lineTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin: traceFields,
       mixinMergeStrategy: mergeTraceFields,
@@ -85,34 +91,60 @@ function createPino(level: LogLevel, destination: DestinationStream): PinoInstan
   );
 }
 
-/** The {@link Logger} interface over one pino logger. */
+/** The levels a {@link PinoLogger} writes at. */
+type LineLevel = Exclude<LogLevel, 'silent'>;
+
+/**
+ * The {@link Logger} interface over one pino logger. Lines whose fields are flat (see
+ * {@link flatFieldsJson}) and that are written outside an active span (every line Sluice writes itself)
+ * are formatted here, exactly as pino formats them, and go to the same destination; any other line is
+ * written by pino.
+ */
 class PinoLogger implements Logger {
-  constructor(private readonly pino: PinoInstance) {}
+  constructor(
+    private readonly pino: PinoInstance,
+    private readonly destination: DestinationStream,
+    /** The logger's bound fields as JSON members; undefined when they are not flat (pino then writes every line). */
+    private readonly bindings: string | undefined,
+  ) {}
 
   debug(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.debug(message);
-    else this.pino.debug(safeFields(fields), message);
+    this.write('debug', message, fields);
   }
 
   info(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.info(message);
-    else this.pino.info(safeFields(fields), message);
+    this.write('info', message, fields);
   }
 
   warn(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.warn(message);
-    else this.pino.warn(safeFields(fields), message);
+    this.write('warn', message, fields);
   }
 
   error(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.error(message);
-    else this.pino.error(safeFields(fields), message);
+    this.write('error', message, fields);
   }
 
   child(fields: LogFields): Logger {
-    return new PinoLogger(this.pino.child(safeFields(fields)));
+    const safe = safeFields(fields);
+    const own = flatFieldsJson(safe, RESERVED_KEYS);
+    const bindings = this.bindings === undefined || own === undefined ? undefined : this.bindings + own;
+    return new PinoLogger(this.pino.child(safe), this.destination, bindings);
+  }
+
+  private write(level: LineLevel, message: string, fields: LogFields | undefined): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const own = this.bindings === undefined || trace.getSpan(context.active()) !== undefined ? undefined : flatFieldsJson(fields ?? NO_FIELDS, RESERVED_KEYS);
+    if (own !== undefined) {
+      this.destination.write(`{"level":"${level}"${lineTime()}${this.bindings ?? ''}${own},"msg":${JSON.stringify(message)}}\n`);
+    } else if (fields === undefined) {
+      this.pino[level](message);
+    } else {
+      this.pino[level](safeFields(fields), message);
+    }
   }
 }
+
+const NO_FIELDS: LogFields = Object.freeze({});
 
 /**
  * A logger that writes one JSON object per line through pino: `level`, `time`, the fields (with
@@ -124,7 +156,9 @@ class PinoLogger implements Logger {
  */
 export class JsonLogger extends PinoLogger {
   constructor(level: LogLevel, sink?: LogSink, bound: LogFields = {}) {
-    const root = createPino(level, sink === undefined ? pino.destination({ dest: 1, sync: true }) : sinkStream(sink));
-    super(Object.keys(bound).length === 0 ? root : root.child(safeFields(bound)));
+    const destination = sink === undefined ? pino.destination({ dest: 1, sync: true }) : sinkStream(sink);
+    const root = createPino(level, destination);
+    const safe = safeFields(bound);
+    super(Object.keys(bound).length === 0 ? root : root.child(safe), destination, flatFieldsJson(safe, RESERVED_KEYS));
   }
 }

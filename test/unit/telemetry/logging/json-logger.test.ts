@@ -160,6 +160,33 @@ describe('JsonLogger', () => {
     expect(lines[0]).toMatchObject({ trace_id: own.traceId, span_id: own.spanId });
   });
 
+  it('writes flat lines and lines with nested fields alike: level, time, the bound fields, the line’s, message', () => {
+    const raw: string[] = [];
+    const logger = new JsonLogger('info', (line) => raw.push(line)).child({ model: 'mlp' });
+    logger.info('flat "line"\n', { status: 200, ok: true, note: null, skipped: undefined });
+    logger.info('nested', { shape: [1, 64], status: 200 });
+    const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => Object.keys(line))).toEqual([
+      ['level', 'time', 'model', 'status', 'ok', 'note', 'msg'],
+      ['level', 'time', 'model', 'shape', 'status', 'msg'],
+    ]);
+    expect(lines[0]).toMatchObject({ level: 'info', model: 'mlp', status: 200, ok: true, note: null, msg: 'flat "line"\n' });
+    expect(lines[1]).toMatchObject({ shape: [1, 64], msg: 'nested' });
+    expect(new Date(lines[0]!['time'] as string).toISOString()).toBe(lines[0]!['time']);
+  });
+
+  it('keeps a child’s nested bound fields on its flat lines', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ instance: { id: 'mlp-1.0-0', device: 'cpu' } }).warn('slow', { ms: 12 });
+    expect(lines[0]).toEqual({ level: 'warn', time: expect.any(String), instance: { id: 'mlp-1.0-0', device: 'cpu' }, ms: 12, msg: 'slow' });
+  });
+
+  it('drops flat lines below its level', () => {
+    const { logger, lines } = capture('warn');
+    logger.child({ model: 'mlp' }).info('request', { status: 200 });
+    expect(lines).toEqual([]);
+  });
+
   it('writes bigints as strings', () => {
     const { logger, lines } = capture('info');
     logger.info('big', { n: 2n ** 70n });
