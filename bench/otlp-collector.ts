@@ -1,7 +1,8 @@
 /**
  * A stand-in OTLP/HTTP collector for `bench:tracing`, run as a process of its own so that receiving the
  * spans does not take turns from the load generator's event loop (a real collector runs elsewhere too):
- * answers 200 to every export and counts requests and bytes. Prints `ready <port>` once listening, and
+ * answers every export as a collector that took all of it does (200, an empty protobuf response) and
+ * counts requests and bytes. Prints `ready <port>` once listening, and
  * `{"requests":…,"bytes":…}` when told to stop (SIGTERM).
  */
 import { createServer } from 'node:http';
@@ -15,7 +16,8 @@ const server = createServer((request, response) => {
   });
   request.on('end', () => {
     requests += 1;
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    // What a collector answers a protobuf export that it took whole: an empty ExportTraceServiceResponse.
+    response.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' }).end();
   });
 });
 server.listen(0, '127.0.0.1', () => {
