@@ -37,6 +37,8 @@ export interface RegisterWorkflowRequest {
   readonly name?: string | undefined;
   /** For TorchServe specs: the module (in the workflow store) exporting the function nodes. */
   readonly handler?: string | undefined;
+  /** Headers sent with every download the registration makes (the caller's W3C `traceparent`, `tracestate`, `baggage`). */
+  readonly traceHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 /** What start-up registered and what it could not. */
@@ -139,6 +141,7 @@ export class WorkflowManager {
       for (const model of spec.models) {
         const ensured = await this.deps.ensureModels({
           url: model.url.replace(/\.mar$/, ''),
+          traceHeaders: request.traceHeaders,
           minWorkers: model.minWorkers,
           maxWorkers: model.maxWorkers,
           batchSize: model.batchSize,
@@ -178,7 +181,7 @@ export class WorkflowManager {
   }
 
   private async load(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
-    const source = await readWorkflowSource(request.url, this.deps.config);
+    const source = await readWorkflowSource(request.url, this.deps.config, request.traceHeaders);
     const torchServe = torchServeDocument(source);
     const loaded =
       torchServe !== undefined

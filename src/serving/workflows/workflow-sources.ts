@@ -50,8 +50,8 @@ async function isFile(path: string): Promise<boolean> {
  * `allowedUrls` allows (a YAML file or a `.sluice` archive, downloaded into the store's `.downloads/`).
  * Names never reach outside the store; archives are unpacked into the store's `.extracted/`.
  */
-export async function readWorkflowSource(url: string, config: SluiceConfig): Promise<WorkflowSource> {
-  if (/^https?:\/\//i.test(url)) return readRemote(url, config);
+export async function readWorkflowSource(url: string, config: SluiceConfig, headers?: Readonly<Record<string, string>>): Promise<WorkflowSource> {
+  if (/^https?:\/\//i.test(url)) return readRemote(url, config, headers);
   if (!STORE_NAME.test(url) || url.includes('..')) throw notAllowed(url, 'is not a plain name in the workflow store');
   const store = config.workflowStore;
   if (url.endsWith(ARCHIVE_EXTENSION) && (await isFile(join(store, url)))) return readArchive(join(store, url), url, config);
@@ -89,7 +89,7 @@ async function readArchive(path: string, name: string, config: SluiceConfig): Pr
   return { ...(await readStoreFile(join(dir, WORKFLOW_FILE_NAME), `${name}/${WORKFLOW_FILE_NAME}`, dir)), packedAs: manifest.name };
 }
 
-async function readRemote(url: string, config: SluiceConfig): Promise<WorkflowSource> {
+async function readRemote(url: string, config: SluiceConfig, headers: Readonly<Record<string, string>> | undefined): Promise<WorkflowSource> {
   const downloads = join(config.workflowStore, '.downloads');
   await mkdir(downloads, { recursive: true });
   const isArchive = new URL(url).pathname.endsWith(ARCHIVE_EXTENSION);
@@ -99,6 +99,7 @@ async function readRemote(url: string, config: SluiceConfig): Promise<WorkflowSo
       maxBytes: isArchive ? config.download.maxBytes : MAX_WORKFLOW_BYTES,
       timeoutMs: config.download.timeoutMs,
       allowedPatterns: config.allowedUrls,
+      ...(headers !== undefined ? { headers } : {}),
     });
     if (isArchive) return await readArchive(file, url, config);
     return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore };

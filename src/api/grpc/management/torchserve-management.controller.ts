@@ -2,7 +2,9 @@ import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { SluiceError } from '../../../common/errors/index.js';
 import { ServingCore } from '../../../serving/serving-core.js';
+import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
 import { describeVersion } from '../../common/model-describe.js';
+import { callTraceContext } from '../common/grpc-call-scope.js';
 
 const SERVICE = 'ManagementAPIsService';
 const MAX_WORKERS = 256;
@@ -54,7 +56,7 @@ export class TorchServeManagementController {
 
   /** Registers every version found at `url` (a model-store name, or an http(s) URL matching `allowedUrls`). */
   @GrpcMethod(SERVICE, 'RegisterModel')
-  async registerModel(request: RegisterModelRequest): Promise<ManagementResponse> {
+  async registerModel(request: RegisterModelRequest, _metadata: unknown, call: object): Promise<ManagementResponse> {
     if (request.url === '') throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'url is required: a model-store name or an allowed http(s) URL');
     const responseTimeout = optionalInteger(request.response_timeout, 'response_timeout', 1, 86_400);
     const overrides = {
@@ -67,6 +69,8 @@ export class TorchServeManagementController {
     const versions = await this.core.manager.register({
       url: request.url,
       ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)),
+      // A download continues the call's trace at the model host.
+      traceHeaders: traceHeaders(callTraceContext(call)),
     });
     return {
       msg: versions.map((v) => `Model "${v.name}" Version: ${v.version} registered with ${v.settings.minWorkers} initial workers`).join('; '),

@@ -1,5 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
+import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
+import { requestTraceContext } from '../common/request-observer.js';
 import { QueryReader, type RawQuery } from '../management/query-reader.js';
 import { describeWorkflow, type WorkflowView } from './workflow-describe.js';
 
@@ -14,9 +17,15 @@ export class WorkflowsController {
    */
   @Post()
   @HttpCode(200)
-  async register(@Query() query: RawQuery): Promise<{ status: string }> {
+  async register(@Query() query: RawQuery, @Req() http: FastifyRequest): Promise<{ status: string }> {
     const q = new QueryReader(query, ['url', 'workflow_name', 'handler']);
-    const entry = await this.core.workflowManager.register({ url: q.requiredString('url'), name: q.string('workflow_name'), handler: q.string('handler') });
+    const entry = await this.core.workflowManager.register({
+      url: q.requiredString('url'),
+      name: q.string('workflow_name'),
+      handler: q.string('handler'),
+      // Downloads continue the registration's trace at the workflow's (and its models') host.
+      traceHeaders: traceHeaders(requestTraceContext(http)),
+    });
     const warnings = entry.warnings.length > 0 ? ` with ${entry.warnings.length} warning(s); GET /workflows/${entry.name} lists them` : '';
     return { status: `Workflow "${entry.name}" version ${entry.version} registered${warnings}` };
   }
