@@ -78,3 +78,16 @@ export function silentHandler(): SilentHandler {
     },
   };
 }
+
+/** `test/logs`: logs `noted` (with its `tag` input) through its context's logger, then answers `tag`. */
+export function loggingHandler(): NodeHandler {
+  return {
+    name: 'test/logs',
+    inputs: ['tag'],
+    outputs: { tag: {} },
+    run(inputs, context: NodeHandlerContext) {
+      context.logger.info('noted', { tag: String(inputs['tag']) });
+      return Promise.resolve({ tag: inputs['tag'] });
+    },
+  };
+}
