@@ -29,7 +29,9 @@ description: Benchmark model, a 64-256-256-10 ReLU MLP with seeded random weight
 runtime: onnx
 model: model.onnx
 handler: passthrough
-batching: { maxBatchSize: 64, maxBatchDelayMs: 0 }
+# A partial batch waits up to 1 ms, and only for as many requests as the last batch had (clients answered
+# together come back together); a lone client never waits. See docs/performance.md.
+batching: { maxBatchSize: 64, maxBatchDelayMs: 1 }
 workers: { min: 1, max: 2 }
 `;
 
