@@ -1,4 +1,7 @@
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from '@jest/globals';
+import type { Payload } from '../../../src/batching/payload.js';
 import { PriorityQueues } from '../../../src/batching/priority-queues.js';
 import { SluiceError } from '../../../src/common/errors/index.js';
 import { order, payload, queuesOf } from './support/payloads.js';
@@ -145,5 +148,34 @@ describe('PriorityQueues', () => {
   it('clamps a priority outside the levels to the nearest level', () => {
     const queues = queuesOf(2, [payload(0, { priority: 5 }), payload(1, { priority: 0 }), payload(2, { priority: 2 })]);
     expect(order(queues)).toEqual([1, 0, 2]);
+  });
+});
+
+describe('PriorityQueues and memory', () => {
+  // Collected payloads are what this test is about, so it asks V8 for a collection; the flag only exposes `gc`.
+  v8.setFlagsFromString('--expose-gc');
+  const collectGarbage = runInNewContext('gc') as () => void;
+
+  it('lets go of payloads that left the queue, so their requests can be collected', async () => {
+    const queues = new PriorityQueues(1);
+    const refs: WeakRef<Payload>[] = [];
+    // One payload stays queued behind the others, so the lane is never emptied (and reset) as a whole.
+    const waiting = payload(1000);
+    (() => {
+      const batched = Array.from({ length: 100 }, (_, i) => payload(i));
+      for (const p of batched) queues.push(p);
+      queues.push(waiting);
+      for (const p of batched) {
+        p.advance('batched');
+        queues.left();
+        refs.push(new WeakRef(p));
+      }
+    })();
+    expect(queues.first()).toBe(waiting);
+    // Finalization is observed across a turn; two collections clear what one leaves to the next.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    collectGarbage();
+    expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
 });
