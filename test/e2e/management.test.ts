@@ -69,7 +69,7 @@ describe('management API', () => {
         minWorkers: 1,
         maxWorkers: 2,
         batchSize: 64,
-        maxBatchDelay: 0,
+        maxBatchDelay: 1,
         workers: [{ status: 'READY' }],
         jobQueueStatus: { remainingCapacity: 100, pendingRequests: 0 },
       },
