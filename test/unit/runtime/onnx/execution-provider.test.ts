@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { executionProviderOrder } from '../../../../src/runtime/onnx/execution-provider.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
+import { addOnce } from '../../../support/add-model-run.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
@@ -47,15 +48,6 @@ describe('provider fallback on a machine without GPU providers', () => {
   });
 
   it('still runs the model after falling back', async () => {
-    const model = await runtime.load(modelPath, { executionProviders: ['cuda'] });
-    try {
-      const [sum] = await model.run([
-        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
-        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
-      ]);
-      expect(sum?.data).toEqual(new Float32Array([2, 4, 6]));
-    } finally {
-      await model.release();
-    }
+    expect(await addOnce(runtime, modelPath, { executionProviders: ['cuda'] }, [1, 2, 3], [1, 2, 3])).toEqual(new Float32Array([2, 4, 6]));
   });
 });

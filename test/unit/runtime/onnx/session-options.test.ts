@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
+import { addOnce } from '../../../support/add-model-run.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
@@ -61,43 +62,17 @@ describe('real sessions with explicit options', () => {
   const levels: GraphOptimizationLevel[] = ['disabled', 'basic', 'extended', 'all'];
 
   it.each(levels)('loads and runs with one thread and optimisation level %s', async (graphOptimizationLevel) => {
-    const model = await runtime.load(modelPath, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel });
-    try {
-      const [sum] = await model.run([
-        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
-        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([10, 20, 30]) },
-      ]);
-      expect(sum?.data).toEqual(new Float32Array([11, 22, 33]));
-    } finally {
-      await model.release();
-    }
+    const options = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel };
+    expect(await addOnce(runtime, modelPath, options, [1, 2, 3], [10, 20, 30])).toEqual(new Float32Array([11, 22, 33]));
   });
 
   const spinnings: IntraOpSpinning[] = ['during-run', 'always', 'never'];
 
   it.each(spinnings)('loads and runs on two intra-op threads with spinning %s', async (intraOpSpinning) => {
-    const model = await runtime.load(modelPath, { intraOpNumThreads: 2, intraOpSpinning });
-    try {
-      const [sum] = await model.run([
-        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
-        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 1, 1]) },
-      ]);
-      expect(sum?.data).toEqual(new Float32Array([2, 3, 4]));
-    } finally {
-      await model.release();
-    }
+    expect(await addOnce(runtime, modelPath, { intraOpNumThreads: 2, intraOpSpinning }, [1, 2, 3], [1, 1, 1])).toEqual(new Float32Array([2, 3, 4]));
   });
 
   it('loads and runs in parallel execution mode', async () => {
-    const model = await runtime.load(modelPath, { executionMode: 'parallel', interOpNumThreads: 2 });
-    try {
-      const [sum] = await model.run([
-        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 1, 1]) },
-        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([2, 2, 2]) },
-      ]);
-      expect(sum?.data).toEqual(new Float32Array([3, 3, 3]));
-    } finally {
-      await model.release();
-    }
+    expect(await addOnce(runtime, modelPath, { executionMode: 'parallel', interOpNumThreads: 2 }, [1, 1, 1], [2, 2, 2])).toEqual(new Float32Array([3, 3, 3]));
   });
 });
