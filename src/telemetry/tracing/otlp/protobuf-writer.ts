@@ -1,3 +1,5 @@
+import { hexDigit } from '../hex-words.js';
+
 /** Wire types of the protobuf encoding. */
 export const WIRE = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 } as const;
 
@@ -5,12 +7,6 @@ const TWO_32 = 0x100000000;
 const TWO_20 = 0x100000;
 const TWO_12 = 0x1000;
 
-/** The value of one hex digit (`0-9`, `a-f`, `A-F`) from its character code. */
-function hexDigit(code: number): number {
-  if (code <= 57) return code - 48;
-  if (code >= 97) return code - 87;
-  return code - 55;
-}
 
 /**
  * A protobuf writer over one growing buffer, reused from batch to batch. It writes into the buffer

@@ -1,14 +1,6 @@
 import type { SpanContext, TraceState } from '@opentelemetry/api';
+import { twoWordsHex } from '../hex-words.js';
 import type { TraceId } from './trace-id.js';
-
-const scratch = Buffer.alloc(8);
-
-/** Two 32-bit halves as 16 hex digits, in one conversion. */
-function hex16(high: number, low: number): string {
-  scratch.writeUInt32BE(high >>> 0, 0);
-  scratch.writeUInt32BE(low >>> 0, 4);
-  return scratch.toString('hex');
-}
 
 /**
  * The context of a span this server records. Its span id is kept as two 32-bit numbers and its trace id
@@ -34,6 +26,6 @@ export class RecordedSpanContext implements SpanContext {
   }
 
   get spanId(): string {
-    return (this.hex ??= hex16(this.spanIdHigh, this.spanIdLow));
+    return (this.hex ??= twoWordsHex(this.spanIdHigh, this.spanIdLow));
   }
 }
