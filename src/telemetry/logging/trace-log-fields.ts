@@ -16,10 +16,7 @@ export function spanLogFields(span: SpanContext): Record<string, string> {
 /** Adds the trace fields of `from`'s span, when it has one, to the fields of a line being built. */
 export function addTraceLogFields(fields: Record<string, unknown>, from: Context): void {
   const span = trace.getSpan(from)?.spanContext();
-  if (span === undefined) return;
-  fields['trace_id'] = span.traceId;
-  fields['span_id'] = span.spanId;
-  fields['trace_flags'] = traceFlagsText(span.traceFlags);
+  if (span !== undefined) Object.assign(fields, spanLogFields(span));
 }
 
 /**
