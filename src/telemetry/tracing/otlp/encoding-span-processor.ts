@@ -8,11 +8,15 @@ import { ProtobufWriter } from './protobuf-writer.js';
 
 /** One encoded `ExportTraceServiceRequest` and the number of spans in it. */
 export interface EncodedTraceRequest {
+  /** Valid while `send` runs: the processor encodes its next request into the same memory. */
   readonly bytes: Uint8Array;
   readonly spanCount: number;
 }
 
-/** Where encoded requests go: the OTLP/HTTP transport (headers, compression, retries, timeout). */
+/**
+ * Where encoded requests go: the OTLP/HTTP transport (headers, compression, retries, timeout). A sender
+ * that needs a request's bytes after `send` returns copies them.
+ */
 export interface TraceRequestSender {
   send(request: EncodedTraceRequest, done: (result: ExportResult) => void): void;
   forceFlush(): Promise<void>;
@@ -109,7 +113,7 @@ export class EncodingSpanProcessor implements SpanProcessor {
     const encoded: EncodedScopeSpans[] = this.filled.map((g) => ({ resource: g.resource, scope: g.scope, spans: g.writer.written() }));
     this.request.reset();
     writeExportRequest(this.request, encoded);
-    const bytes = this.request.toBytes();
+    const bytes = this.request.written();
     for (const group of this.filled) group.writer.reset();
     this.filled.length = 0;
     this.batched = 0;

@@ -172,12 +172,24 @@ class ThreadTraceSender implements TraceRequestSender {
   }
 }
 
+/** `sender` given a copy of each request's bytes, which it sends (and retries) after `send` returns. */
+function keepingCopies(sender: TraceRequestSender): TraceRequestSender {
+  return {
+    send: (request, done) => {
+      sender.send({ bytes: request.bytes.slice(), spanCount: request.spanCount }, done);
+    },
+    forceFlush: () => sender.forceFlush(),
+    shutdown: () => sender.shutdown(),
+  };
+}
+
 /**
- * Where a server's encoded spans go: to `url` from the export thread, or, where its compiled module
- * cannot be found (tests run without a build), from this thread. `threadFile` finds that module; tests
- * replace it to run without one or with a thread of their own.
+ * Where a server's encoded spans go: to `url` from the export thread (which copies each request into
+ * memory shared with it), or, where its compiled module cannot be found (tests run without a build),
+ * from this thread. `threadFile` finds that module; tests replace it to run without one or with a
+ * thread of their own.
  */
 export function otlpTraceSender(url: string, threadFile: () => string | undefined = exportThreadFile): TraceRequestSender {
   const file = threadFile();
-  return file === undefined ? otlpHttpTraceSender(url) : new ThreadTraceSender(file, { url });
+  return file === undefined ? keepingCopies(otlpHttpTraceSender(url)) : new ThreadTraceSender(file, { url });
 }

@@ -21,7 +21,8 @@ class RecordingSender implements TraceRequestSender {
   constructor(private readonly answer: 'at once' | 'when told' | ExportResult = 'at once') {}
 
   send(request: EncodedTraceRequest, done: (result: ExportResult) => void): void {
-    this.requests.push(request);
+    // The bytes are the processor's until send returns.
+    this.requests.push({ bytes: request.bytes.slice(), spanCount: request.spanCount });
     for (const wake of this.waiting.splice(0)) wake();
     if (this.answer === 'at once') done({ code: ExportResultCode.SUCCESS });
     else if (this.answer === 'when told') this.unacknowledged.push(done);
