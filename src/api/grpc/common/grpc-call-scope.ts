@@ -55,6 +55,8 @@ export function grpcCallScope(telemetry: Telemetry, logger: Logger, guard?: Grpc
         serverContext = server.context;
         callContexts.set(call, server.context);
         call.onStatus((code, error) => {
+          // As for HTTP requests: a weak map's entry would keep the ended span alive as long as the call object.
+          callContexts.delete(call);
           endRpcServerSpan(server, code, code === 0 ? undefined : spanError(error));
         });
       }

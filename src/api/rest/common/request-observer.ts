@@ -124,6 +124,10 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       done();
       return;
     }
+    // Forgotten now rather than when the request object is collected: an entry of a weak map keeps its
+    // value (the span and its context) alive as long as the key, and requests that outlive a young
+    // collection then carried their spans into the old generation.
+    states.delete(request);
     const status = reply.statusCode;
     const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
     const { server } = state;
