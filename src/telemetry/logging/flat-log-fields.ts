@@ -18,18 +18,33 @@ export function flatFieldsJson(fields: LogFields, reserved: ReadonlySet<string>)
       case 'undefined':
         continue;
       case 'string':
-        json += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+        json += memberStart(key) + JSON.stringify(value);
         continue;
       case 'number':
-        json += `,${JSON.stringify(key)}:${Number.isFinite(value) ? String(value) : 'null'}`;
+        json += memberStart(key) + (Number.isFinite(value) ? String(value) : 'null');
         continue;
       case 'boolean':
-        json += `,${JSON.stringify(key)}:${String(value)}`;
+        json += memberStart(key) + String(value);
         continue;
       default:
         if (value !== null) return undefined;
-        json += `,${JSON.stringify(key)}:null`;
+        json += memberStart(key) + 'null';
     }
   }
   return json;
+}
+
+/** Field names seen so far, with their `,"key":`: lines repeat a few dozen names, and spelling one costs more than looking it up. */
+const memberStarts = new Map<string, string>();
+/** Names kept at most, so that lines with ever new names (a handler's own fields) cannot grow the map without end. */
+const MEMBER_STARTS_KEPT = 1024;
+
+/** `,"key":` for the member `key`. */
+function memberStart(key: string): string {
+  let start = memberStarts.get(key);
+  if (start === undefined) {
+    start = `,${JSON.stringify(key)}:`;
+    if (memberStarts.size < MEMBER_STARTS_KEPT) memberStarts.set(key, start);
+  }
+  return start;
 }

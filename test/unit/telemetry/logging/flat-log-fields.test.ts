@@ -40,4 +40,9 @@ describe('flatFieldsJson', () => {
   it('writes nothing for no fields', () => {
     expect(flatFieldsJson({}, RESERVED)).toBe('');
   });
+
+  it('writes every name of a line with more distinct names than it remembers, each escaped', () => {
+    const fields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k"${i}`, i]));
+    expect(JSON.parse(`{${flatFieldsJson(fields, RESERVED)?.slice(1) ?? ''}}`)).toEqual(fields);
+  });
 });
