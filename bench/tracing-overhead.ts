@@ -3,7 +3,9 @@
  * alternately, and loaded at the same concurrency: with tracing off (the default), and with every request
  * traced (`always_on` sampler) and exported over OTLP/HTTP (protobuf, the default) to a collector stand-in
  * on loopback, in a process of its own, that only counts bytes. Both servers write the same access-log lines.
- * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Absolute
+ * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Five
+ * rounds by default: single rounds of either variant can run a tenth slower than usual, and the median
+ * of five is moved by two such rounds at most. Absolute
  * figures depend on the machine; the ratio, measured in one run, is what to compare. On Linux it also
  * prints the CPU time of the server's JavaScript thread per request, whose ratio other work on a shared
  * machine moves less.
@@ -11,7 +13,7 @@
  * `--split` adds a third variant per round: tracing off, but with an AsyncLocalStorage enabled (what an
  * async context manager would cost by itself; Sluice passes trace context explicitly and installs none).
  *
- *   npm run bench:tracing -- [--duration 8] [--rounds 3] [--concurrency 16] [--split] [--json FILE]
+ *   npm run bench:tracing -- [--duration 8] [--rounds 5] [--concurrency 16] [--split] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -31,7 +33,7 @@ const repoRoot = join(distRoot, '..');
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '16' },
     split: { type: 'boolean', default: false },
     json: { type: 'string' },
