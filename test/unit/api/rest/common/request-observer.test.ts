@@ -11,7 +11,7 @@ describe('the request observer', () => {
   let base: string;
   beforeEach(async () => {
     seen = [];
-    recorder = new SpanRecorder({ tracing: true });
+    recorder = new SpanRecorder();
     fastify = Fastify();
     observeRequests(fastify, new RecordingLogger(), { telemetry: recorder.telemetry, accessLog: true, logRequestBodies: false });
     fastify.get('/ping', (request) => {
