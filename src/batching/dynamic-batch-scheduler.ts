@@ -57,7 +57,14 @@ const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
  */
 export class DynamicBatchScheduler implements Scheduler {
   private readonly queues: PriorityQueues;
-  private readonly running = new Set<Payload>();
+  /**
+   * The batches being run, each the payloads it took. An array of at most one entry per instance, not a
+   * set of payloads: a set changed by every request replaces its hash table every few requests, and V8
+   * links each replaced table to its successor; once one such table had outlived two young collections,
+   * the dead chain kept every later table, and the payloads still listed in each, alive until the next
+   * full collection. In some runs that promoted nearly every request to the old generation.
+   */
+  private readonly running: (readonly Payload[])[] = [];
   private readonly delay = new BatchDelay();
   private readonly ordered: OrderedAnswers | undefined;
   private readonly recent: number[] = [];
@@ -261,11 +268,11 @@ export class DynamicBatchScheduler implements Scheduler {
       payload.advance('batched');
       this.queues.left();
       payload.advance('executing');
-      this.running.add(payload);
       this.windowQueueMs += payload.startedAt - payload.arrival;
       this.windowDispatched += 1;
     }
     instance.startBatch();
+    this.running.push(picked);
     this.executing += picked.length;
     const [head] = picked;
     const batch: Batch = {
@@ -306,9 +313,9 @@ export class DynamicBatchScheduler implements Scheduler {
   private finish(instance: PooledInstance, picked: readonly Payload[], started: number, results: readonly JobResult[]): void {
     const computeUs = (performance.now() - started) * 1000;
     const rows = picked.reduce((sum, p) => sum + p.rows, 0);
+    this.stopRunning(picked);
     picked.forEach((payload, i) => {
       const result = results[i];
-      this.running.delete(payload);
       if (result?.ok) {
         payload.answer({
           outputs: result.outputs,
@@ -331,6 +338,12 @@ export class DynamicBatchScheduler implements Scheduler {
     this.afterWork();
   }
 
+  /** Forgets batch `picked` as running: it finished or its instance failed. */
+  private stopRunning(picked: readonly Payload[]): void {
+    const at = this.running.indexOf(picked);
+    if (at >= 0) this.running.splice(at, 1);
+  }
+
   /** A fatal error: the instance goes, its batch is retried once on another instance. */
   private instanceFailed(instance: PooledInstance, picked: readonly Payload[], error: unknown): void {
     const failure = isSluiceError(error)
@@ -339,8 +352,8 @@ export class DynamicBatchScheduler implements Scheduler {
     this.executing -= picked.length;
     this.options.pool.failed(instance, failure);
     // Put back last to first, so that the retried requests keep their order at the front of the queue.
+    this.stopRunning(picked);
     for (const payload of [...picked].reverse()) {
-      this.running.delete(payload);
       if (payload.state === 'executing' && !payload.retried && !this.stopping) {
         payload.requeue();
         this.queues.pushFront(payload);
@@ -411,10 +424,12 @@ export class DynamicBatchScheduler implements Scheduler {
       }
       next = Math.min(next, deadline, payload.delayed ? Infinity : (queueDeadline ?? Infinity));
     }
-    for (const payload of this.running) {
-      if (payload.state !== 'executing') continue;
-      if (payload.job.deadline <= now) this.expire(payload, 'executing', 'its response timeout passed while it ran');
-      else next = Math.min(next, payload.job.deadline);
+    for (const batch of this.running) {
+      for (const payload of batch) {
+        if (payload.state !== 'executing') continue;
+        if (payload.job.deadline <= now) this.expire(payload, 'executing', 'its response timeout passed while it ran');
+        else next = Math.min(next, payload.job.deadline);
+      }
     }
     if (next < Infinity) this.watchDeadline(next);
     if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
