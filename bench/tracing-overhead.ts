@@ -4,8 +4,7 @@
  * traced (`always_on` sampler) and exported over OTLP/HTTP (protobuf, the default) to a collector stand-in
  * on loopback, in a process of its own, that only counts bytes. Both servers write the same access-log lines.
  * Prints each round's throughputs and ratio and the median ratio; the target is at least 0.85. Five
- * rounds by default: single rounds of either variant can run a tenth slower than usual, and the median
- * of five is moved by two such rounds at most. Absolute
+ * rounds by default: on a shared machine a single round of either variant can run slower than usual. Absolute
  * figures depend on the machine; the ratio, measured in one run, is what to compare. On Linux it also
  * prints the CPU time of the server's JavaScript thread per request, whose ratio other work on a shared
  * machine moves less.
