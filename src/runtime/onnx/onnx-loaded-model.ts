@@ -15,7 +15,14 @@ import { ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
 export class OnnxLoadedModel implements LoadedModel {
   readonly executionProvider: ExecutionProviderName;
   private session: InferenceSession | undefined;
-  private readonly inFlight = new Set<Promise<unknown>>();
+  /**
+   * Runs under way, counted rather than kept in a set: a set changed by every run replaces its hash table
+   * every few runs, and V8 links each replaced table to the next, a chain that could keep finished runs
+   * (and their tensors) alive through young collections (see the scheduler's running batches).
+   */
+  private inFlight = 0;
+  /** Called when the last run under way finishes (`release` waits for it). */
+  private readonly whenIdle: (() => void)[] = [];
 
   constructor(
     /** The model file the session was created from. */
@@ -45,12 +52,12 @@ export class OnnxLoadedModel implements LoadedModel {
       );
     }
     const names = outputNames ?? this.outputs.map((output) => output.name);
-    const pending = this.execute(session, inputs, names);
-    this.inFlight.add(pending);
+    this.inFlight += 1;
     try {
-      return await pending;
+      return await this.execute(session, inputs, names);
     } finally {
-      this.inFlight.delete(pending);
+      this.inFlight -= 1;
+      if (this.inFlight === 0) for (const idle of this.whenIdle.splice(0)) idle();
     }
   }
 
@@ -59,7 +66,11 @@ export class OnnxLoadedModel implements LoadedModel {
     const session = this.session;
     if (session === undefined) return;
     this.session = undefined;
-    await Promise.allSettled(this.inFlight);
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.whenIdle.push(resolve);
+      });
+    }
     await session.release();
   }
 

@@ -171,6 +171,19 @@ describe('OnnxRuntime', () => {
       await released;
       expect(sum?.data).toEqual(new Float32Array([2, 3, 4]));
     });
+
+    it('resolves only once the runs under way have finished', async () => {
+      const model = await runtime.load(await writeAddModel(dir), {});
+      const order: string[] = [];
+      const inputs = [
+        { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 2, 3]) },
+        { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 1, 1]) },
+      ] as const;
+      const runs = [model.run([...inputs]), model.run([...inputs])].map((run) => run.then(() => order.push('run')));
+      await model.release().then(() => order.push('released'));
+      await Promise.all(runs);
+      expect(order).toEqual(['run', 'run', 'released']);
+    });
   });
 
   it('passes tensor conversion errors through with their own code', async () => {
