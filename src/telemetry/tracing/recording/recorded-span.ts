@@ -24,9 +24,12 @@ const NO_ATTRIBUTES: Attributes = Object.freeze({});
 const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
 const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
 
+/** When this thread's monotonic clock started, in epoch milliseconds: fixed for its life, and read through a getter. */
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** Milliseconds since the epoch, with sub-millisecond precision, from the monotonic clock. */
 export function nowEpochMillis(): number {
-  return performance.timeOrigin + performance.now();
+  return TIME_ORIGIN + performance.now();
 }
 
 /**
@@ -36,7 +39,7 @@ export function nowEpochMillis(): number {
  */
 export function epochMillisOf(time: TimeInput | undefined): number {
   if (time === undefined) return nowEpochMillis();
-  if (typeof time === 'number') return time <= performance.now() ? performance.timeOrigin + time : time;
+  if (typeof time === 'number') return time <= performance.now() ? TIME_ORIGIN + time : time;
   if (time instanceof Date) return time.getTime();
   return time[0] * 1000 + time[1] / 1e6;
 }
