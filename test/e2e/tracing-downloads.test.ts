@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Client } from '@grpc/grpc-js';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { only, SpanRecorder, traceparent } from '../support/telemetry/span-recorder.js';
@@ -52,15 +53,22 @@ describe('trace context of model downloads', () => {
     await recorder.telemetry.shutdown();
   });
 
-  it('sends the registration’s traceparent to the model host, naming the management request’s span', async () => {
-    const url = encodeURIComponent(`${filesUrl}/models/iris.sluice`);
-    const answer = await requestJson(`${t.management}/models?url=${url}&model_name=iris-remote`, {
+  /**
+   * Registers from the loopback host through `POST <route>` with the caller's traceparent; expects the
+   * answer 200 and resolves with the registration's server span.
+   */
+  const registerTraced = async (route: '/models' | '/workflows', query: string): Promise<ReadableSpan> => {
+    const answer = await requestJson(`${t.management}${route}?${query}`, {
       method: 'POST',
       headers: { traceparent: traceparent(TRACE_ID, CALLER_SPAN_ID) },
     });
     expect(answer.status).toBe(200);
-    const spans = await recorder.until((s) => s.some((span) => span.name === 'POST /models'));
-    const server = only(spans, 'POST /models');
+    const name = `POST ${route}`;
+    return only(await recorder.until((s) => s.some((span) => span.name === name)), name);
+  };
+
+  it('sends the registration’s traceparent to the model host, naming the management request’s span', async () => {
+    const server = await registerTraced('/models', `url=${encodeURIComponent(`${filesUrl}/models/iris.sluice`)}&model_name=iris-remote`);
     expect(received.map((headers) => headers['traceparent'])).toEqual([traceparent(TRACE_ID, server.spanContext().spanId)]);
   });
 
@@ -74,13 +82,7 @@ describe('trace context of model downloads', () => {
   });
 
   it('sends the registration’s traceparent with a workflow downloaded from a URL', async () => {
-    const url = encodeURIComponent(`${filesUrl}/workflows/second.yaml`);
-    const answer = await requestJson(`${t.management}/workflows?url=${url}&workflow_name=second-remote`, {
-      method: 'POST',
-      headers: { traceparent: traceparent(TRACE_ID, CALLER_SPAN_ID) },
-    });
-    expect(answer.status).toBe(200);
-    const server = only(await recorder.until((s) => s.some((span) => span.name === 'POST /workflows')), 'POST /workflows');
+    const server = await registerTraced('/workflows', `url=${encodeURIComponent(`${filesUrl}/workflows/second.yaml`)}&workflow_name=second-remote`);
     expect(received.map((headers) => headers['traceparent'])).toEqual([traceparent(TRACE_ID, server.spanContext().spanId)]);
   });
 });

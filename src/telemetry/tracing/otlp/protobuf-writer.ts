@@ -7,7 +7,6 @@ const TWO_32 = 0x100000000;
 const TWO_20 = 0x100000;
 const TWO_12 = 0x1000;
 
-
 /**
  * A protobuf writer over one growing buffer, reused from batch to batch. It writes into the buffer
  * directly (ids from hex, ASCII strings, nested lengths patched in place) so that encoding a span
