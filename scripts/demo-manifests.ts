@@ -10,7 +10,6 @@ batching: { maxBatchSize: 1, maxBatchDelayMs: 0 }
 workers: { min: 1, max: 1 }
 `;
 
-/** `model-store/mlp/model.yaml`. */
 /** The quick iris classifier: the first opinion of the `iris-second-opinion` workflow. */
 export const IRIS_QUICK_MANIFEST = `name: iris-quick
 version: "1.0"
@@ -23,6 +22,7 @@ batching: { maxBatchSize: 16, maxBatchDelayMs: 0 }
 workers: { min: 1, max: 1 }
 `;
 
+/** `model-store/mlp/model.yaml`. */
 export const MLP_MANIFEST = `name: mlp
 version: "1.0"
 description: Benchmark model, a 64-256-256-10 ReLU MLP with seeded random weights (logits out).
@@ -33,6 +33,9 @@ handler: passthrough
 # together come back together); a lone client never waits. See docs/performance.md.
 batching: { maxBatchSize: 64, maxBatchDelayMs: 1 }
 workers: { min: 1, max: 2 }
+# One thread per run: a run of this model is too short to share out, and waking a second thread for it
+# cost more than it saved, at one client and at sixteen (see docs/performance.md).
+runtimeOptions: { intraOpNumThreads: 1 }
 `;
 
 /** `model-store/cnn/model.yaml`. */
