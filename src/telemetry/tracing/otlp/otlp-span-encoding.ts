@@ -1,4 +1,4 @@
-import type { Attributes, Link, SpanContext, SpanStatus } from '@opentelemetry/api';
+import { SpanStatusCode, type Attributes, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
@@ -15,6 +15,12 @@ import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
 const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 const MIN_INT64 = -(2 ** 63);
+/**
+ * Fields 10 to 15 of a span with nothing dropped, no events or links and an unset status, as the SDK
+ * writes them: `dropped_attributes_count`, `dropped_events_count` and `dropped_links_count` 0, and a
+ * `status` holding code 0.
+ */
+const PLAIN_SPAN_MIDDLE = Uint8Array.of((10 << 3) | WIRE.varint, 0, (12 << 3) | WIRE.varint, 0, (14 << 3) | WIRE.varint, 0, (15 << 3) | WIRE.lengthDelimited, 2, (3 << 3) | WIRE.varint, 0);
 const MAX_INT64 = 2 ** 63;
 
 /** An attribute value, or a member of one (arrays and maps nest), as `AnyValue`. */
@@ -70,6 +76,7 @@ function writeObjectValue(w: ProtobufWriter, value: object | null): void {
 }
 
 function writeKeyValue(w: ProtobufWriter, field: number, key: string, value: unknown): void {
+  if (typeof value === 'string' && w.shortStringKeyValue(field, key, value)) return;
   w.tag(field, WIRE.lengthDelimited);
   const pair = w.start();
   w.tag(1, WIRE.lengthDelimited);
@@ -184,18 +191,24 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   w.varint(span.kind + 1);
   writeTimes(w, span);
   writeAttributes(w, 9, span.attributes);
-  w.tag(10, WIRE.varint);
-  w.varint(span.droppedAttributesCount);
-  // Indexed loops: iterating the (usually empty) event and link lists allocates nothing.
   const events = span.events;
-  for (let i = 0; i < events.length; i++) writeEvent(w, events[i] as TimedEvent);
-  w.tag(12, WIRE.varint);
-  w.varint(span.droppedEventsCount);
   const links = span.links;
-  for (let i = 0; i < links.length; i++) writeLink(w, links[i] as Link);
-  w.tag(14, WIRE.varint);
-  w.varint(span.droppedLinksCount);
-  writeStatus(w, span.status);
+  const status = span.status;
+  if (events.length === 0 && links.length === 0 && status.code === SpanStatusCode.UNSET && !status.message && span.droppedAttributesCount === 0 && span.droppedEventsCount === 0 && span.droppedLinksCount === 0) {
+    // Fields 10 to 15 of most spans: no drops, events or links, and an unset status, written at once.
+    w.raw(PLAIN_SPAN_MIDDLE);
+  } else {
+    w.tag(10, WIRE.varint);
+    w.varint(span.droppedAttributesCount);
+    // Indexed loops: iterating the (usually empty) event and link lists allocates nothing.
+    for (let i = 0; i < events.length; i++) writeEvent(w, events[i] as TimedEvent);
+    w.tag(12, WIRE.varint);
+    w.varint(span.droppedEventsCount);
+    for (let i = 0; i < links.length; i++) writeLink(w, links[i] as Link);
+    w.tag(14, WIRE.varint);
+    w.varint(span.droppedLinksCount);
+    writeStatus(w, status);
+  }
   w.tag(16, WIRE.fixed32);
   w.fixed32(spanFlags(context.traceFlags, parent?.isRemote));
   w.finish(at);

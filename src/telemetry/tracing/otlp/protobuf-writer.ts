@@ -3,6 +3,11 @@ import { hexDigit } from '../hex-words.js';
 /** Wire types of the protobuf encoding. */
 export const WIRE = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 } as const;
 
+/** The keys of `KeyValue.key`, `KeyValue.value` and `AnyValue.string_value`: length-delimited fields 1, 2 and 1. */
+const KEY_VALUE_KEY = (1 << 3) | WIRE.lengthDelimited;
+const KEY_VALUE_VALUE = (2 << 3) | WIRE.lengthDelimited;
+const ANY_VALUE_STRING = (1 << 3) | WIRE.lengthDelimited;
+
 const TWO_32 = 0x100000000;
 const TWO_20 = 0x100000;
 const TWO_12 = 0x1000;
@@ -199,6 +204,42 @@ export class ProtobufWriter {
       buffer[pos++] = code;
     }
     this.pos = pos;
+  }
+
+  /**
+   * A `KeyValue` with a string value (`{1: key, 2: {1: value}}`) in field `field`, written in one pass
+   * when everything fits one-byte lengths and both strings are ASCII, as nearly every span attribute
+   * does. False (and nothing written) otherwise: the caller writes it field by field.
+   */
+  shortStringKeyValue(field: number, key: string, value: string): boolean {
+    const keyLength = key.length;
+    const valueLength = value.length;
+    const anyLength = 2 + valueLength;
+    const pairLength = 2 + keyLength + 2 + anyLength;
+    if (pairLength > 0x7f || field > 15) return false;
+    this.ensure(2 + pairLength);
+    const buffer = this.buffer;
+    let pos = this.pos;
+    buffer[pos++] = (field << 3) | WIRE.lengthDelimited;
+    buffer[pos++] = pairLength;
+    buffer[pos++] = KEY_VALUE_KEY;
+    buffer[pos++] = keyLength;
+    for (let i = 0; i < keyLength; i++) {
+      const code = key.charCodeAt(i);
+      if (code > 0x7f) return false;
+      buffer[pos++] = code;
+    }
+    buffer[pos++] = KEY_VALUE_VALUE;
+    buffer[pos++] = anyLength;
+    buffer[pos++] = ANY_VALUE_STRING;
+    buffer[pos++] = valueLength;
+    for (let i = 0; i < valueLength; i++) {
+      const code = value.charCodeAt(i);
+      if (code > 0x7f) return false;
+      buffer[pos++] = code;
+    }
+    this.pos = pos;
+    return true;
   }
 
   /** Already encoded bytes, as they are (no length prefix). */

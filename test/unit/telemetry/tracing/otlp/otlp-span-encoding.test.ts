@@ -97,6 +97,23 @@ describe('OTLP span encoding, compared byte for byte with the SDK’s serializer
     );
   });
 
+  it('encodes string attributes whose lengths need two bytes, and keys that are not ASCII', () => {
+    expectSameBytesAsTheSdk(
+      recordSpans((tracer) => {
+        tracer
+          .startSpan('long strings', {
+            attributes: {
+              'url.full': `http://127.0.0.1/${'p'.repeat(120)}`,
+              ['k'.repeat(126)]: 'v',
+              'clé.modèle': 'iris',
+              'at.the.edge': 'x'.repeat(127 - 4 - 'at.the.edge'.length - 2),
+            },
+          })
+          .end();
+      }),
+    );
+  });
+
   it('encodes events with and without attributes, at given times, and a recorded exception', () => {
     expectSameBytesAsTheSdk(
       recordSpans((tracer) => {
