@@ -16,7 +16,11 @@ export function spanLogFields(span: SpanContext): Record<string, string> {
 /** Adds the trace fields of `from`'s span, when it has one, to the fields of a line being built. */
 export function addTraceLogFields(fields: Record<string, unknown>, from: Context): void {
   const span = trace.getSpan(from)?.spanContext();
-  if (span !== undefined) Object.assign(fields, spanLogFields(span));
+  if (span === undefined) return;
+  // Set one by one: assigning an object of them copied it through a slower path, for every traced request.
+  fields['trace_id'] = span.traceId;
+  fields['span_id'] = span.spanId;
+  fields['trace_flags'] = traceFlagsText(span.traceFlags);
 }
 
 /**
