@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 
 /** Children started through {@link spawnTracked} that have not exited yet. */
 const live = new Set<ChildProcess>();
@@ -63,7 +64,8 @@ export function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> 
 
 /**
  * Resolves with the first value `match` finds in a line of the child's stdout; rejects when the child
- * exits first or after `timeoutMs`. Lines the child writes afterwards are read and dropped.
+ * exits first or after `timeoutMs`. What the child writes afterwards is read and dropped undecoded: a
+ * server's access log, read in the load generator's process, must cost that process as little as it can.
  */
 export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) => T | undefined, timeoutMs = 120_000): Promise<T> {
   const stdout = child.stdout;
@@ -71,11 +73,15 @@ export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) 
   return new Promise((resolve, reject) => {
     let pending = '';
     let settled = false;
+    const decoder = new StringDecoder('utf8');
     const settle = (finish: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       child.off('exit', onExit);
+      stdout.off('data', onData);
+      // Flowing with no listener: later output is read (the child never blocks on a full pipe) and dropped.
+      stdout.resume();
       finish();
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
@@ -88,10 +94,8 @@ export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) 
         reject(new Error(`the server was not ready after ${timeoutMs} ms`));
       });
     }, timeoutMs);
-    stdout.setEncoding('utf8');
-    stdout.on('data', (chunk: string) => {
-      if (settled) return;
-      const lines = (pending + chunk).split('\n');
+    const onData = (chunk: Buffer): void => {
+      const lines = (pending + decoder.write(chunk)).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
         const found = match(line);
@@ -102,7 +106,8 @@ export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) 
           return;
         }
       }
-    });
+    };
+    stdout.on('data', onData);
     child.once('exit', onExit);
   });
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { waitForStdoutLine } from '../../../bench/child-processes.js';
+
+/** A node child that runs `script`, with its stdout piped. */
+function child(script: string): ReturnType<typeof spawn> {
+  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+describe('waitForStdoutLine', () => {
+  it('resolves with what the first matching line gives', async () => {
+    const spawned = child(`process.stdout.write('starting\\nready 4242\\nready 1\\n')`);
+    await expect(waitForStdoutLine(spawned, (line) => /^ready (\d+)$/.exec(line)?.[1])).resolves.toBe('4242');
+    await once(spawned, 'exit');
+  });
+
+  it('reads a character split between two writes whole', async () => {
+    const spawned = child(`process.stdout.write(Buffer.from([0x63, 0x61, 0x66, 0xc3])); setTimeout(() => process.stdout.write(Buffer.from([0xa9, 0x0a])), 50)`);
+    await expect(waitForStdoutLine(spawned, (line) => (line.length > 0 ? line : undefined))).resolves.toBe('café');
+    await once(spawned, 'exit');
+  });
+
+  it('keeps reading what the child writes after the match, so that it never blocks on a full pipe', async () => {
+    const spawned = child(`process.stdout.write('ready\\n'); setTimeout(() => { process.stdout.write('x'.repeat(1 << 20) + '\\n'); }, 50)`);
+    await waitForStdoutLine(spawned, (line) => (line === 'ready' ? true : undefined));
+    const [code] = (await once(spawned, 'exit')) as [number];
+    expect(code).toBe(0);
+  });
+
+  it('rejects when the child exits before a line matches', async () => {
+    const spawned = child(`process.stdout.write('nothing to see\\n')`);
+    await expect(waitForStdoutLine(spawned, () => undefined)).rejects.toThrow('the server exited (0) before it was ready');
+  });
+});
