@@ -1,4 +1,4 @@
-import type { Context, Tracer } from '@opentelemetry/api';
+import { trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../common/logger.js';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Tensor } from '../common/tensor/index.js';
@@ -7,7 +7,7 @@ import type { HookBus } from '../plugins/registry/hook-bus.js';
 import { pluginFailure } from '../plugins/registry/plugin-failure.js';
 import type { Envelope, EnvelopeRequest, EnvelopeResponse } from '../plugins/sdk/envelope.js';
 import { ATTR, SPAN } from '../telemetry/telemetry-names.js';
-import { annotateModel, withChildSpan } from '../telemetry/tracing/span-helpers.js';
+import { annotateModel, endFailed, startChildSpan, withChildSpan } from '../telemetry/tracing/span-helpers.js';
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
@@ -76,8 +76,9 @@ export interface InferenceAnswer<T> {
 
 /**
  * The handler context of one traced call: the version's own, with a tracer bound to the stage's span and
- * a logger whose lines carry the trace, each made when the handler first uses it (most never do). A class,
- * not an object literal with getters: a literal makes its getter functions anew for every call.
+ * a logger whose lines carry the trace, each made when the handler first uses it (most never do), as is
+ * the stage's trace context. A class, not an object literal with getters: a literal makes its getter
+ * functions anew for every call.
  */
 class TracedHandlerContext implements HandlerContext {
   readonly model: HandlerContext['model'];
@@ -85,10 +86,14 @@ class TracedHandlerContext implements HandlerContext {
   readonly config: HandlerContext['config'];
   private boundTracer: Tracer | undefined;
   private boundLogger: Logger | undefined;
+  private stageContext: Context | undefined;
 
   constructor(
     private readonly shared: HandlerContext,
-    private readonly stage: Context,
+    /** The request's trace context. */
+    private readonly request: Context,
+    /** The stage's span, a child of the request's. */
+    private readonly span: Span,
   ) {
     this.model = shared.model;
     this.signal = shared.signal;
@@ -102,11 +107,15 @@ class TracedHandlerContext implements HandlerContext {
   get logger(): Logger {
     return (this.boundLogger ??= loggerWithTrace(this.shared.logger, this.stage));
   }
+
+  private get stage(): Context {
+    return (this.stageContext ??= trace.setSpan(this.request, this.span));
+  }
 }
 
-/** The handler context for one call: the version's own, or when traced, a {@link TracedHandlerContext}. */
-function contextFor(shared: HandlerContext, stage: Context | undefined): HandlerContext {
-  return stage === undefined ? shared : new TracedHandlerContext(shared, stage);
+/** The handler context for one call: the version's own, or when the stage has a span, a {@link TracedHandlerContext}. */
+function contextFor(shared: HandlerContext, request: Context | undefined, span: Span | undefined): HandlerContext {
+  return request === undefined || span === undefined ? shared : new TracedHandlerContext(shared, request, span);
 }
 
 /**
@@ -158,28 +167,31 @@ export class InferenceService {
     const version = this.readyVersion(request.model, request.version, request.traceContext);
     const started = performance.now();
     const context = version.handlerContext();
-    const trace = request.traceContext;
+    const traceContext = request.traceContext;
     // The request span already names the model; its children carry no attributes of their own (cheaper to export).
-    const attributes = {};
+    const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
     let prepared;
     try {
-      [prepared] = await withChildSpan(trace, SPAN.preprocess, attributes, (stage) => version.handler.preprocess([request.request], contextFor(context, stage)));
+      [prepared] = await version.handler.preprocess([request.request], contextFor(context, traceContext, preprocessSpan));
     } catch (error) {
+      if (preprocessSpan !== undefined) endFailed(preprocessSpan, error);
       throw handlerFailure(version, 'preprocess', error);
     }
+    preprocessSpan?.end();
     if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
     validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
     const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
     const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
+    const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
+    let answer;
     try {
-      const state = prepared.state;
-      const [answer] = await withChildSpan(trace, SPAN.postprocess, attributes, (stage) =>
-        version.handler.postprocess([{ request: request.request, outputs, state }], contextFor(context, stage)),
-      );
-      return { version, result: answer };
+      [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], contextFor(context, traceContext, postprocessSpan));
     } catch (error) {
+      if (postprocessSpan !== undefined) endFailed(postprocessSpan, error);
       throw handlerFailure(version, 'postprocess', error);
     }
+    postprocessSpan?.end();
+    return { version, result: answer };
   }
 
   /**
