@@ -111,6 +111,7 @@ export class Telemetry {
         resource,
         scope: { name: INSTRUMENTATION_SCOPE, version: settings.serviceVersion },
         sampler: samplerFor(settings.sampler, settings.samplerArg),
+        followsParent: settings.sampler.startsWith('parentbased_'),
         processors,
       });
       this.tracer = this.recordingTracer;

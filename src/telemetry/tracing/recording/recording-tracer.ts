@@ -1,7 +1,7 @@
 import { INVALID_SPAN_CONTEXT, SpanKind, type Attributes, type Link, TraceFlags, context, trace, type Context, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { isTracingSuppressed, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import { SamplingDecision, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, SamplingDecision, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { startActiveSpan } from '../active-span.js';
 import { epochMillisOf, RecordedSpan } from './recorded-span.js';
 import { RecordedSpanContext } from './recorded-span-context.js';
@@ -11,12 +11,21 @@ import { TraceId } from './trace-id.js';
 /** What a span started without links or attributes shows its sampler (shared: most spans have neither). */
 const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
 const NO_ATTRIBUTES: Attributes = Object.freeze({});
+/** The decisions a sampler that keeps no attributes and no trace state of its own makes. */
+const SAMPLED: SamplingResult = Object.freeze({ decision: SamplingDecision.RECORD_AND_SAMPLED });
+const NOT_SAMPLED: SamplingResult = Object.freeze({ decision: SamplingDecision.NOT_RECORD });
 
 /** What a {@link RecordingTracer} needs: where its spans come from and where they go. */
 export interface RecordingTracerOptions {
   readonly resource: Resource;
   readonly scope: InstrumentationScope;
   readonly sampler: Sampler;
+  /**
+   * True when `sampler` is parent-based with the SDK's default choice for a parent (sample exactly when the
+   * parent was sampled): a span whose parent this server recorded then takes its parent's decision without
+   * asking the sampler, which would spell the parent's ids in hex to check them.
+   */
+  readonly followsParent?: boolean;
   /** Told of every sampled span when it starts and when it ends (the SDK's processors and exporters work here). */
   readonly processors: readonly SpanProcessor[];
 }
@@ -29,7 +38,12 @@ export interface RecordingTracerOptions {
  * active one.
  */
 export class RecordingTracer implements Tracer {
-  constructor(private readonly options: RecordingTracerOptions) {}
+  /** The sampler always samples: it is not asked (it would make the same answer anew for every span). */
+  private readonly alwaysSamples: boolean;
+
+  constructor(private readonly options: RecordingTracerOptions) {
+    this.alwaysSamples = options.sampler instanceof AlwaysOnSampler;
+  }
 
   startSpan(name: string, spanOptions: SpanOptions = {}, parentContext: Context = context.active()): Span {
     // A root span's sampler and processors must not see the context's span as its parent either.
@@ -40,7 +54,7 @@ export class RecordingTracer implements Tracer {
     const kind = spanOptions.kind ?? SpanKind.INTERNAL;
     const links = spanOptions.links ?? NO_LINKS;
     const attributes = spanOptions.attributes ?? NO_ATTRIBUTES;
-    const sampling = this.options.sampler.shouldSample(parentContext, traceId.hex, name, kind, attributes, links);
+    const sampling = this.sample(parentContext, parent, traceId, name, kind, attributes, links);
     const high = randomUint32();
     const low = randomUint32() || 1;
     const traceFlags = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED ? TraceFlags.SAMPLED : TraceFlags.NONE;
@@ -60,6 +74,12 @@ export class RecordingTracer implements Tracer {
     });
     for (const processor of this.options.processors) processor.onStart(span, parentContext);
     return span;
+  }
+
+  private sample(parentContext: Context, parent: SpanContext | undefined, traceId: TraceId, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+    if (this.alwaysSamples) return SAMPLED;
+    if (this.options.followsParent === true && parent instanceof RecordedSpanContext) return (parent.traceFlags & TraceFlags.SAMPLED) !== 0 ? SAMPLED : NOT_SAMPLED;
+    return this.options.sampler.shouldSample(parentContext, traceId.hex, name, kind, attributes, links);
   }
 
   startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {

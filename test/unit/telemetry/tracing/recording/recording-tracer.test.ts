@@ -145,6 +145,50 @@ describe('RecordingTracer sampling', () => {
   });
 });
 
+/** A sampler that makes one decision and counts how often it was asked. */
+class CountingSampler implements Sampler {
+  calls = 0;
+
+  constructor(private readonly decision: SamplingDecision) {}
+
+  shouldSample(): SamplingResult {
+    this.calls++;
+    return { decision: this.decision };
+  }
+
+  toString(): string {
+    return 'CountingSampler';
+  }
+}
+
+describe('RecordingTracer following a parent it recorded', () => {
+  function followingTracer(sampler: Sampler): RecordingTracer {
+    return new RecordingTracer({ resource: RESOURCE, scope: SCOPE, sampler, followsParent: true, processors: [new RecordingSpanProcessor()] });
+  }
+
+  it('samples the child of a sampled span it recorded without asking the sampler again', () => {
+    const sampler = new CountingSampler(SamplingDecision.RECORD_AND_SAMPLED);
+    const tracer = followingTracer(sampler);
+    const request = tracer.startSpan('request', {}, CHAINED_ROOT_CONTEXT);
+    const stage = tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, request));
+    expect([stage.isRecording(), stage.spanContext().traceFlags, sampler.calls]).toEqual([true, TraceFlags.SAMPLED, 1]);
+  });
+
+  it('drops the child of an unsampled span it recorded without asking the sampler again', () => {
+    const sampler = new CountingSampler(SamplingDecision.NOT_RECORD);
+    const tracer = followingTracer(sampler);
+    const request = tracer.startSpan('request', {}, CHAINED_ROOT_CONTEXT);
+    const stage = tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, request));
+    expect([stage.isRecording(), stage.spanContext().traceFlags, sampler.calls]).toEqual([false, TraceFlags.NONE, 1]);
+  });
+
+  it('still asks the sampler about a remote parent', () => {
+    const sampler = new CountingSampler(SamplingDecision.NOT_RECORD);
+    expect(followingTracer(sampler).startSpan('request', {}, remoteParent(TraceFlags.SAMPLED)).isRecording()).toBe(false);
+    expect(sampler.calls).toBe(1);
+  });
+});
+
 describe('RecordingTracer parents', () => {
   it('continues a valid parent’s trace', () => {
     const { tracer } = tracerWith();
