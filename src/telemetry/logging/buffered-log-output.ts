@@ -5,6 +5,8 @@ const MAX_PENDING_CHARS = 16_384;
 /** How long a write that found the pipe full waits before it tries again, in milliseconds. */
 const FULL_PIPE_WAIT_MS = 1;
 
+const STDOUT = 1;
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function isFullPipe(error: unknown): boolean {
@@ -67,4 +69,14 @@ export class BufferedLogOutput {
       }
     }
   }
+}
+
+let shared: BufferedLogOutput | undefined;
+
+/**
+ * The process's one {@link BufferedLogOutput} to standard output: every logger writing there shares it,
+ * so that their lines keep one order and the process has one exit hook however many loggers it makes.
+ */
+export function standardOutput(): BufferedLogOutput {
+  return (shared ??= new BufferedLogOutput(STDOUT));
 }

@@ -3,7 +3,7 @@ import { pino, type DestinationStream, type Logger as PinoInstance } from 'pino'
 import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
 import { flatFieldsJson } from './flat-log-fields.js';
 import { spanLogFields } from './trace-log-fields.js';
-import { BufferedLogOutput } from './buffered-log-output.js';
+import { standardOutput } from './buffered-log-output.js';
 
 /** Where log lines go; one JSON document per call, without the line end. */
 export type LogSink = (line: string) => void;
@@ -146,7 +146,6 @@ class PinoLogger implements Logger {
 }
 
 const NO_FIELDS: LogFields = Object.freeze({});
-const STDOUT = 1;
 
 /**
  * A logger that writes one JSON object per line through pino: `level`, `time`, the fields (with
@@ -158,7 +157,7 @@ const STDOUT = 1;
  */
 export class JsonLogger extends PinoLogger {
   constructor(level: LogLevel, sink?: LogSink, bound: LogFields = {}) {
-    const destination = sink === undefined ? new BufferedLogOutput(STDOUT) : sinkStream(sink);
+    const destination = sink === undefined ? standardOutput() : sinkStream(sink);
     const root = createPino(level, destination);
     const safe = safeFields(bound);
     super(Object.keys(bound).length === 0 ? root : root.child(safe), destination, flatFieldsJson(safe, RESERVED_KEYS));

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as turnEnd } from 'node:timers/promises';
-import { BufferedLogOutput } from '../../../../src/telemetry/logging/buffered-log-output.js';
+import { BufferedLogOutput, standardOutput } from '../../../../src/telemetry/logging/buffered-log-output.js';
 
 let dir: string;
 let path: string;
@@ -73,5 +73,9 @@ describe('BufferedLogOutput', () => {
     reopened.write('kept\n');
     await turnEnd();
     expect(written()).toBe('kept\n');
+  });
+
+  it('is one output for standard output, however many loggers ask', () => {
+    expect(standardOutput()).toBe(standardOutput());
   });
 });
