@@ -30,6 +30,8 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 interface RequestState {
   readonly started: number;
   readonly id: string;
+  /** The route pattern, read once: Fastify's `routeOptions` builds a new object of a dozen fields at every read. */
+  readonly route: string | undefined;
   readonly server: ServerSpan | undefined;
   readonly options: RequestObserverOptions;
   errorCode?: string;
@@ -51,13 +53,14 @@ function targetOf(request: FastifyRequest): { model?: string; workflow?: string 
 }
 
 /** The HTTP attributes of `request`'s server span (set one by one: cheaper than spreading optional ones into a literal). */
-function serverSpanAttributes(request: FastifyRequest, id: string): Attributes {
+function serverSpanAttributes(request: FastifyRequest, id: string, route: string | undefined): Attributes {
   const attributes: Attributes = {};
   attributes[ATTR.httpRequestMethod] = request.method;
-  attributes[ATTR.urlPath] = request.url.split('?')[0] ?? request.url;
+  const url = request.url;
+  const query = url.indexOf('?');
+  attributes[ATTR.urlPath] = query < 0 ? url : url.slice(0, query);
   attributes[ATTR.urlScheme] = request.protocol;
   attributes[ATTR.requestId] = id;
-  const route = request.routeOptions.url;
   if (route !== undefined) attributes[ATTR.httpRoute] = route;
   if (request.ip) attributes[ATTR.clientAddress] = request.ip;
   const userAgent = request.headers['user-agent'];
@@ -73,7 +76,7 @@ function serverSpanAttributes(request: FastifyRequest, id: string): Attributes {
 function accessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): LogFields {
   const fields: Record<string, unknown> = {
     method: request.method,
-    route: request.routeOptions.url ?? null,
+    route: state.route ?? null,
     url: request.url,
     status,
     latencyMs,
@@ -114,8 +117,8 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     const id = requestIdOf(request);
     void reply.header(REQUEST_ID_HEADER, id);
     const route = request.routeOptions.url;
-    const server = telemetry && startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id));
-    states.set(request, { started: performance.now(), id, server, options });
+    const server = telemetry && startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id, route));
+    states.set(request, { started: performance.now(), id, route, server, options });
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
