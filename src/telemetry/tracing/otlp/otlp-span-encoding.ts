@@ -15,13 +15,13 @@ import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
 const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 const MIN_INT64 = -(2 ** 63);
+const MAX_INT64 = 2 ** 63;
 /**
  * Fields 10 to 15 of a span with nothing dropped, no events or links and an unset status, as the SDK
  * writes them: `dropped_attributes_count`, `dropped_events_count` and `dropped_links_count` 0, and a
  * `status` holding code 0.
  */
 const PLAIN_SPAN_MIDDLE = Uint8Array.of((10 << 3) | WIRE.varint, 0, (12 << 3) | WIRE.varint, 0, (14 << 3) | WIRE.varint, 0, (15 << 3) | WIRE.lengthDelimited, 2, (3 << 3) | WIRE.varint, 0);
-const MAX_INT64 = 2 ** 63;
 
 /** An attribute value, or a member of one (arrays and maps nest), as `AnyValue`. */
 function writeAnyValue(w: ProtobufWriter, value: unknown): void {

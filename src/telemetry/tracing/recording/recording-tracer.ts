@@ -38,11 +38,11 @@ export interface RecordingTracerOptions {
  * active one.
  */
 export class RecordingTracer implements Tracer {
-  /** The sampler always samples: it is not asked (it would make the same answer anew for every span). */
+  /** The sampler is the SDK's AlwaysOnSampler itself (not a subclass): not asked, it would make the same answer anew for every span. */
   private readonly alwaysSamples: boolean;
 
   constructor(private readonly options: RecordingTracerOptions) {
-    this.alwaysSamples = options.sampler instanceof AlwaysOnSampler;
+    this.alwaysSamples = options.sampler.constructor === AlwaysOnSampler;
   }
 
   startSpan(name: string, spanOptions: SpanOptions = {}, parentContext: Context = context.active()): Span {
@@ -76,6 +76,7 @@ export class RecordingTracer implements Tracer {
     return span;
   }
 
+  /** What the sampler decides for a new span, without asking it where the answer is known. */
   private sample(parentContext: Context, parent: SpanContext | undefined, traceId: TraceId, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
     if (this.alwaysSamples) return SAMPLED;
     if (this.options.followsParent === true && parent instanceof RecordedSpanContext) return (parent.traceFlags & TraceFlags.SAMPLED) !== 0 ? SAMPLED : NOT_SAMPLED;
