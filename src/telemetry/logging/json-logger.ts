@@ -150,10 +150,10 @@ const NO_FIELDS: LogFields = Object.freeze({});
 /**
  * A logger that writes one JSON object per line through pino: `level`, `time`, the fields (with
  * `trace_id`, `span_id` and `trace_flags` for lines of a traced request, see `traceLogFields`),
- * and `msg`. Lines
- * below `level` are dropped. Errors in fields, bound or per line, are reduced to name, message and
- * code; a field named like a key every line sets is written as `field.<name>`. Writes to standard
- * output unless given a `sink`.
+ * and `msg`. Lines below `level` are dropped. Errors in fields, bound or per line, are reduced to name,
+ * message and code; a field named like a key every line sets is written as `field.<name>`. Writes to
+ * standard output, the lines of each event-loop turn together ({@link standardOutput}), unless given a
+ * `sink`, which gets each line as it is logged.
  */
 export class JsonLogger extends PinoLogger {
   constructor(level: LogLevel, sink?: LogSink, bound: LogFields = {}) {
