@@ -10,17 +10,25 @@ function traceFlagsText(flags: number): string {
 
 /** `trace_id`, `span_id` and `trace_flags` of `span`, as every log line writes them. */
 export function spanLogFields(span: SpanContext): Record<string, string> {
-  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: traceFlagsText(span.traceFlags) };
+  const fields: Record<string, string> = {};
+  setSpanLogFields(fields, span);
+  return fields;
+}
+
+/**
+ * Sets the trace fields of `span` on `fields`, one by one: assigning an object of them into a line's
+ * fields copied it through a slower path, for every traced request.
+ */
+function setSpanLogFields(fields: Record<string, unknown>, span: SpanContext): void {
+  fields['trace_id'] = span.traceId;
+  fields['span_id'] = span.spanId;
+  fields['trace_flags'] = traceFlagsText(span.traceFlags);
 }
 
 /** Adds the trace fields of `from`'s span, when it has one, to the fields of a line being built. */
 export function addTraceLogFields(fields: Record<string, unknown>, from: Context): void {
   const span = trace.getSpan(from)?.spanContext();
-  if (span === undefined) return;
-  // Set one by one: assigning an object of them copied it through a slower path, for every traced request.
-  fields['trace_id'] = span.traceId;
-  fields['span_id'] = span.spanId;
-  fields['trace_flags'] = traceFlagsText(span.traceFlags);
+  if (span !== undefined) setSpanLogFields(fields, span);
 }
 
 /**

@@ -38,8 +38,8 @@ export function withChildSpan<T>(
   attributes: Attributes,
   fn: (child: Context | undefined) => Promise<T> | T,
 ): Promise<T> {
-  const tracer = tracerOf(parent);
-  if (parent === undefined || tracer === undefined || recordingSpanOf(parent) === undefined) {
+  const span = startChildSpan(parent, name, attributes);
+  if (parent === undefined || span === undefined) {
     try {
       return Promise.resolve(fn(undefined));
     } catch (error) {
@@ -48,7 +48,6 @@ export function withChildSpan<T>(
   }
   // Not an async function: a traced request runs several stages, and an async frame and its promises
   // per stage cost more than these two callbacks.
-  const span = tracer.startSpan(name, { attributes }, parent);
   let result: Promise<T> | T;
   try {
     result = fn(trace.setSpan(parent, span));
@@ -74,10 +73,10 @@ export function withChildSpan<T>(
  * chains a promise of its own onto the stage; a prediction runs two such stages. Undefined without a
  * sampled parent (tracing off, not sampled).
  */
-export function startChildSpan(parent: Context | undefined, name: string): Span | undefined {
+export function startChildSpan(parent: Context | undefined, name: string, attributes?: Attributes): Span | undefined {
   const tracer = tracerOf(parent);
   if (parent === undefined || tracer === undefined || recordingSpanOf(parent) === undefined) return undefined;
-  return tracer.startSpan(name, undefined, parent);
+  return tracer.startSpan(name, attributes === undefined ? undefined : { attributes }, parent);
 }
 
 /** Names the model version a request runs on, on the span of `to` when it records. */

@@ -192,18 +192,24 @@ export class ProtobufWriter {
     const start = this.pos;
     this.varint(length);
     this.ensure(length);
+    const end = this.copyAscii(value, this.pos);
+    if (end < 0) {
+      this.pos = start;
+      this.bytes(Buffer.from(value, 'utf8'));
+      return;
+    }
+    this.pos = end;
+  }
+
+  /** Copies `value` byte per character from `pos` (room ensured by the caller): where it ended, or -1 at the first non-ASCII character. */
+  private copyAscii(value: string, pos: number): number {
     const buffer = this.buffer;
-    let pos = this.pos;
-    for (let i = 0; i < length; i++) {
+    for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
-      if (code > 0x7f) {
-        this.pos = start;
-        this.bytes(Buffer.from(value, 'utf8'));
-        return;
-      }
+      if (code > 0x7f) return -1;
       buffer[pos++] = code;
     }
-    this.pos = pos;
+    return pos;
   }
 
   /**
@@ -224,20 +230,14 @@ export class ProtobufWriter {
     buffer[pos++] = pairLength;
     buffer[pos++] = KEY_VALUE_KEY;
     buffer[pos++] = keyLength;
-    for (let i = 0; i < keyLength; i++) {
-      const code = key.charCodeAt(i);
-      if (code > 0x7f) return false;
-      buffer[pos++] = code;
-    }
+    pos = this.copyAscii(key, pos);
+    if (pos < 0) return false;
     buffer[pos++] = KEY_VALUE_VALUE;
     buffer[pos++] = anyLength;
     buffer[pos++] = ANY_VALUE_STRING;
     buffer[pos++] = valueLength;
-    for (let i = 0; i < valueLength; i++) {
-      const code = value.charCodeAt(i);
-      if (code > 0x7f) return false;
-      buffer[pos++] = code;
-    }
+    pos = this.copyAscii(value, pos);
+    if (pos < 0) return false;
     this.pos = pos;
     return true;
   }

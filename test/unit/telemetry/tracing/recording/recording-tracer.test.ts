@@ -166,20 +166,16 @@ describe('RecordingTracer following a parent it recorded', () => {
     return new RecordingTracer({ resource: RESOURCE, scope: SCOPE, sampler, followsParent: true, processors: [new RecordingSpanProcessor()] });
   }
 
-  it('samples the child of a sampled span it recorded without asking the sampler again', () => {
-    const sampler = new CountingSampler(SamplingDecision.RECORD_AND_SAMPLED);
+  const parentDecisions: ReadonlyArray<readonly [string, SamplingDecision, boolean, number]> = [
+    ['samples the child of a sampled span', SamplingDecision.RECORD_AND_SAMPLED, true, TraceFlags.SAMPLED],
+    ['drops the child of an unsampled span', SamplingDecision.NOT_RECORD, false, TraceFlags.NONE],
+  ];
+  it.each(parentDecisions)('%s it recorded without asking the sampler again', (_, decision, recording, traceFlags) => {
+    const sampler = new CountingSampler(decision);
     const tracer = followingTracer(sampler);
     const request = tracer.startSpan('request', {}, CHAINED_ROOT_CONTEXT);
     const stage = tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, request));
-    expect([stage.isRecording(), stage.spanContext().traceFlags, sampler.calls]).toEqual([true, TraceFlags.SAMPLED, 1]);
-  });
-
-  it('drops the child of an unsampled span it recorded without asking the sampler again', () => {
-    const sampler = new CountingSampler(SamplingDecision.NOT_RECORD);
-    const tracer = followingTracer(sampler);
-    const request = tracer.startSpan('request', {}, CHAINED_ROOT_CONTEXT);
-    const stage = tracer.startSpan('stage', {}, trace.setSpan(CHAINED_ROOT_CONTEXT, request));
-    expect([stage.isRecording(), stage.spanContext().traceFlags, sampler.calls]).toEqual([false, TraceFlags.NONE, 1]);
+    expect([stage.isRecording(), stage.spanContext().traceFlags, sampler.calls]).toEqual([recording, traceFlags, 1]);
   });
 
   it('still asks the sampler about a remote parent', () => {
