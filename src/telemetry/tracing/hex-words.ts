@@ -27,8 +27,9 @@ export function hexWord(hex: string, at: number): number {
 }
 
 /*
- * Spelled with one String.fromCharCode call: half the time of writing the words into a buffer and reading
- * it back as hex (a native call each), and a traced request's log line spells a span id every time.
+ * Spelled with String.fromCharCode, one call per two words: half the time of writing the words into a
+ * buffer and reading it back as hex (a native call each), and a traced request's log line spells a span
+ * id every time.
  */
 
 /** Two words, big-endian, as 16 lowercase hex digits (a span id). */
