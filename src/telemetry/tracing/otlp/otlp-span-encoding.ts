@@ -4,6 +4,7 @@ import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { RecordedSpan } from '../recording/recorded-span.js';
 import { RecordedSpanContext } from '../recording/recorded-span-context.js';
+import { isPlainSpan, writePlainSpanTail, writeRecordedLink, writeRecordedSpanHead } from './otlp-recorded-span-encoding.js';
 import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
 
 /*
@@ -138,6 +139,7 @@ function writeIdentity(w: ProtobufWriter, context: SpanContext): void {
 }
 
 function writeLink(w: ProtobufWriter, link: Link): void {
+  if (writeRecordedLink(w, link)) return;
   w.tag(13, WIRE.lengthDelimited);
   const at = w.start();
   const context = link.context;
@@ -175,6 +177,15 @@ function writeTimes(w: ProtobufWriter, span: ReadableSpan): void {
 
 /** One finished span as a `Span` message in field 2 of `ScopeSpans`. */
 export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
+  if (span instanceof RecordedSpan && isPlainSpan(span)) {
+    const at = writeRecordedSpanHead(w, span);
+    if (at >= 0) {
+      writeAttributes(w, 9, span.attributes);
+      writePlainSpanTail(w, span.spanContext().traceFlags);
+      w.finish(at);
+      return;
+    }
+  }
   w.tag(2, WIRE.lengthDelimited);
   const at = w.start();
   const context = span.spanContext();

@@ -12,6 +12,22 @@ const TWO_32 = 0x100000000;
 const TWO_20 = 0x100000;
 const TWO_12 = 0x1000;
 
+/** Writes a time in epoch milliseconds (sub-millisecond precision) at `pos` of `view`, as nanoseconds (fixed64, little-endian). */
+export function setEpochNanos(view: DataView, pos: number, millis: number): void {
+  // Whole milliseconds times 1e6 exceed 2^53: split them at 20 bits so that every step stays exact.
+  const whole = Math.floor(millis);
+  const subMillisNanos = Math.round((millis - whole) * 1e6);
+  const upper = Math.floor(whole / TWO_20);
+  const upperNanos = upper * 1e6;
+  const upperHigh = Math.floor(upperNanos / TWO_12);
+  // nanos = upperNanos * 2^20 + lowerNanos = upperHigh * 2^32 + (upperNanos mod 2^12) * 2^20 + lowerNanos.
+  const lowerNanos = (whole - upper * TWO_20) * 1e6 + subMillisNanos;
+  const low = (upperNanos - upperHigh * TWO_12) * TWO_20 + lowerNanos;
+  const low32 = low >>> 0;
+  view.setUint32(pos, low32, true);
+  view.setUint32(pos + 4, (upperHigh + (low - low32) / TWO_32) >>> 0, true);
+}
+
 /**
  * A protobuf writer over one growing buffer, reused from batch to batch. It writes into the buffer
  * directly (ids from hex, ASCII strings, nested lengths patched in place) so that encoding a span
@@ -120,17 +136,9 @@ export class ProtobufWriter {
 
   /** A time in epoch milliseconds (sub-millisecond precision), written as nanoseconds (fixed64). */
   epochMillis(millis: number): void {
-    // Whole milliseconds times 1e6 exceed 2^53: split them at 20 bits so that every step stays exact.
-    const whole = Math.floor(millis);
-    const subMillisNanos = Math.round((millis - whole) * 1e6);
-    const upper = Math.floor(whole / TWO_20);
-    const upperNanos = upper * 1e6;
-    const upperHigh = Math.floor(upperNanos / TWO_12);
-    // nanos = upperNanos * 2^20 + lowerNanos = upperHigh * 2^32 + (upperNanos mod 2^12) * 2^20 + lowerNanos.
-    const lowerNanos = (whole - upper * TWO_20) * 1e6 + subMillisNanos;
-    const low = (upperNanos - upperHigh * TWO_12) * TWO_20 + lowerNanos;
-    const low32 = low >>> 0;
-    this.fixed64(low32, upperHigh + (low - low32) / TWO_32);
+    this.ensure(8);
+    setEpochNanos(this.view, this.pos, millis);
+    this.pos += 8;
   }
 
   private nanoseconds(seconds: number, nanos: number): void {
@@ -247,6 +255,20 @@ export class ProtobufWriter {
     this.ensure(value.length);
     this.buffer.set(value, this.pos);
     this.pos += value.length;
+  }
+
+  /**
+   * Makes room for `size` more bytes and returns the buffer, for a run of fields written in place from
+   * {@link pos}; the caller then moves {@link pos} past them. {@link dataView} views the same memory.
+   */
+  reserve(size: number): Uint8Array {
+    this.ensure(size);
+    return this.buffer;
+  }
+
+  /** The buffer as a DataView; valid until the next write or {@link reserve}, which may grow the buffer. */
+  get dataView(): DataView {
+    return this.view;
   }
 
   /** Starts a length-delimited field's content: returns where its length goes, for {@link finish}. */

@@ -10,6 +10,7 @@ import { CHAINED_ROOT_CONTEXT } from '../../../../../src/telemetry/tracing/recor
 import { RecordedSpan } from '../../../../../src/telemetry/tracing/recording/recorded-span.js';
 import { RecordedSpanContext } from '../../../../../src/telemetry/tracing/recording/recorded-span-context.js';
 import { RecordingTracer } from '../../../../../src/telemetry/tracing/recording/recording-tracer.js';
+import { TraceId } from '../../../../../src/telemetry/tracing/recording/trace-id.js';
 import { RecordingSpanProcessor } from '../../../../support/telemetry/recording-span-processor.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -60,6 +61,45 @@ describe('OTLP encoding of recorded spans, compared byte for byte with the SDK�
   ])('encodes the start and end of a recorded span as the SDK reads them (%s)', (_, start, end) => {
     const { tracer, processor } = recordingTracer();
     tracer.startSpan('timed', { startTime: start }, CHAINED_ROOT_CONTEXT).end(end);
+    expect(encode(processor.ended)).toEqual(sdkEncode(processor.ended));
+  });
+
+  it('encodes a plain child of a recorded span, and the parent with attributes longer than a one-byte length', () => {
+    const { tracer, processor } = recordingTracer();
+    const server = tracer.startSpan('POST /predictions/:model', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'POST', 'url.path': '/predictions/mlp', 'sluice.request_id': '0f8fad5b-d9cb-469f-a165-70867728950e', 'user_agent.original': 'x'.repeat(150) } }, CHAINED_ROOT_CONTEXT);
+    tracer.startSpan('preprocess', undefined, trace.setSpan(CHAINED_ROOT_CONTEXT, server)).end();
+    server.setAttribute('http.response.status_code', 200);
+    server.end();
+    expect(encode(processor.ended)).toEqual(sdkEncode(processor.ended));
+  });
+
+  it('encodes an unsampled recorded span’s flags', () => {
+    const { processor } = recordingTracer();
+    const resource = resourceFromAttributes({ 'service.name': 'sluice-test' });
+    const span = new RecordedSpan({ name: 'kept', kind: SpanKind.CLIENT, context: new RecordedSpanContext(TraceId.fromHex(TRACE_ID)!, 0x01020304, 0x05060708, TraceFlags.NONE, undefined), parent: undefined, startMillis: 1_700_000_000_000, attributes: undefined, links: undefined, resource, scope: { name: 'sluice.test', version: '1.2.3' }, processors: [processor] });
+    span.end(1_700_000_000_001);
+    expect(encode(processor.ended)).toEqual(sdkEncode(processor.ended));
+  });
+
+  it.each([
+    ['a name that is not ASCII', 'préprocess'],
+    ['a name longer than 127 characters', 'n'.repeat(128)],
+    ['an empty name', ''],
+  ])('encodes a recorded span with %s', (_, name) => {
+    const { tracer, processor } = recordingTracer();
+    const parent = tracer.startSpan('parent', undefined, CHAINED_ROOT_CONTEXT);
+    tracer.startSpan(name, undefined, trace.setSpan(CHAINED_ROOT_CONTEXT, parent)).end();
+    parent.end();
+    expect(encode(processor.ended)).toEqual(sdkEncode(processor.ended));
+  });
+
+  it('encodes links to recorded spans, to spans of other servers and with attributes', () => {
+    const { tracer, processor } = recordingTracer();
+    const served = [tracer.startSpan('request 1', undefined, CHAINED_ROOT_CONTEXT), tracer.startSpan('request 2', undefined, CHAINED_ROOT_CONTEXT)];
+    const remote = { traceId: TRACE_ID, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED, isRemote: true };
+    const links = [...served.map((s) => ({ context: s.spanContext() })), { context: remote }, { context: served[0]!.spanContext(), attributes: { reason: 'retry' } }];
+    tracer.startSpan('batch.execute', { links }, CHAINED_ROOT_CONTEXT).end();
+    for (const span of served) span.end();
     expect(encode(processor.ended)).toEqual(sdkEncode(processor.ended));
   });
 
