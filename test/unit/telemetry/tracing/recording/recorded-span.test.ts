@@ -134,6 +134,31 @@ describe('RecordedSpan attributes', () => {
     expect(startSpan({ attributes: { 'model.name': 'iris' } }).attributes).toEqual({ 'model.name': 'iris' });
   });
 
+  it('keeps a copy of the attributes it started with, not the caller’s object', () => {
+    const given: Record<string, string> = { 'model.name': 'iris' };
+    const span = startSpan({ attributes: given });
+    given['model.name'] = 'changed';
+    span.setAttribute('batch.size', 4);
+    expect([span.attributes, given]).toEqual([{ 'model.name': 'iris', 'batch.size': 4 }, { 'model.name': 'changed' }]);
+  });
+
+  it('keeps the valid ones of starting attributes that hold invalid values or an empty key', () => {
+    const attributes = { a: 1, b: undefined, '': 'x', c: ['x', 1] as unknown as string[], d: 'kept' };
+    expect(startSpan({ attributes }).attributes).toEqual({ a: 1, d: 'kept' });
+  });
+
+  it('counts the attributes it started with toward the limit', () => {
+    const attributes = Object.fromEntries(Array.from({ length: SPAN_LIMIT }, (_, i) => [`a${i}`, i]));
+    const span = startSpan({ attributes }).setAttribute('one.more', 1);
+    expect([Object.keys(span.attributes).length, span.droppedAttributesCount]).toEqual([SPAN_LIMIT, 1]);
+  });
+
+  it(`keeps ${SPAN_LIMIT} of more starting attributes and counts the others as dropped`, () => {
+    const attributes = Object.fromEntries(Array.from({ length: SPAN_LIMIT + 2 }, (_, i) => [`a${i}`, i]));
+    const span = startSpan({ attributes });
+    expect([Object.keys(span.attributes).length, span.droppedAttributesCount]).toEqual([SPAN_LIMIT, 2]);
+  });
+
   it('sets several attributes at once', () => {
     expect(startSpan().setAttributes({ a: 1, b: 'two' }).attributes).toEqual({ a: 1, b: 'two' });
   });
