@@ -1,4 +1,5 @@
 import { SpanStatusCode, type Link } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { RecordedSpan } from '../recording/recorded-span.js';
 import { RecordedSpanContext } from '../recording/recorded-span-context.js';
 import { setEpochNanos, type ProtobufWriter } from './protobuf-writer.js';
@@ -8,7 +9,7 @@ import { setEpochNanos, type ProtobufWriter } from './protobuf-writer.js';
  * in one pass with the lengths and keys known in advance: a traced request ends several such spans, and
  * writing them field by field (a bounds check, a key and a call per field) took most of their encoding
  * time. The bytes are those of the field-by-field writer in `otlp-span-encoding.ts`, which handles every
- * other span and link.
+ * other span and link, and shares the plain tail and the flags written here.
  */
 
 /** Keys (field number and wire type) of the fields written here. */
@@ -26,8 +27,9 @@ const LINK_FLAGS = 0x35; // Span.Link.flags = 6, fixed32
 /** `Span.flags` = 16, fixed32: a two-byte key. */
 const SPAN_FLAGS_KEY_0 = 0x85;
 const SPAN_FLAGS_KEY_1 = 0x01;
-/** The flags' bit saying whether the parent is remote is known (it is not: the parent was recorded here). */
+/** `Span.flags` and `Span.Link.flags`: the W3C trace flags, and whether the parent's (or linked) context is known to be remote. */
 const HAS_IS_REMOTE = 0x100;
+const IS_REMOTE = 0x200;
 /** A span name that fits a one-byte length. */
 const MAX_NAME = 0x7f;
 /** Bytes of the head before the name: the span's key and length byte, trace id, span id and parent id with their keys. */
@@ -39,11 +41,16 @@ const PLAIN_TAIL = 10 + 6;
 /** Bytes of a link to a recorded span without attributes, its key and length included. */
 const RECORDED_LINK = 2 + 18 + 10 + 2 + 5;
 
+/** `Span.flags` or `Span.Link.flags` for a context with `traceFlags` whose remoteness is `isRemote`. */
+export function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
+  return (traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote === true ? IS_REMOTE : 0);
+}
+
 /**
  * True when `span` has no events, links, drops or status, so that everything after its attributes is
- * {@link writePlainSpanTail}.
+ * {@link writePlainSpanTail}: most spans.
  */
-export function isPlainSpan(span: RecordedSpan): boolean {
+export function isPlainSpan(span: ReadableSpan): boolean {
   const status = span.status;
   return (
     span.events.length === 0 &&
@@ -84,11 +91,8 @@ export function writeRecordedSpanHead(w: ProtobufWriter, span: RecordedSpan): nu
   }
   buffer[pos++] = NAME;
   buffer[pos++] = nameLength;
-  for (let i = 0; i < nameLength; i++) {
-    const code = name.charCodeAt(i);
-    if (code > 0x7f) return -1;
-    buffer[pos++] = code;
-  }
+  pos = w.copyAscii(name, pos);
+  if (pos < 0) return -1;
   // The API's kinds start at INTERNAL = 0; OTLP keeps 0 for "unspecified".
   buffer[pos++] = KIND;
   buffer[pos++] = span.kind + 1;
@@ -103,9 +107,9 @@ export function writeRecordedSpanHead(w: ProtobufWriter, span: RecordedSpan): nu
 
 /**
  * Fields 10 to 16 of a plain span ({@link isPlainSpan}), as the SDK writes them: no drops, events or
- * links, a `status` holding code 0, and the flags of a span whose parent, if any, was recorded here.
+ * links, a `status` holding code 0, and `flags` ({@link spanFlags}).
  */
-export function writePlainSpanTail(w: ProtobufWriter, traceFlags: number): void {
+export function writePlainSpanTail(w: ProtobufWriter, flags: number): void {
   const buffer = w.reserve(PLAIN_TAIL);
   let pos = w.pos;
   buffer[pos++] = 0x50; // dropped_attributes_count = 10: 0
@@ -120,7 +124,7 @@ export function writePlainSpanTail(w: ProtobufWriter, traceFlags: number): void 
   buffer[pos++] = 0;
   buffer[pos++] = SPAN_FLAGS_KEY_0;
   buffer[pos++] = SPAN_FLAGS_KEY_1;
-  w.dataView.setUint32(pos, (traceFlags & 0xff) | HAS_IS_REMOTE, true);
+  w.dataView.setUint32(pos, flags, true);
   w.pos = pos + 4;
 }
 
@@ -140,7 +144,8 @@ export function writeRecordedLink(w: ProtobufWriter, link: Link): boolean {
   buffer[pos++] = LINK_DROPPED_ATTRIBUTES;
   buffer[pos++] = 0;
   buffer[pos++] = LINK_FLAGS;
-  view.setUint32(pos, (context.traceFlags & 0xff) | HAS_IS_REMOTE, true);
+  // A recorded context is never remote.
+  view.setUint32(pos, spanFlags(context.traceFlags, undefined), true);
   w.pos = pos + 4;
   return true;
 }

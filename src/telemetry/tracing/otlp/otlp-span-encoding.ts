@@ -1,10 +1,10 @@
-import { SpanStatusCode, type Attributes, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
+import { type Attributes, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { RecordedSpan } from '../recording/recorded-span.js';
 import { RecordedSpanContext } from '../recording/recorded-span-context.js';
-import { isPlainSpan, writePlainSpanTail, writeRecordedLink, writeRecordedSpanHead } from './otlp-recorded-span-encoding.js';
+import { isPlainSpan, spanFlags, writePlainSpanTail, writeRecordedLink, writeRecordedSpanHead } from './otlp-recorded-span-encoding.js';
 import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
 
 /*
@@ -12,17 +12,8 @@ import { WIRE, type ProtobufWriter } from './protobuf-writer.js';
  * with the defaults the OpenTelemetry SDK's own serializer uses, so that collectors see the same bytes.
  */
 
-/** `Span.flags`: the W3C trace flags, and whether the parent's context is known to be remote. */
-const HAS_IS_REMOTE = 0x100;
-const IS_REMOTE = 0x200;
 const MIN_INT64 = -(2 ** 63);
 const MAX_INT64 = 2 ** 63;
-/**
- * Fields 10 to 15 of a span with nothing dropped, no events or links and an unset status, as the SDK
- * writes them: `dropped_attributes_count`, `dropped_events_count` and `dropped_links_count` 0, and a
- * `status` holding code 0.
- */
-const PLAIN_SPAN_MIDDLE = Uint8Array.of((10 << 3) | WIRE.varint, 0, (12 << 3) | WIRE.varint, 0, (14 << 3) | WIRE.varint, 0, (15 << 3) | WIRE.lengthDelimited, 2, (3 << 3) | WIRE.varint, 0);
 
 /** An attribute value, or a member of one (arrays and maps nest), as `AnyValue`. */
 function writeAnyValue(w: ProtobufWriter, value: unknown): void {
@@ -110,10 +101,6 @@ function writeEvent(w: ProtobufWriter, event: TimedEvent): void {
   w.finish(at);
 }
 
-function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
-  return (traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote === true ? IS_REMOTE : 0);
-}
-
 /** A span id, from its bytes when this server recorded the span (no hex to read). */
 function writeSpanId(w: ProtobufWriter, context: SpanContext): void {
   if (context instanceof RecordedSpanContext) w.idBytes(context.spanIdHigh, context.spanIdLow);
@@ -177,11 +164,13 @@ function writeTimes(w: ProtobufWriter, span: ReadableSpan): void {
 
 /** One finished span as a `Span` message in field 2 of `ScopeSpans`. */
 export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
-  if (span instanceof RecordedSpan && isPlainSpan(span)) {
+  const plain = isPlainSpan(span);
+  if (plain && span instanceof RecordedSpan) {
     const at = writeRecordedSpanHead(w, span);
     if (at >= 0) {
       writeAttributes(w, 9, span.attributes);
-      writePlainSpanTail(w, span.spanContext().traceFlags);
+      // Its parent, if any, was recorded here: not remote.
+      writePlainSpanTail(w, spanFlags(span.spanContext().traceFlags, undefined));
       w.finish(at);
       return;
     }
@@ -202,13 +191,12 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   w.varint(span.kind + 1);
   writeTimes(w, span);
   writeAttributes(w, 9, span.attributes);
-  const events = span.events;
-  const links = span.links;
-  const status = span.status;
-  if (events.length === 0 && links.length === 0 && status.code === SpanStatusCode.UNSET && !status.message && span.droppedAttributesCount === 0 && span.droppedEventsCount === 0 && span.droppedLinksCount === 0) {
-    // Fields 10 to 15 of most spans: no drops, events or links, and an unset status, written at once.
-    w.raw(PLAIN_SPAN_MIDDLE);
+  const flags = spanFlags(context.traceFlags, parent?.isRemote);
+  if (plain) {
+    writePlainSpanTail(w, flags);
   } else {
+    const events = span.events;
+    const links = span.links;
     w.tag(10, WIRE.varint);
     w.varint(span.droppedAttributesCount);
     // Indexed loops: iterating the (usually empty) event and link lists allocates nothing.
@@ -218,10 +206,10 @@ export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
     for (let i = 0; i < links.length; i++) writeLink(w, links[i] as Link);
     w.tag(14, WIRE.varint);
     w.varint(span.droppedLinksCount);
-    writeStatus(w, status);
+    writeStatus(w, span.status);
+    w.tag(16, WIRE.fixed32);
+    w.fixed32(flags);
   }
-  w.tag(16, WIRE.fixed32);
-  w.fixed32(spanFlags(context.traceFlags, parent?.isRemote));
   w.finish(at);
 }
 

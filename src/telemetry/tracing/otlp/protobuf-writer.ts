@@ -209,8 +209,11 @@ export class ProtobufWriter {
     this.pos = end;
   }
 
-  /** Copies `value` byte per character from `pos` (room ensured by the caller): where it ended, or -1 at the first non-ASCII character. */
-  private copyAscii(value: string, pos: number): number {
+  /**
+   * Copies `value` byte per character from `pos` (room ensured by the caller, as with {@link reserve}):
+   * where it ended, or -1 at the first non-ASCII character (the bytes before it are written).
+   */
+  copyAscii(value: string, pos: number): number {
     const buffer = this.buffer;
     for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
