@@ -80,8 +80,11 @@ export interface TelemetryConfig {
   readonly logRequestBodies: boolean;
 }
 
-/** Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). */
-export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId'>>>;
+/**
+ * Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). A
+ * session's device and its own thread are the executor's to choose, per model.
+ */
+export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId' | 'dedicatedThread'>>>;
 
 /**
  * The complete server configuration, as `schemas/config.schema.json` describes it. Produced by

@@ -1,4 +1,4 @@
-import type { Tensor, TensorSpec } from '../../common/tensor/index.js';
+import type { NumericDatatype, NumericTensorData, Tensor, TensorSpec } from '../../common/tensor/index.js';
 
 /** Graph optimisation levels, from none to all (ORT's names). */
 export type GraphOptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
@@ -27,6 +27,12 @@ export interface RuntimeSessionOptions {
   readonly executionProviders?: readonly ExecutionProviderName[];
   /** Device id for GPU providers. */
   readonly deviceId?: number;
+  /**
+   * Whether the session lives on a worker thread (one per process, shared by such sessions), so the event loop keeps serving while a run
+   * computes. Worth it when runs take long and the process has cores to spare (a GPU session); on a busy
+   * CPU it only adds a hand-over per run.
+   */
+  readonly dedicatedThread?: boolean;
 }
 
 /** A provider that was tried and could not create the session. */
@@ -53,6 +59,12 @@ export interface LoadedModel {
   readonly executionProvider: ExecutionProviderName;
   /** How {@link executionProvider} was chosen, when the runtime tells (ONNX Runtime does). */
   readonly providerSelection?: ExecutionProviderSelection;
+  /**
+   * An array for the input data of one later {@link run} that the session can take without a copy (a
+   * session on a thread of its own moves it there). Give it to exactly one run; afterwards it is unusable.
+   * Sessions without it take any typed array.
+   */
+  inputBuffer?(datatype: NumericDatatype, length: number): NumericTensorData;
   /**
    * Runs the model. Inputs must already be validated against {@link inputs}; `outputNames` selects
    * outputs (all when omitted). Results come back in the order of `outputNames` (or {@link outputs}).

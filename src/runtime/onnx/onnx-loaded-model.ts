@@ -23,6 +23,7 @@ export class OnnxLoadedModel implements LoadedModel {
   private inFlight = 0;
   /** Called when the last run under way finishes (`release` waits for it). */
   private readonly whenIdle: (() => void)[] = [];
+  private readonly afterRelease: (() => void)[] = [];
 
   constructor(
     /** The model file the session was created from. */
@@ -71,7 +72,16 @@ export class OnnxLoadedModel implements LoadedModel {
         this.whenIdle.push(resolve);
       });
     }
-    await session.release();
+    try {
+      await session.release();
+    } finally {
+      for (const released of this.afterRelease.splice(0)) released();
+    }
+  }
+
+  /** Calls `released` once the session has been freed. */
+  whenReleased(released: () => void): void {
+    this.afterRelease.push(released);
   }
 
   private async execute(

@@ -10,7 +10,8 @@ import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOp
  * - `executionMode: 'sequential'`: operators run one after another, so inter-op threads are unused;
  * - `graphOptimizationLevel: 'all'`: every graph optimisation ONNX Runtime offers;
  * - `executionProviders: ['cpu']`;
- * - `deviceId: 0`: the first GPU, for providers that take a device.
+ * - `deviceId: 0`: the first GPU, for providers that take a device;
+ * - `dedicatedThread: false`: runs compute on the thread that asks for them.
  */
 export const DEFAULT_SESSION_OPTIONS = {
   intraOpNumThreads: 0,
@@ -20,6 +21,7 @@ export const DEFAULT_SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
   executionProviders: ['cpu'],
   deviceId: 0,
+  dedicatedThread: false,
 } as const satisfies Required<RuntimeSessionOptions>;
 
 /**

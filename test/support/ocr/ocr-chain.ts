@@ -14,8 +14,8 @@ export interface OcrModels {
 export async function loadOcrModels(): Promise<OcrModels> {
   const runtime = new OnnxRuntime();
   const files = ocrModelFiles();
-  const detector = await runtime.load(files.detector, { executionProviders: ['cpu'] });
-  const recognizer = await runtime.load(files.recognizer, { executionProviders: ['cpu'] });
+  const detector = await runtime.loadHere(files.detector, { executionProviders: ['cpu'] });
+  const recognizer = await runtime.loadHere(files.recognizer, { executionProviders: ['cpu'] });
   return { detector, recognizer, release: async () => {
       await Promise.all([detector.release(), recognizer.release()]);
     },

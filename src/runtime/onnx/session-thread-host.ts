@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { SluiceError } from '../../common/errors/index.js';
+import { packageRoot } from '../../common/package-root.js';
+import type { SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
+
+/**
+ * The compiled session thread module. A build runs it beside this file; the test runner, which compiles
+ * TypeScript on the fly, runs the build's copy (a worker thread cannot load TypeScript by itself).
+ * Undefined when there is none.
+ */
+export function sessionThreadFile(): string | undefined {
+  const here = fileURLToPath(new URL('./session-thread.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const root = packageRoot();
+  const compiled = join(root, 'dist', relative(root, here));
+  return existsSync(compiled) ? compiled : undefined;
+}
+
+interface Pending {
+  resolve(reply: SessionThreadReply): void;
+  reject(error: Error): void;
+}
+
+/** A request without its `id`, which the host assigns. */
+type Unnumbered<T> = T extends { readonly id: number } ? Omit<T, 'id'> : never;
+
+/**
+ * The process's session thread, seen from the owning thread: started by the first threaded session,
+ * ended with the last one. It numbers requests and resolves each with its reply, a failure too. While no request is under
+ * way it does not keep the process alive. If the thread dies, every request under way fails with
+ * `SLUICE_INSTANCE_FAILED`, and the next session starts a new thread.
+ */
+export class SessionThreadHost {
+  private static current: SessionThreadHost | undefined;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private sessions = 0;
+  /** Why the thread is gone, once it is. */
+  private gone: SluiceError | undefined;
+
+  private constructor(file: string) {
+    // The thread runs compiled JavaScript of Sluice's own and needs none of the process's flags.
+    this.worker = new Worker(file, { execArgv: [] });
+    this.worker.on('message', (reply: SessionThreadReply) => {
+      this.settle(reply);
+    });
+    this.worker.on('error', (error: Error) => {
+      this.lost(`the session thread failed: ${error.message}`);
+    });
+    this.worker.on('exit', (code) => {
+      this.lost(`the session thread stopped (exit code ${code})`);
+    });
+    this.worker.unref();
+  }
+
+  /** The running host, started from `file` when there is none (or the last one died). */
+  static acquire(file: string): SessionThreadHost {
+    const host = SessionThreadHost.current;
+    if (host !== undefined && host.gone === undefined) return host;
+    SessionThreadHost.current = new SessionThreadHost(file);
+    return SessionThreadHost.current;
+  }
+
+  /** Why the thread is gone, or undefined while it runs. */
+  get lostReason(): SluiceError | undefined {
+    return this.gone;
+  }
+
+  /**
+   * Sends `request`, moving `transfer` to the thread, and resolves with its reply (`failed` included);
+   * rejects only when the thread is lost.
+   */
+  request(request: Unnumbered<SessionThreadRequest>, transfer: readonly ArrayBuffer[] = []): Promise<SessionThreadReply> {
+    if (this.gone !== undefined) return Promise.reject(this.gone);
+    const id = this.nextId++;
+    return new Promise<SessionThreadReply>((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id }, [...transfer]);
+    });
+  }
+
+  /** Counts a session living on the thread. */
+  opened(): void {
+    this.sessions += 1;
+  }
+
+  /** A session on the thread was released; the last one ends the thread. */
+  closed(): void {
+    this.sessions -= 1;
+    if (this.sessions > 0 || this.pending.size > 0) return;
+    if (SessionThreadHost.current === this) SessionThreadHost.current = undefined;
+    void this.worker.terminate();
+  }
+
+  private settle(reply: SessionThreadReply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    pending.resolve(reply);
+  }
+
+  private lost(reason: string): void {
+    if (this.gone !== undefined) return;
+    this.gone = new SluiceError('SLUICE_INSTANCE_FAILED', `ONNX Runtime sessions on the session thread are lost: ${reason}`, { reason });
+    if (SessionThreadHost.current === this) SessionThreadHost.current = undefined;
+    for (const pending of this.pending.values()) pending.reject(this.gone);
+    this.pending.clear();
+  }
+}

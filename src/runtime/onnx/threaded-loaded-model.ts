@@ -1,0 +1,155 @@
+import { SluiceError } from '../../common/errors/index.js';
+import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type NumericTensorData, type Tensor, type TensorSpec } from '../../common/tensor/index.js';
+import type { ExecutionProviderName, LoadedModel, RuntimeSessionOptions } from '../model-runtime.js';
+import type { ExecutionProviderSelection } from './execution-provider.js';
+import { SessionThreadHost } from './session-thread-host.js';
+import type { SessionThreadError } from './session-thread-messages.js';
+
+/** Bytes of returned input buffers a session keeps for later batches; past it they are left to the collector. */
+const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
+
+const asError = (error: SessionThreadError): SluiceError => new SluiceError(error.code, error.message, error.details);
+
+/**
+ * Input data as it is posted to the thread: a view into a larger buffer is cut to its own bytes first,
+ * since posting a view copies its whole buffer.
+ */
+function postable(tensor: Tensor): Tensor {
+  if (Array.isArray(tensor.data)) return tensor;
+  const view = tensor.data as NumericTensorData;
+  if (view.byteLength === view.buffer.byteLength) return tensor;
+  return { ...tensor, data: view.slice() };
+}
+
+/**
+ * A model whose ONNX Runtime session lives on the process's session thread (`session-thread.ts`).
+ * onnxruntime-node computes a run on the thread that calls it; here that is the session thread, so the
+ * event loop keeps serving while a run computes (on a GPU, for most of the run's time). Runs are answered
+ * in the order they were asked. Input data is copied to the thread, except arrays from {@link inputBuffer},
+ * which move there and back without a copy; outputs move back without a copy.
+ */
+export class ThreadedLoadedModel implements LoadedModel {
+  readonly executionProvider: ExecutionProviderName;
+  /** Buffers handed out by {@link inputBuffer} and not yet sent with a run. */
+  private readonly handedOut = new WeakSet<ArrayBuffer>();
+  /** Input buffers back from the thread, by byte length, for {@link inputBuffer}. */
+  private readonly spare = new Map<number, ArrayBuffer[]>();
+  private spareBytes = 0;
+  private releasing: Promise<void> | undefined;
+  private readonly afterRelease: (() => void)[] = [];
+
+  private constructor(
+    readonly modelPath: string,
+    private readonly host: SessionThreadHost,
+    private readonly session: number,
+    readonly inputs: readonly TensorSpec[],
+    readonly outputs: readonly TensorSpec[],
+    readonly providerSelection: ExecutionProviderSelection,
+  ) {
+    this.executionProvider = providerSelection.active;
+  }
+
+  /**
+   * Creates the session on the session thread started from `threadFile`. Rejects with
+   * `SLUICE_MODEL_LOAD_FAILED` when the model cannot load there.
+   */
+  static async start(threadFile: string, modelPath: string, options: RuntimeSessionOptions): Promise<ThreadedLoadedModel> {
+    const host = SessionThreadHost.acquire(threadFile);
+    host.opened();
+    const reply = await host.request({ kind: 'load', modelPath, options: { ...options, dedicatedThread: false } }).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { kind: 'failed', error: { code: 'SLUICE_MODEL_LOAD_FAILED', message: `cannot load ${modelPath}: ${reason}`, details: { modelPath, reason } } } as const;
+    });
+    if (reply.kind !== 'loaded') {
+      host.closed();
+      throw reply.kind === 'failed' ? asError(reply.error) : new Error(`the session thread answered a load with ${reply.kind}`);
+    }
+    return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection);
+  }
+
+  /**
+   * An array for input data of one later {@link run}, which moves to the session thread without a copy.
+   * Give it to exactly one run; afterwards it is unusable (its memory has moved away).
+   */
+  inputBuffer(datatype: NumericDatatype, length: number): NumericTensorData {
+    const info = NUMERIC_DATATYPE_INFO[datatype];
+    const bytes = length * info.bytes;
+    const buffer = this.takeSpare(bytes) ?? new ArrayBuffer(bytes);
+    this.handedOut.add(buffer);
+    return new info.array(buffer, 0, length);
+  }
+
+  /**
+   * Runs the model on the session thread. Failures are the runtime's (`SLUICE_INFERENCE_FAILED`, …); a
+   * released model throws `SLUICE_MODEL_UNLOADING`; a lost thread, `SLUICE_INSTANCE_FAILED`.
+   */
+  async run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> {
+    if (this.releasing !== undefined) throw this.unloading();
+    const moving: ArrayBuffer[] = [];
+    const sent = inputs.map((tensor) => {
+      const buffer = Array.isArray(tensor.data) ? undefined : (tensor.data as NumericTensorData).buffer;
+      if (buffer instanceof ArrayBuffer && this.handedOut.delete(buffer)) {
+        if (!moving.includes(buffer)) moving.push(buffer);
+        return tensor;
+      }
+      return postable(tensor);
+    });
+    const names = outputNames ?? this.outputs.map((output) => output.name);
+    const reply = await this.host.request({ kind: 'run', session: this.session, inputs: sent, outputNames: names }, moving);
+    switch (reply.kind) {
+      case 'ran':
+        this.keep(reply.lent);
+        return [...reply.outputs];
+      case 'failed':
+        this.keep(reply.lent);
+        throw asError(reply.error);
+      default:
+        throw new Error(`the session thread answered a run with ${reply.kind}`);
+    }
+  }
+
+  /** Refuses new runs, lets the runs already asked finish, then frees the session. Idempotent. */
+  release(): Promise<void> {
+    this.releasing ??= this.host
+      .request({ kind: 'release', session: this.session })
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.host.closed();
+        for (const released of this.afterRelease.splice(0)) released();
+      });
+    return this.releasing;
+  }
+
+  /** Calls `released` once the session has been freed. */
+  whenReleased(released: () => void): void {
+    this.afterRelease.push(released);
+  }
+
+  private takeSpare(bytes: number): ArrayBuffer | undefined {
+    const list = this.spare.get(bytes);
+    const buffer = list?.pop();
+    if (list === undefined || buffer === undefined) return undefined;
+    if (list.length === 0) this.spare.delete(bytes);
+    this.spareBytes -= bytes;
+    return buffer;
+  }
+
+  private keep(buffers: readonly ArrayBuffer[]): void {
+    for (const buffer of buffers) {
+      if (this.spareBytes + buffer.byteLength > SPARE_INPUT_BYTES) return;
+      const list = this.spare.get(buffer.byteLength) ?? [];
+      list.push(buffer);
+      this.spare.set(buffer.byteLength, list);
+      this.spareBytes += buffer.byteLength;
+    }
+  }
+
+  private unloading(): SluiceError {
+    return new SluiceError('SLUICE_MODEL_UNLOADING', `the session for ${this.modelPath} has been released; it cannot run any more`, {
+      modelPath: this.modelPath,
+    });
+  }
+}
