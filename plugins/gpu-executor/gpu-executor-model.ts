@@ -100,7 +100,12 @@ export class GpuExecutorModel implements ExecutorModel {
   private async open(device: ExecutionDevice): Promise<LoadedModel> {
     const { context } = this.parts;
     const provider = this.executionProvider;
-    const loaded = await context.runtime.load(context.modelPath, { ...context.sessionOptions, executionProviders: [provider], deviceId: device.deviceId });
+    const loaded = await context.runtime.load(context.modelPath, {
+      ...context.sessionOptions,
+      executionProviders: [provider],
+      deviceId: device.deviceId,
+      dedicatedThread: this.parts.options.sessionThread,
+    });
     if (loaded.executionProvider !== provider) {
       await loaded.release();
       const reason = loaded.providerSelection?.rejected.find((r) => r.provider === provider)?.reason ?? 'no reason reported by the runtime';

@@ -33,7 +33,12 @@ export class GpuExecutor implements Executor {
     const preference = options.executionProviders ?? context.sessionOptions.executionProviders ?? DEFAULT_GPU_EXECUTION_PROVIDERS;
     const needsCount = context.device === 'gpu' && options.deviceIds === undefined;
     const gpuIds = resolveGpuIds(context.device, options.deviceIds, needsCount ? await visibleGpuCount() : 0);
-    const first = await context.runtime.load(context.modelPath, { ...context.sessionOptions, executionProviders: preference, deviceId: gpuIds[0] });
+    const first = await context.runtime.load(context.modelPath, {
+      ...context.sessionOptions,
+      executionProviders: preference,
+      deviceId: gpuIds[0],
+      dedicatedThread: options.sessionThread,
+    });
     const devices = executionDevices(first.executionProvider, gpuIds);
     const report = providerReport(first, preference, devices.map((device) => device.label));
     context.logger[report.level](report.message, report.fields);

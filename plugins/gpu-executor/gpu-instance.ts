@@ -17,7 +17,8 @@ export interface DeviceSession {
 /**
  * One execution slot on a device. A batch first waits for a device slot, then runs with its inputs
  * concatenated into buffers leased from the device's pool (FP32 inputs converted for FP16 model inputs),
- * and gives the buffers and the slot back when the run is over.
+ * and gives the buffers and the slot back when the run is over. A session that hands out its own input
+ * buffers (one on the session thread, where they move without a copy) gets its inputs in those instead.
  */
 export class GpuInstance implements ExecutionInstance {
   readonly device: string;
@@ -31,11 +32,14 @@ export class GpuInstance implements ExecutionInstance {
 
   async run(batch: Batch): Promise<readonly JobResult[]> {
     const releaseSlot = await this.session.slots.acquire();
-    const lease = this.session.buffers.lease();
+    const { loaded, buffers } = this.session;
+    const lease = loaded.inputBuffer === undefined ? buffers.lease() : undefined;
+    const allocate: InputAllocator =
+      lease?.allocate ?? ((_name, datatype, length) => (datatype === 'BYTES' ? undefined : loaded.inputBuffer?.(datatype, length)));
     try {
-      return await runBatchOnModel(this.converting(lease.allocate), batch, lease.allocate);
+      return await runBatchOnModel(this.converting(allocate), batch, allocate);
     } finally {
-      lease.release();
+      lease?.release();
       releaseSlot();
     }
   }

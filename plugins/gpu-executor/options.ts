@@ -27,6 +27,11 @@ export interface GpuExecutorOptions {
   readonly fp16OutputsAsFp32?: boolean;
   /** Bytes of input buffers kept for reuse per device, an integer ≥ 0; 0 turns reuse off. Default 256 MiB. */
   readonly inputBufferPoolBytes?: number;
+  /**
+   * Whether each device's session runs on a worker thread of its own, so the event loop keeps taking
+   * requests and assembling the next batch while the GPU computes. Default true.
+   */
+  readonly sessionThread?: boolean;
 }
 
 /** Options with every default applied (`executionProviders` and `deviceIds` stay optional: their defaults depend on the model). */
@@ -43,6 +48,7 @@ export const DEFAULT_GPU_EXECUTOR_OPTIONS = {
   warmUpShapes: {},
   fp16OutputsAsFp32: false,
   inputBufferPoolBytes: 256 * 1024 * 1024,
+  sessionThread: true,
 } as const satisfies ResolvedGpuExecutorOptions;
 
 const PROVIDERS: readonly ExecutionProviderName[] = ['cpu', 'cuda', 'webgpu'];
@@ -54,6 +60,7 @@ const KEYS = [
   'warmUpShapes',
   'fp16OutputsAsFp32',
   'inputBufferPoolBytes',
+  'sessionThread',
 ] as const satisfies readonly (keyof GpuExecutorOptions)[];
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -79,6 +86,7 @@ function problemWith(key: (typeof KEYS)[number], value: unknown): string | undef
       return isCount(value, 0) ? undefined : 'must be an integer ≥ 0 (bytes)';
     case 'warmUp':
     case 'fp16OutputsAsFp32':
+    case 'sessionThread':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
     case 'warmUpShapes':
       if (!isRecord(value)) return 'must map input names to lists of dimensions';

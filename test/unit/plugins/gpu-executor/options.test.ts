@@ -20,6 +20,7 @@ describe('parseGpuExecutorOptions', () => {
       warmUpShapes: { input: [3, 224, 224] },
       fp16OutputsAsFp32: true,
       inputBufferPoolBytes: 0,
+      sessionThread: false,
     };
     expect(parseGpuExecutorOptions(raw, 'opts')).toEqual(raw);
   });
@@ -32,7 +33,7 @@ describe('parseGpuExecutorOptions', () => {
     expect(() => parseGpuExecutorOptions({ maxBatch: 8 }, 'opts')).toThrow(
       new SluiceError(
         'SLUICE_CONFIG_INVALID',
-        'opts: `maxBatch` is not a GPU executor option (known: executionProviders, deviceIds, maxInFlightBatchesPerDevice, warmUp, warmUpShapes, fp16OutputsAsFp32, inputBufferPoolBytes)',
+        'opts: `maxBatch` is not a GPU executor option (known: executionProviders, deviceIds, maxInFlightBatchesPerDevice, warmUp, warmUpShapes, fp16OutputsAsFp32, inputBufferPoolBytes, sessionThread)',
       ),
     );
   });
@@ -48,6 +49,7 @@ describe('parseGpuExecutorOptions', () => {
     [{ inputBufferPoolBytes: -1 }, '`inputBufferPoolBytes` must be an integer ≥ 0 (bytes)'],
     [{ warmUp: 'yes' }, '`warmUp` must be true or false'],
     [{ fp16OutputsAsFp32: 1 }, '`fp16OutputsAsFp32` must be true or false'],
+    [{ sessionThread: 'on' }, '`sessionThread` must be true or false'],
     [{ warmUpShapes: [3] }, '`warmUpShapes` must map input names to lists of dimensions'],
     [{ warmUpShapes: { input: [0] } }, '`warmUpShapes` must map input names to lists of dimensions (integers ≥ 1)'],
   ])('refuses %j', (raw, problem) => {
@@ -75,6 +77,7 @@ describe('resolveGpuExecutorOptions', () => {
       warmUpShapes: {},
       fp16OutputsAsFp32: false,
       inputBufferPoolBytes: 268435456,
+      sessionThread: true,
     });
   });
 
