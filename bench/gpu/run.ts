@@ -5,7 +5,7 @@
  * concurrency (1 then 2 instances). Prints images/s and ratios; writes JSON to `$OUT/gpu-bench.json`
  * when `OUT` is set, and to `--json <file>`.
  *
- *   node dist/bench/gpu/run.js [--seconds 8] [--concurrency 128] [--batch 32] [--raw-provider webgpu]
+ *   node dist/bench/gpu/run.js [--seconds 8] [--concurrency 128] [--batch 32] [--raw-provider webgpu] [--session-thread on|off]
  *   node dist/bench/gpu/run.js --model model-store/mlp/model.onnx --providers cpu --raw-provider cpu --device cpu
  */
 import { execFile } from 'node:child_process';
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     'in-process-seconds': { type: 'string', default: '5' },
     skip: { type: 'string', default: '' },
+    'session-thread': { type: 'string', default: 'on' },
     json: { type: 'string' },
   },
 });
@@ -49,6 +50,7 @@ const seconds = Number(values.seconds);
 const inProcessSeconds = Number(values['in-process-seconds']);
 const providers = values.providers.split(',') as ExecutionProviderName[];
 const rawProvider = values['raw-provider'] as 'cpu' | 'webgpu' | 'cuda';
+const sessionThread = values['session-thread'] !== 'off';
 const skip = new Set(values.skip.split(',').filter((s) => s !== ''));
 const say = (text: string): void => {
   process.stdout.write(text + '\n');
@@ -79,7 +81,7 @@ interface ServerRun extends LoadRun {
 }
 
 /** A model-store entry `name` holding `modelPath`, served by the GPU executor with batching. */
-async function addModel(store: string, name: string, modelPath: string): Promise<void> {
+async function addModel(store: string, name: string, modelPath: string, executorOptions?: Record<string, unknown>): Promise<void> {
   const dir = join(store, name);
   await mkdir(dir, { recursive: true });
   await copyFile(modelPath, join(dir, 'model.onnx'));
@@ -93,6 +95,7 @@ async function addModel(store: string, name: string, modelPath: string): Promise
     workers: { min: 1, max: 2 },
     jobQueueSize: concurrency * 4,
     runtimeOptions: { executionProviders: providers },
+    ...(executorOptions !== undefined && values.executor === 'gpu' ? { executorOptions } : {}),
   };
   await writeFile(join(dir, 'model.yaml'), JSON.stringify(manifest, null, 2));
 }
@@ -109,32 +112,30 @@ async function serverRuns(paths: { fp32: string; fp16?: string }, notes: string[
   const dir = await mkdtemp(join(tmpdir(), 'sluice-gpu-serve-'));
   const store = join(dir, 'model-store');
   const names = ['resnet50', ...(paths.fp16 !== undefined ? ['resnet50-fp16'] : [])];
-  await addModel(store, 'resnet50', paths.fp32);
-  if (paths.fp16 !== undefined) await addModel(store, 'resnet50-fp16', paths.fp16);
+  await addModel(store, 'resnet50', paths.fp32, { sessionThread: sessionThread });
+  if (paths.fp16 !== undefined) await addModel(store, 'resnet50-fp16', paths.fp16, { sessionThread: sessionThread });
   const input = await inputOf(paths.fp32);
   const server = await startSluiceProcess(distRoot, dir, store, names);
   const results: ServerRun[] = [];
   try {
     for (const line of server.notable) notes.push(`server: ${JSON.stringify(line)}`);
     const isLoaded = (model: string): boolean => server.loaded.some((entry) => entry.startsWith(`${model}@`));
-    const drive = async (name: string, model: string, datatype: 'FP32' | 'FP16'): Promise<void> => {
+    /** Drives `model` scaled to exactly `instances` instances (the autoscaler would otherwise add one). */
+    const drive = async (name: string, model: string, datatype: 'FP32' | 'FP16', instances: number): Promise<void> => {
       if (!isLoaded(model)) {
         notes.push(`server: ${model} did not load`);
         return;
       }
+      await scaleModel(server.management, model, instances);
       const payload = binaryInferRequest(input.name, input.rowShape, datatype);
       const load = await driveLoad(`${server.inference}/v2/models/${model}/infer`, payload, concurrency, seconds, 2);
       results.push({ name, ...load });
       say(`  ${name}: ${load.imagesPerSecond.toFixed(0)} img/s, p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms, failed ${load.failed}`);
       if (load.firstFailure !== undefined) say(`    first failure: ${load.firstFailure}`);
     };
-    await drive('served fp32, 1 instance', 'resnet50', 'FP32');
-    if (isLoaded('resnet50')) {
-      await scaleModel(server.management, 'resnet50', 2);
-      await drive('served fp32, 2 instances', 'resnet50', 'FP32');
-      await scaleModel(server.management, 'resnet50', 1);
-    }
-    if (paths.fp16 !== undefined) await drive('served fp16 (FP16 requests), 1 instance', 'resnet50-fp16', 'FP16');
+    await drive('served fp32, 1 instance', 'resnet50', 'FP32', 1);
+    await drive('served fp32, 2 instances', 'resnet50', 'FP32', 2);
+    if (paths.fp16 !== undefined) await drive('served fp16 (FP16 requests), 2 instances', 'resnet50-fp16', 'FP16', 2);
   } finally {
     await server.stop();
     await rm(dir, { recursive: true, force: true });
@@ -154,7 +155,7 @@ const report: {
 } = {
   date: new Date().toISOString(),
   machine: await machine(),
-  settings: { batch, concurrency, seconds, inProcessSeconds, providers, rawProvider, device: values.device, executor: values.executor },
+  settings: { batch, concurrency, seconds, inProcessSeconds, providers, rawProvider, device: values.device, executor: values.executor, sessionThread: sessionThread },
   raw: [],
   executor: [],
   served: [],
@@ -190,7 +191,7 @@ await phase('raw', async () => {
 });
 
 await phase('executor', async () => {
-  const options = { executionProviders: providers };
+  const options = { executionProviders: providers, sessionThread };
   const fp32 = await executorRuns('executor fp32', paths.fp32, options, batch, [1, 2], inProcessSeconds, logger);
   const fp16 = paths.fp16 === undefined ? [] : await executorRuns('executor fp16 (FP32 items)', paths.fp16, options, batch, [1], inProcessSeconds, logger);
   for (const result of [...fp32, ...fp16]) {
@@ -211,7 +212,8 @@ const rawFp32 = rate(report.raw, `session.run ${rawProvider} fp32`);
 const rawFp16 = rate(report.raw, `session.run ${rawProvider} fp16`);
 ratio('served fp32 1 instance / session.run fp32', rate(report.served, 'served fp32, 1 instance'), rawFp32);
 ratio('served fp32 2 instances / 1 instance', rate(report.served, 'served fp32, 2 instances'), rate(report.served, 'served fp32, 1 instance'));
-ratio('served fp16 / session.run fp16', rate(report.served, 'served fp16 (FP16 requests), 1 instance'), rawFp16);
+ratio('served fp32 2 instances / session.run fp32', rate(report.served, 'served fp32, 2 instances'), rawFp32);
+ratio('served fp16 2 instances / session.run fp16', rate(report.served, 'served fp16 (FP16 requests), 2 instances'), rawFp16);
 ratio('executor fp32 1 instance / session.run fp32', rate(report.executor, 'executor fp32, 1 instance'), rawFp32);
 ratio('executor fp32 2 instances / 1 instance', rate(report.executor, 'executor fp32, 2 instances'), rate(report.executor, 'executor fp32, 1 instance'));
 ratio('executor fp16 (FP32 items) / session.run fp16', rate(report.executor, 'executor fp16 (FP32 items), 1 instance'), rawFp16);
