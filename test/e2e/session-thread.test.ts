@@ -13,7 +13,7 @@ import { writeGarbageModel } from '../support/onnx-models.js';
 const MLP = join(packageRoot(), 'model-store', 'mlp', 'model.onnx');
 
 /** `rows` rows of the MLP's 64 inputs, distinct per row. */
-function mlpInput(rows: number, data = new Float32Array(rows * 64)): Tensor {
+function mlpInput(rows: number, data: Float32Array = new Float32Array(rows * 64)): Tensor {
   for (let i = 0; i < data.length; i += 1) data[i] = ((i * 7) % 13) / 13;
   return { name: 'input', datatype: 'FP32', shape: [rows, 64], data };
 }
