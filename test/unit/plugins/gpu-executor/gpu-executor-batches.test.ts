@@ -94,6 +94,21 @@ describe('GpuExecutor batches', () => {
     expect([second?.inputs[0]?.data === first?.inputs[0]?.data, second?.inputs[1]?.data === first?.inputs[1]?.data]).toEqual([true, true]);
   });
 
+  it('assembles a batch in the input buffers its session hands out, when it hands them out', async () => {
+    const runtime = new RecordingRuntime();
+    runtime.handsOutInputBuffers = true;
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(addPath, runtime));
+    const instance = await model.createInstance(0);
+    const results = await instance.run(pair());
+    await model.release();
+    const [run] = runtime.runs;
+    expect({ a: run?.inputs[0]?.data === runtime.handedOut[0], b: run?.inputs[1]?.data === runtime.handedOut[1], ok: results.map((r) => r.ok) }).toEqual({
+      a: true,
+      b: true,
+      ok: [true, true],
+    });
+  });
+
   it('does not reuse input arrays when the pool is off', async () => {
     const runtime = new RecordingRuntime();
     const model = await new GpuExecutor({ warmUp: false, inputBufferPoolBytes: 0 }).load(loadContext(addPath, runtime));

@@ -1,4 +1,12 @@
-import type { ExecutionProviderName, LoadedModel, ModelRuntime, RuntimeSessionOptions, Tensor } from '../../../../../src/plugins/sdk/index.js';
+import {
+  NUMERIC_DATATYPE_INFO,
+  type ExecutionProviderName,
+  type LoadedModel,
+  type ModelRuntime,
+  type NumericTensorData,
+  type RuntimeSessionOptions,
+  type Tensor,
+} from '../../../../../src/plugins/sdk/index.js';
 import { OnnxRuntime } from '../../../../../src/runtime/onnx/index.js';
 
 /** One `run` a {@link RecordingRuntime} saw. */
@@ -20,6 +28,10 @@ export class RecordingRuntime implements ModelRuntime {
   readonly name = 'onnx';
   readonly loads: RuntimeSessionOptions[] = [];
   readonly runs: RecordedRun[] = [];
+  /** Whether sessions hand out input buffers (`inputBuffer`), as sessions on the session thread do. */
+  handsOutInputBuffers = false;
+  /** The arrays sessions handed out through `inputBuffer`, in order. */
+  readonly handedOut: NumericTensorData[] = [];
   private readonly inner = new OnnxRuntime();
   private held = false;
   private waiting: (() => void)[] = [];
@@ -53,7 +65,8 @@ export class RecordingRuntime implements ModelRuntime {
   async load(modelPath: string, options: RuntimeSessionOptions): Promise<LoadedModel> {
     const session = this.loads.length;
     this.loads.push(options);
-    const model = await this.inner.load(modelPath, options);
+    // Always on this thread, whatever `dedicatedThread` asks: the recorded runs must be this thread's objects.
+    const model = await this.inner.loadHere(modelPath, options);
     const claimed = this.claimProvider(options);
     const provider = claimed ?? model.executionProvider;
     return {
@@ -70,6 +83,15 @@ export class RecordingRuntime implements ModelRuntime {
         return model.run(inputs, outputNames);
       },
       release: () => model.release(),
+      ...(this.handsOutInputBuffers
+        ? {
+            inputBuffer: (datatype, length) => {
+              const array = new NUMERIC_DATATYPE_INFO[datatype].array(length);
+              this.handedOut.push(array);
+              return array;
+            },
+          }
+        : {}),
     };
   }
 }
