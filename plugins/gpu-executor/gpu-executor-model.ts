@@ -93,7 +93,26 @@ export class GpuExecutorModel implements ExecutorModel {
     const loaded = this.sessions.get(device.label) ?? (await this.open(device));
     if (this.parts.options.warmUp) await this.warmUp(loaded, device);
     const { maxInFlightBatchesPerDevice, inputBufferPoolBytes } = this.parts.options;
-    return { label: device.label, loaded, slots: new DeviceSlots(maxInFlightBatchesPerDevice), buffers: new InputBufferPool(inputBufferPoolBytes) };
+    return {
+      label: device.label,
+      loaded,
+      slots: new DeviceSlots(maxInFlightBatchesPerDevice),
+      buffers: new InputBufferPool(inputBufferPoolBytes),
+      lost: () => {
+        this.forget(device, loaded);
+      },
+    };
+  }
+
+  /**
+   * Drops a device's lost session (its thread died, say), so that the instance replacing the failed one
+   * opens a new session there; instances still holding the lost one fail and are replaced in turn.
+   */
+  private forget(device: ExecutionDevice, loaded: LoadedModel): void {
+    if (this.sessions.get(device.label) !== loaded) return;
+    this.sessions.delete(device.label);
+    this.ready.delete(device.label);
+    void loaded.release().catch(() => undefined);
   }
 
   /** A session on another device, on the provider the load settled on, or a load failure saying why not. */

@@ -1,4 +1,12 @@
-import { runBatchOnModel, type Batch, type ExecutionInstance, type InputAllocator, type JobResult, type LoadedModel } from '../../src/plugins/sdk/index.js';
+import {
+  isSluiceError,
+  runBatchOnModel,
+  type Batch,
+  type ExecutionInstance,
+  type InputAllocator,
+  type JobResult,
+  type LoadedModel,
+} from '../../src/plugins/sdk/index.js';
 import type { DeviceSlots } from './device-slots.js';
 import { fp16OutputsToFp32, toModelDatatypes } from './fp16-conversion.js';
 import type { InputBufferPool } from './input-buffer-pool.js';
@@ -12,6 +20,8 @@ export interface DeviceSession {
   /** Bounds the batches running on this device at once. */
   readonly slots: DeviceSlots;
   readonly buffers: InputBufferPool;
+  /** Called when a run says the session is lost (`SLUICE_INSTANCE_FAILED`), so that the next instance opens a new one. */
+  lost(): void;
 }
 
 /**
@@ -38,6 +48,9 @@ export class GpuInstance implements ExecutionInstance {
       lease?.allocate ?? ((_name, datatype, length) => (datatype === 'BYTES' ? undefined : loaded.inputBuffer?.(datatype, length)));
     try {
       return await runBatchOnModel(this.converting(allocate), batch, allocate);
+    } catch (error) {
+      if (isSluiceError(error, 'SLUICE_INSTANCE_FAILED')) this.session.lost();
+      throw error;
     } finally {
       lease?.release();
       releaseSlot();

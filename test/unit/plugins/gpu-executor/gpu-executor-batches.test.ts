@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
-import { float32ToFloat16Bits, type Batch, type BatchItem } from '../../../../src/plugins/sdk/index.js';
+import { float32ToFloat16Bits, type Batch, type BatchItem, type SluiceError } from '../../../../src/plugins/sdk/index.js';
 import { writeAddModel, writeIdentityModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { loadContext } from './support/load-context.js';
@@ -105,6 +105,26 @@ describe('GpuExecutor batches', () => {
     expect({ a: run?.inputs[0]?.data === runtime.handedOut[0], b: run?.inputs[1]?.data === runtime.handedOut[1], ok: results.map((r) => r.ok) }).toEqual({
       a: true,
       b: true,
+      ok: [true, true],
+    });
+  });
+
+  it('opens a new session on the device for the instance that replaces one whose session was lost', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(addPath, runtime));
+    const failing = await model.createInstance(0);
+    runtime.loseNextRun();
+    const lost = await failing.run(pair()).then(
+      () => 'answered',
+      (error: unknown) => (error as SluiceError).code,
+    );
+    const replacement = await model.createInstance(0);
+    const results = await replacement.run(pair());
+    await model.release();
+    expect({ lost, loads: runtime.loads.length, ranOn: runtime.runs.at(-1)?.session, ok: results.map((r) => r.ok) }).toEqual({
+      lost: 'SLUICE_INSTANCE_FAILED',
+      loads: 2,
+      ranOn: 1,
       ok: [true, true],
     });
   });

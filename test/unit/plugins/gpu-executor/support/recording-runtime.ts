@@ -1,5 +1,6 @@
 import {
   NUMERIC_DATATYPE_INFO,
+  SluiceError,
   type ExecutionProviderName,
   type LoadedModel,
   type ModelRuntime,
@@ -32,6 +33,8 @@ export class RecordingRuntime implements ModelRuntime {
   handsOutInputBuffers = false;
   /** The arrays sessions handed out through `inputBuffer`, in order. */
   readonly handedOut: NumericTensorData[] = [];
+  /** Whether the next run finds its session lost, as when a session thread dies. */
+  private losing = false;
   private readonly inner = new OnnxRuntime();
   private held = false;
   private waiting: (() => void)[] = [];
@@ -57,6 +60,11 @@ export class RecordingRuntime implements ModelRuntime {
     for (const go of waiting) go();
   }
 
+  /** The next run fails with `SLUICE_INSTANCE_FAILED`, as a run on a session thread that died does. */
+  loseNextRun(): void {
+    this.losing = true;
+  }
+
   /** Resolves once at least `count` runs have started. */
   async untilRunsStarted(count: number): Promise<void> {
     while (this.runs.length < count) await new Promise<void>((resolve) => this.runListeners.push(resolve));
@@ -80,6 +88,10 @@ export class RecordingRuntime implements ModelRuntime {
         this.runListeners = [];
         for (const listener of listeners) listener();
         if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        if (this.losing) {
+          this.losing = false;
+          throw new SluiceError('SLUICE_INSTANCE_FAILED', `the session for ${modelPath} is lost`);
+        }
         return model.run(inputs, outputNames);
       },
       release: () => model.release(),
