@@ -1,6 +1,6 @@
 import {
   float16BitsToNumber,
-  float32ToFloat16Bits,
+  float32ArrayToFloat16Bits,
   type Datatype,
   type InputAllocator,
   type Tensor,
@@ -18,7 +18,7 @@ export function acceptsDatatype(spec: Pick<TensorSpec, 'datatype'>, datatype: Da
 function toFp16(tensor: Tensor, allocate?: InputAllocator): Tensor {
   const source = tensor.data as Float32Array;
   const target = (allocate?.(tensor.name, 'FP16', source.length) ?? new Uint16Array(source.length)) as Uint16Array;
-  for (let i = 0; i < source.length; i += 1) target[i] = float32ToFloat16Bits(source[i] ?? 0);
+  float32ArrayToFloat16Bits(source, target);
   return { name: tensor.name, datatype: 'FP16', shape: tensor.shape, data: target };
 }
 

@@ -1,15 +1,15 @@
 const scratch = new DataView(new ArrayBuffer(4));
 
-/** Rounds a JavaScript number to the nearest IEEE-754 half and returns its 16 raw bits. */
-export function float32ToFloat16Bits(value: number): number {
-  scratch.setFloat32(0, value);
-  const bits = scratch.getUint32(0);
-  // Rounding to float32 first may land exactly on a half-way point between two halves; which side of it
-  // the number really was on then decides the rounding (+1 above, -1 below, 0 a true tie).
-  const rounded = Math.abs(scratch.getFloat32(0));
-  const side = Math.abs(value) > rounded ? 1 : Math.abs(value) < rounded ? -1 : 0;
-  const roundsUp = (remainder: number, halfway: number, odd: boolean): boolean =>
-    remainder > halfway || (remainder === halfway && (side > 0 || (side === 0 && odd)));
+/**
+ * Whether a value rounds up to the next half: above the half-way point, or on it with `side` saying the
+ * number was really above it (+1), or a true tie (0) with an odd half, which rounds to even.
+ */
+function roundsUp(remainder: number, halfway: number, odd: boolean, side: number): boolean {
+  return remainder > halfway || (remainder === halfway && (side > 0 || (side === 0 && odd)));
+}
+
+/** The raw bits of the half nearest to the float32 whose raw bits are `bits`; `side` as in {@link roundsUp}. */
+function halfBitsOfFloat32(bits: number, side: number): number {
   const sign = (bits >>> 16) & 0x8000;
   const exponent = (bits >>> 23) & 0xff;
   let mantissa = bits & 0x7fffff;
@@ -22,15 +22,44 @@ export function float32ToFloat16Bits(value: number): number {
     const shift = 14 - halfExponent;
     let half = mantissa >>> shift;
     const remainder = mantissa & ((1 << shift) - 1);
-    const halfway = 1 << (shift - 1);
-    if (roundsUp(remainder, halfway, (half & 1) === 1)) half += 1;
+    if (roundsUp(remainder, 1 << (shift - 1), (half & 1) === 1, side)) half += 1;
     return sign | half;
   }
   let half = (halfExponent << 10) | (mantissa >>> 13);
-  const remainder = mantissa & 0x1fff;
   // A carry out of the mantissa bumps the exponent, which is exactly the rounding we want.
-  if (roundsUp(remainder, 0x1000, (half & 1) === 1)) half += 1;
+  if (roundsUp(mantissa & 0x1fff, 0x1000, (half & 1) === 1, side)) half += 1;
   return sign | half;
+}
+
+/** Rounds a JavaScript number to the nearest IEEE-754 half and returns its 16 raw bits. */
+export function float32ToFloat16Bits(value: number): number {
+  scratch.setFloat32(0, value);
+  // Rounding to float32 first may land exactly on a half-way point between two halves; which side of it
+  // the number really was on then decides the rounding (+1 above, -1 below, 0 a true tie).
+  const rounded = Math.abs(scratch.getFloat32(0));
+  const side = Math.abs(value) > rounded ? 1 : Math.abs(value) < rounded ? -1 : 0;
+  return halfBitsOfFloat32(scratch.getUint32(0), side);
+}
+
+/**
+ * Rounds every element of `source` to the nearest half, writing the raw bits to `target` (as long as
+ * `source`). The same results as {@link float32ToFloat16Bits} per element, several times faster: float32
+ * elements need no tie-breaking, and their bits are read through an integer view of the same memory.
+ */
+export function float32ArrayToFloat16Bits(source: Float32Array, target: Uint16Array): void {
+  const bits = new Uint32Array(source.buffer, source.byteOffset, source.length);
+  for (let i = 0; i < bits.length; i += 1) {
+    const value = bits[i] ?? 0;
+    const exponent = (value >>> 23) & 0xff;
+    if (exponent <= 112 || exponent >= 143) {
+      target[i] = halfBitsOfFloat32(value, 0);
+      continue;
+    }
+    // A normal half, the common case, inline: round to nearest, ties to even, without a branch (the
+    // 13 dropped bits plus 0xfff plus the odd bit carry into bit 13 exactly when the half rounds up).
+    const half = ((value >>> 16) & 0x8000) | ((exponent - 112) << 10) | ((value & 0x7fffff) >>> 13);
+    target[i] = half + (((value & 0x1fff) + 0xfff + (half & 1)) >>> 13);
+  }
 }
 
 /** Expands 16 raw IEEE-754 half bits to a JavaScript number. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { float16BitsToNumber, float32ToFloat16Bits } from '../../../../src/common/tensor/index.js';
+import { float16BitsToNumber, float32ArrayToFloat16Bits, float32ToFloat16Bits } from '../../../../src/common/tensor/index.js';
 
 describe('float32ToFloat16Bits', () => {
   const exact: ReadonlyArray<readonly [number, number]> = [
@@ -113,5 +113,26 @@ describe('float16BitsToNumber', () => {
       if (float32ToFloat16Bits(float16BitsToNumber(bits)) !== bits) mismatches.push(bits);
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe('float32ArrayToFloat16Bits', () => {
+  it('rounds every element as float32ToFloat16Bits does, over every kind of float32', () => {
+    // Bit patterns across every exponent (zeros, subnormals, ties, overflow, infinities, NaNs), both signs.
+    const bits = new Uint32Array(1 << 16);
+    for (let i = 0; i < bits.length; i += 1) bits[i] = Math.imul(i, 0x9e3779b1) >>> 0;
+    bits.set([0, 0x80000000, 0x3f801000, 0x3f803000, 0x477fe000, 0x477ff000, 0x7f800000, 0xff800000, 0x7fc00000, 0x33000000, 0x33000001]);
+    const source = new Float32Array(bits.buffer);
+    const target = new Uint16Array(source.length);
+    float32ArrayToFloat16Bits(source, target);
+    const expected = Uint16Array.from(source, (value) => float32ToFloat16Bits(value));
+    expect(Buffer.from(target.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+  });
+
+  it('reads a view at an offset into a larger buffer', () => {
+    const whole = new Float32Array([9, 1, 0.5, 9]);
+    const target = new Uint16Array(2);
+    float32ArrayToFloat16Bits(whole.subarray(1, 3), target);
+    expect(Array.from(target)).toEqual([0x3c00, 0x3800]);
   });
 });
