@@ -75,6 +75,16 @@ describe('sessions on the session thread', () => {
     expect(await loaded.run([mlpInput(3, again as Float32Array)])).toEqual(await reference.run([mlpInput(3)]));
   });
 
+  it('keeps the buffers it moved for the next inputBuffer, and nothing of copied inputs', async () => {
+    const loaded = await threaded();
+    await loaded.run([mlpInput(3, loaded.inputBuffer('FP32', 3 * 64) as Float32Array)]);
+    const kept = loaded.spareInputBytes;
+    loaded.inputBuffer('FP32', 3 * 64);
+    const afterReuse = loaded.spareInputBytes;
+    await loaded.run([mlpInput(5)]);
+    expect({ kept, afterReuse, afterCopiedRun: loaded.spareInputBytes }).toEqual({ kept: 3 * 64 * 4, afterReuse: 0, afterCopiedRun: 0 });
+  });
+
   it('copies other input arrays, leaving the caller their data', async () => {
     const loaded = await threaded();
     const input = mlpInput(2);

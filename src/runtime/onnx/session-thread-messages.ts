@@ -19,6 +19,8 @@ export type SessionThreadRequest =
       readonly session: number;
       readonly inputs: readonly Tensor[];
       readonly outputNames: readonly string[];
+      /** The input buffers moved rather than copied, to be moved back with the answer. */
+      readonly lent: readonly ArrayBuffer[];
     }
   | { readonly kind: 'release'; readonly id: number; readonly session: number };
 

@@ -59,7 +59,7 @@ function load(request: Extract<SessionThreadRequest, { kind: 'load' }>): void {
 
 function run(request: Extract<SessionThreadRequest, { kind: 'run' }>): void {
   // Input buffers the owner moved here go back with the answer, for its next batch.
-  const lent = movable(request.inputs);
+  const lent = request.lent;
   const loaded = sessions.get(request.session);
   if (loaded === undefined) {
     post({ kind: 'failed', id: request.id, error: { code: 'SLUICE_MODEL_UNLOADING', message: 'the session has been released', details: {} }, lent }, lent);

@@ -67,6 +67,11 @@ export class ThreadedLoadedModel implements LoadedModel {
     return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection);
   }
 
+  /** Bytes of input buffers back from the thread and kept for later {@link inputBuffer} calls. */
+  get spareInputBytes(): number {
+    return this.spareBytes;
+  }
+
   /**
    * An array for input data of one later {@link run}, which moves to the session thread without a copy.
    * Give it to exactly one run; afterwards it is unusable (its memory has moved away).
@@ -95,7 +100,7 @@ export class ThreadedLoadedModel implements LoadedModel {
       return postable(tensor);
     });
     const names = outputNames ?? this.outputs.map((output) => output.name);
-    const reply = await this.host.request({ kind: 'run', session: this.session, inputs: sent, outputNames: names }, moving);
+    const reply = await this.host.request({ kind: 'run', session: this.session, inputs: sent, outputNames: names, lent: moving }, moving);
     switch (reply.kind) {
       case 'ran':
         this.keep(reply.lent);
