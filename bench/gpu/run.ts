@@ -112,8 +112,8 @@ async function serverRuns(paths: { fp32: string; fp16?: string }, notes: string[
   const dir = await mkdtemp(join(tmpdir(), 'sluice-gpu-serve-'));
   const store = join(dir, 'model-store');
   const names = ['resnet50', ...(paths.fp16 !== undefined ? ['resnet50-fp16'] : [])];
-  await addModel(store, 'resnet50', paths.fp32, { sessionThread: sessionThread });
-  if (paths.fp16 !== undefined) await addModel(store, 'resnet50-fp16', paths.fp16, { sessionThread: sessionThread });
+  await addModel(store, 'resnet50', paths.fp32, { sessionThread });
+  if (paths.fp16 !== undefined) await addModel(store, 'resnet50-fp16', paths.fp16, { sessionThread });
   const input = await inputOf(paths.fp32);
   const server = await startSluiceProcess(distRoot, dir, store, names);
   const results: ServerRun[] = [];
@@ -155,7 +155,7 @@ const report: {
 } = {
   date: new Date().toISOString(),
   machine: await machine(),
-  settings: { batch, concurrency, seconds, inProcessSeconds, providers, rawProvider, device: values.device, executor: values.executor, sessionThread: sessionThread },
+  settings: { batch, concurrency, seconds, inProcessSeconds, providers, rawProvider, device: values.device, executor: values.executor, sessionThread },
   raw: [],
   executor: [],
   served: [],

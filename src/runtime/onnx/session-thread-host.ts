@@ -1,22 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledWorkerFile } from '../../common/compiled-worker-file.js';
 import { SluiceError } from '../../common/errors/index.js';
-import { packageRoot } from '../../common/package-root.js';
 import type { SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
 
-/**
- * The compiled session thread module. A build runs it beside this file; the test runner, which compiles
- * TypeScript on the fly, runs the build's copy (a worker thread cannot load TypeScript by itself).
- * Undefined when there is none.
- */
+/** The compiled session thread module, or undefined when there is none (see {@link compiledWorkerFile}). */
 export function sessionThreadFile(): string | undefined {
-  const here = fileURLToPath(new URL('./session-thread.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const root = packageRoot();
-  const compiled = join(root, 'dist', relative(root, here));
-  return existsSync(compiled) ? compiled : undefined;
+  return compiledWorkerFile(new URL('./session-thread.js', import.meta.url));
 }
 
 interface Pending {
@@ -29,8 +18,8 @@ type Unnumbered<T> = T extends { readonly id: number } ? Omit<T, 'id'> : never;
 
 /**
  * The process's session thread, seen from the owning thread: started by the first threaded session,
- * ended with the last one. It numbers requests and resolves each with its reply, a failure too. While no request is under
- * way it does not keep the process alive. If the thread dies, every request under way fails with
+ * ended with the last one. It numbers requests and resolves each with its reply, a failure too. While no
+ * request is under way it does not keep the process alive. If the thread dies, every request under way fails with
  * `SLUICE_INSTANCE_FAILED`, and the next session starts a new thread.
  */
 export class SessionThreadHost {
@@ -63,11 +52,6 @@ export class SessionThreadHost {
     if (host !== undefined && host.gone === undefined) return host;
     SessionThreadHost.current = new SessionThreadHost(file);
     return SessionThreadHost.current;
-  }
-
-  /** Why the thread is gone, or undefined while it runs. */
-  get lostReason(): SluiceError | undefined {
-    return this.gone;
   }
 
   /**

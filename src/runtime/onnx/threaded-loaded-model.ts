@@ -3,7 +3,7 @@ import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type NumericTensorData, ty
 import type { ExecutionProviderName, LoadedModel, RuntimeSessionOptions } from '../model-runtime.js';
 import type { ExecutionProviderSelection } from './execution-provider.js';
 import { SessionThreadHost } from './session-thread-host.js';
-import type { SessionThreadError } from './session-thread-messages.js';
+import type { SessionThreadError, SessionThreadReply } from './session-thread-messages.js';
 
 /** Bytes of returned input buffers a session keeps for later batches; past it they are left to the collector. */
 const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
@@ -56,15 +56,17 @@ export class ThreadedLoadedModel implements LoadedModel {
   static async start(threadFile: string, modelPath: string, options: RuntimeSessionOptions): Promise<ThreadedLoadedModel> {
     const host = SessionThreadHost.acquire(threadFile);
     host.opened();
-    const reply = await host.request({ kind: 'load', modelPath, options: { ...options, dedicatedThread: false } }).catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { kind: 'failed', error: { code: 'SLUICE_MODEL_LOAD_FAILED', message: `cannot load ${modelPath}: ${reason}`, details: { modelPath, reason } } } as const;
-    });
-    if (reply.kind !== 'loaded') {
+    let reply: SessionThreadReply;
+    try {
+      reply = await host.request({ kind: 'load', modelPath, options: { ...options, dedicatedThread: false } });
+    } catch (error) {
       host.closed();
-      throw reply.kind === 'failed' ? asError(reply.error) : new Error(`the session thread answered a load with ${reply.kind}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SluiceError('SLUICE_MODEL_LOAD_FAILED', `cannot load ${modelPath}: ${reason}`, { modelPath, reason }, { cause: error });
     }
-    return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection);
+    if (reply.kind === 'loaded') return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection);
+    host.closed();
+    throw reply.kind === 'failed' ? asError(reply.error) : new Error(`the session thread answered a load with ${reply.kind}`);
   }
 
   /** Bytes of input buffers back from the thread and kept for later {@link inputBuffer} calls. */

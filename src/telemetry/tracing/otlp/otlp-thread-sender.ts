@@ -1,10 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { packageRoot } from '../../../common/package-root.js';
+import { compiledWorkerFile } from '../../../common/compiled-worker-file.js';
 import type { EncodedTraceRequest, TraceRequestSender } from './encoding-span-processor.js';
 import { RING_BYTES, RING_ENTRIES, RingWriter } from './export-ring.js';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';
@@ -15,17 +12,9 @@ const MIN_SLOT_BYTES = 256 * 1024;
 /** How often answers are read from the ring while batches are under way. */
 const ACK_POLL_MS = 10;
 
-/**
- * The compiled export thread module. A build runs it beside this file; the test runner, which compiles
- * TypeScript on the fly, runs the build's copy when there is one (a worker thread cannot load
- * TypeScript by itself). Undefined when there is none.
- */
+/** The compiled export thread module, or undefined when there is none (see {@link compiledWorkerFile}). */
 function exportThreadFile(): string | undefined {
-  const here = fileURLToPath(new URL('./otlp-export-thread.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const root = packageRoot();
-  const compiled = join(root, 'dist', relative(root, here));
-  return existsSync(compiled) ? compiled : undefined;
+  return compiledWorkerFile(new URL('./otlp-export-thread.js', import.meta.url));
 }
 
 /** The error of a failed reply: the transport's own kind, with the collector's status and body, where the collector answered. */
