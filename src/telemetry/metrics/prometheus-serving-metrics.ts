@@ -1,5 +1,7 @@
-import type { Counter, Histogram, ObservableResult } from '@opentelemetry/api';
+import type { Counter, ObservableResult } from '@opentelemetry/api';
 import { Telemetry } from '../tracing/telemetry.js';
+import type { HistogramSeries } from './histogram-series.js';
+import type { LocalHistogram } from './local-histograms.js';
 import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
 
 /** Content type of the `/metrics` page (Prometheus text exposition format 0.0.4). */
@@ -17,12 +19,16 @@ const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 
  */
 const TORCHSERVE_COUNTER_NAMES = /^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queue)_latency_microseconds)_total\b/gm;
 
-/** One model version's running totals of the per-request counters. */
+/** One model version's running totals of the per-request counters, and its series of the per-request and per-batch histograms. */
 interface RequestTotals {
   readonly labels: { readonly model_name: string; readonly model_version: string };
   requests: number;
   latencyUs: number;
   queueUs: number;
+  readonly latency: HistogramSeries;
+  readonly queueTime: HistogramSeries;
+  readonly batchSize: HistogramSeries;
+  readonly compute: HistogramSeries;
 }
 
 /**
@@ -33,25 +39,27 @@ interface RequestTotals {
 export class PrometheusServingMetrics implements ServingMetrics {
   /**
    * The per-request counters (requests, cumulative latency and queue time) are summed here and read when
-   * metrics are collected: recording into a counter hashes its attributes on every call, which cost
-   * each request more than the sum.
+   * metrics are collected, and the per-request and per-batch histograms are local ones whose series each
+   * model version keeps: recording into an SDK instrument hashes its attributes on every call, which
+   * cost each request more than the recording itself.
    */
   private readonly totals = new Map<string, Map<string, RequestTotals>>();
   private readonly failures: Counter;
   private readonly errors: Counter;
-  private readonly latency: Histogram;
-  private readonly queueTime: Histogram;
-  private readonly batchSize: Histogram;
-  private readonly compute: Histogram;
-  private readonly nodeLatency: Histogram;
+  private readonly latency: LocalHistogram;
+  private readonly queueTime: LocalHistogram;
+  private readonly batchSize: LocalHistogram;
+  private readonly compute: LocalHistogram;
+  private readonly nodeLatency: LocalHistogram;
   private utilization: () => readonly InstanceUtilization[] = () => [];
 
   constructor(private readonly telemetry: Telemetry = new Telemetry()) {
     const m = telemetry.meter;
-    const seconds = (name: string, description: string): Histogram =>
-      m.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S } });
+    const seconds = (name: string, description: string): LocalHistogram =>
+      telemetry.histograms.define({ name, description, unit: 's', boundaries: LATENCY_BUCKETS_S });
     const observeTotals = (read: (t: RequestTotals) => number) => (result: ObservableResult) => {
-      for (const versions of this.totals.values()) for (const t of versions.values()) result.observe(read(t), t.labels);
+      // A version seen only through its batches has no request counters yet.
+      for (const versions of this.totals.values()) for (const t of versions.values()) if (t.requests > 0) result.observe(read(t), t.labels);
     };
     m.createObservableCounter('ts_inference_requests_total', { description: 'Inference requests received per model.' }).addCallback(
       observeTotals((t) => t.requests),
@@ -68,10 +76,7 @@ export class PrometheusServingMetrics implements ServingMetrics {
     this.errors = m.createCounter('sluice_errors_total', { description: 'Error answers per Sluice error code and transport.' });
     this.latency = seconds('sluice_inference_request_duration_seconds', 'Inference request latency per model, in seconds.');
     this.queueTime = seconds('sluice_queue_duration_seconds', 'Time requests spent queued per model, in seconds.');
-    this.batchSize = m.createHistogram('sluice_batch_size', {
-      description: 'Requests per batch run, per model.',
-      advice: { explicitBucketBoundaries: BATCH_SIZE_BUCKETS },
-    });
+    this.batchSize = telemetry.histograms.define({ name: 'sluice_batch_size', description: 'Requests per batch run, per model.', boundaries: BATCH_SIZE_BUCKETS });
     this.compute = seconds('sluice_inference_compute_duration_seconds', 'Time one batch run took on its instance, per model, in seconds.');
     this.nodeLatency = seconds('sluice_workflow_node_duration_seconds', 'Time each workflow node took, per workflow, node and outcome, in seconds.');
     m.createObservableGauge('sluice_instance_utilization_ratio', { description: 'Fraction of the last look each instance spent running batches.' }).addCallback(
@@ -82,9 +87,9 @@ export class PrometheusServingMetrics implements ServingMetrics {
   }
 
   batchCompleted(o: BatchObservation): void {
-    const labels = { model_name: o.model, model_version: o.version };
-    this.batchSize.record(o.size, labels);
-    this.compute.record(o.computeUs / 1e6, labels);
+    const totals = this.totalsOf(o.model, o.version);
+    totals.batchSize.record(o.size);
+    totals.compute.record(o.computeUs / 1e6);
   }
 
   watchUtilization(source: () => readonly InstanceUtilization[]): void {
@@ -96,8 +101,8 @@ export class PrometheusServingMetrics implements ServingMetrics {
     totals.requests += 1;
     totals.latencyUs += Math.round(o.latencyUs);
     totals.queueUs += Math.round(o.queueUs);
-    this.latency.record(o.latencyUs / 1e6, totals.labels);
-    this.queueTime.record(o.queueUs / 1e6, totals.labels);
+    totals.latency.record(o.latencyUs / 1e6);
+    totals.queueTime.record(o.queueUs / 1e6);
     if (!o.ok) this.failures.add(1, totals.labels);
   }
 
@@ -105,7 +110,20 @@ export class PrometheusServingMetrics implements ServingMetrics {
     let versions = this.totals.get(model);
     if (versions === undefined) this.totals.set(model, (versions = new Map<string, RequestTotals>()));
     let totals = versions.get(version);
-    if (totals === undefined) versions.set(version, (totals = { labels: { model_name: model, model_version: version }, requests: 0, latencyUs: 0, queueUs: 0 }));
+    if (totals === undefined) {
+      const labels = { model_name: model, model_version: version };
+      totals = {
+        labels,
+        requests: 0,
+        latencyUs: 0,
+        queueUs: 0,
+        latency: this.latency.series(labels),
+        queueTime: this.queueTime.series(labels),
+        batchSize: this.batchSize.series(labels),
+        compute: this.compute.series(labels),
+      };
+      versions.set(version, totals);
+    }
     return totals;
   }
 

@@ -25,12 +25,12 @@ describe('PrometheusServingMetrics', () => {
       '# TYPE ts_queue_latency_microseconds counter',
       '# TYPE sluice_inference_failures_total counter',
       '# TYPE sluice_errors_total counter',
+      '# TYPE sluice_instance_utilization_ratio gauge',
       '# TYPE sluice_inference_request_duration_seconds histogram',
       '# TYPE sluice_queue_duration_seconds histogram',
       '# TYPE sluice_batch_size histogram',
       '# TYPE sluice_inference_compute_duration_seconds histogram',
       '# TYPE sluice_workflow_node_duration_seconds histogram',
-      '# TYPE sluice_instance_utilization_ratio gauge',
     ]);
   });
 
@@ -121,6 +121,24 @@ describe('PrometheusServingMetrics', () => {
     expect(page).toContain('sluice_batch_size_bucket{model_name="m",model_version="1",le="16"} 2');
     expect(page).toContain('sluice_batch_size_sum{model_name="m",model_version="1"} 19');
     expect(page).toContain('sluice_inference_compute_duration_seconds_sum{model_name="m",model_version="1"} 0.006');
+  });
+
+  it('gives a version seen only through its batches no request counters', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.batchCompleted({ model: 'm', version: '1', size: 2, computeUs: 10 });
+    const page = (await metrics.scrape()).body;
+    expect(page).toContain('sluice_batch_size_count{model_name="m",model_version="1"} 1');
+    expect(lines(page, 'ts_')).toEqual([]);
+  });
+
+  it('keeps counting into histograms after a scrape (cumulative)', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 0 });
+    await metrics.scrape();
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 0 });
+    expect(lines((await metrics.scrape()).body, 'sluice_inference_request_duration_seconds_count')).toEqual([
+      'sluice_inference_request_duration_seconds_count{model_name="m",model_version="1"} 2',
+    ]);
   });
 
   it('reads instance utilisation from its source at scrape time', async () => {
