@@ -4,6 +4,7 @@ import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
 import { flatFieldsJson } from './flat-log-fields.js';
 import { spanLogFields } from './trace-log-fields.js';
 import { standardOutput } from './buffered-log-output.js';
+import { isoTime } from './iso-time.js';
 
 /** Where log lines go; one JSON document per call, without the line end. */
 export type LogSink = (line: string) => void;
@@ -74,7 +75,7 @@ function sinkStream(sink: LogSink): DestinationStream {
 
 /** A line's `time` member, after its level. */
 function lineTime(): string {
-  return `,"time":"${new Date().toISOString()}"`;
+  return `,"time":"${isoTime(Date.now())}"`;
 }
 
 function createPino(level: LogLevel, destination: DestinationStream): PinoInstance {
