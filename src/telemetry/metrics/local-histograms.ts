@@ -74,9 +74,18 @@ export class LocalHistogram {
   }
 }
 
+/** What a delta reader saw of one series at its last collection. */
+interface SeriesSnapshot {
+  readonly counts: readonly number[];
+  readonly sum: number;
+  readonly count: number;
+  readonly at: HrTime;
+}
+
 /**
  * The process's {@link LocalHistogram}s, handed to the metric readers (Prometheus, OTLP) as an extra
- * metric producer: what they collect from it reads like a histogram instrument of the SDK's, cumulative.
+ * metric producer: what they collect from it reads like a histogram instrument of the SDK's, cumulative
+ * unless a reader asks for deltas ({@link producer}).
  */
 export class LocalHistograms implements MetricProducer {
   private readonly histograms: LocalHistogram[] = [];
@@ -93,23 +102,60 @@ export class LocalHistograms implements MetricProducer {
     return histogram;
   }
 
+  /** Cumulative points of every histogram. */
   collect(): Promise<CollectionResult> {
+    return Promise.resolve(this.result(AggregationTemporality.CUMULATIVE, (histogram, endTime) => histogram.dataPoints(endTime)));
+  }
+
+  /**
+   * A producer for one reader that wants `temporality`: this object itself for cumulative points; for
+   * deltas, one that remembers what that reader last collected and reports only what came since (without
+   * minimum and maximum, which a difference of cumulative values cannot give).
+   */
+  producer(temporality: AggregationTemporality): MetricProducer {
+    if (temporality === AggregationTemporality.CUMULATIVE) return this;
+    const seen = new WeakMap<DataPoint<Histogram>['attributes'], SeriesSnapshot>();
+    return {
+      collect: () =>
+        Promise.resolve(
+          this.result(AggregationTemporality.DELTA, (histogram, endTime) =>
+            histogram.dataPoints(endTime).flatMap((point) => {
+              const { counts, sum, count } = { counts: point.value.buckets.counts, sum: point.value.sum ?? 0, count: point.value.count };
+              const last = seen.get(point.attributes);
+              seen.set(point.attributes, { counts, sum, count, at: endTime });
+              if (last !== undefined && last.count === count) return [];
+              return [
+                {
+                  startTime: last?.at ?? point.startTime,
+                  endTime,
+                  attributes: point.attributes,
+                  value: {
+                    buckets: { boundaries: point.value.buckets.boundaries, counts: counts.map((n, i) => n - (last?.counts[i] ?? 0)) },
+                    sum: sum - (last?.sum ?? 0),
+                    count: count - (last?.count ?? 0),
+                  },
+                },
+              ];
+            }),
+          ),
+        ),
+    };
+  }
+
+  private result(temporality: AggregationTemporality, points: (histogram: LocalHistogram, endTime: HrTime) => DataPoint<Histogram>[]): CollectionResult {
     const endTime = nowHrTime();
     const metrics: HistogramMetricData[] = [];
     for (const histogram of this.histograms) {
-      const dataPoints = histogram.dataPoints(endTime);
+      const dataPoints = points(histogram, endTime);
       if (dataPoints.length === 0) continue;
       const { name, description, unit } = histogram.definition;
       metrics.push({
         descriptor: { name, description, unit: unit ?? '', valueType: ValueType.DOUBLE },
-        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        aggregationTemporality: temporality,
         dataPointType: DataPointType.HISTOGRAM,
         dataPoints,
       });
     }
-    return Promise.resolve({
-      resourceMetrics: { resource: this.resource, scopeMetrics: metrics.length > 0 ? [{ scope: this.scope, metrics }] : [] },
-      errors: [],
-    });
+    return { resourceMetrics: { resource: this.resource, scopeMetrics: metrics.length > 0 ? [{ scope: this.scope, metrics }] : [] }, errors: [] };
   }
 }

@@ -18,6 +18,7 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { LocalHistograms } from '../metrics/local-histograms.js';
+import { histogramTemporality } from '../metrics/histogram-temporality.js';
 import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
 import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
 import { RecordingTracer } from './recording/recording-tracer.js';
@@ -131,11 +132,13 @@ export class Telemetry {
     });
     const readers: MetricReader[] = [this.prometheus as unknown as MetricReader];
     if (settings.metricsOtlp) {
+      const exporter = new OTLPMetricExporter({ url: settings.metricsEndpoint });
       readers.push(
         new PeriodicExportingMetricReader({
-          exporter: new OTLPMetricExporter({ url: settings.metricsEndpoint }),
+          exporter,
           exportIntervalMillis: settings.metricExportIntervalMs,
-          metricProducers: [this.histograms],
+          // Histogram points in the temporality the exporter asks for (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE).
+          metricProducers: [this.histograms.producer(histogramTemporality(exporter))],
         }),
       );
     }

@@ -95,3 +95,42 @@ describe('LocalHistograms', () => {
     await provider.shutdown();
   });
 });
+
+describe('LocalHistograms, delta producer', () => {
+  it('reports what came since its last collection, from then on', async () => {
+    const producer = histograms();
+    const series = producer.define({ name: 'h', description: 'd', boundaries: [1] }).series({ a: 'x' });
+    const delta = producer.producer(AggregationTemporality.DELTA);
+    series.record(0.5);
+    series.record(2);
+    const first = (await delta.collect()).resourceMetrics.scopeMetrics[0]!.metrics[0] as HistogramMetricData;
+    series.record(0.5);
+    const second = (await delta.collect()).resourceMetrics.scopeMetrics[0]!.metrics[0] as HistogramMetricData;
+    expect(first.aggregationTemporality).toBe(AggregationTemporality.DELTA);
+    expect(first.dataPoints[0]!.value).toEqual({ buckets: { boundaries: [1], counts: [1, 1] }, sum: 2.5, count: 2 });
+    expect(second.dataPoints[0]!.value).toEqual({ buckets: { boundaries: [1], counts: [1, 0] }, sum: 0.5, count: 1 });
+    expect(second.dataPoints[0]!.startTime).toEqual(first.dataPoints[0]!.endTime);
+  });
+
+  it('leaves out a series with nothing new', async () => {
+    const producer = histograms();
+    producer.define({ name: 'h', description: 'd', boundaries: [1] }).record(1, { a: 'x' });
+    const delta = producer.producer(AggregationTemporality.DELTA);
+    await delta.collect();
+    expect((await delta.collect()).resourceMetrics.scopeMetrics).toEqual([]);
+  });
+
+  it('keeps each reader apart: a delta reader does not change what a cumulative one sees', async () => {
+    const producer = histograms();
+    const series = producer.define({ name: 'h', description: 'd', boundaries: [1] }).series({});
+    series.record(0.5);
+    await producer.producer(AggregationTemporality.DELTA).collect();
+    series.record(0.5);
+    expect((await onlyMetric(producer)).dataPoints[0]!.value.count).toBe(2);
+  });
+
+  it('is the producer itself for cumulative readers', () => {
+    const producer = histograms();
+    expect(producer.producer(AggregationTemporality.CUMULATIVE)).toBe(producer);
+  });
+});

@@ -1,0 +1,12 @@
+import type { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { AggregationTemporality, InstrumentType } from '@opentelemetry/sdk-metrics';
+
+/**
+ * The temporality `exporter` wants for histograms. It is built against its own copy of sdk-metrics, whose
+ * enums equal ours by value but not by type.
+ */
+export function histogramTemporality(exporter: OTLPMetricExporter): AggregationTemporality {
+  const select = exporter.selectAggregationTemporality.bind(exporter) as unknown as (instrumentType: string) => number;
+  const delta: number = AggregationTemporality.DELTA;
+  return select(InstrumentType.HISTOGRAM) === delta ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE;
+}
