@@ -120,7 +120,9 @@ export class LocalHistograms implements MetricProducer {
         Promise.resolve(
           this.result(AggregationTemporality.DELTA, (histogram, endTime) =>
             histogram.dataPoints(endTime).flatMap((point) => {
-              const { counts, sum, count } = { counts: point.value.buckets.counts, sum: point.value.sum ?? 0, count: point.value.count };
+              const counts = point.value.buckets.counts;
+              const sum = point.value.sum ?? 0;
+              const count = point.value.count;
               const last = seen.get(point.attributes);
               seen.set(point.attributes, { counts, sum, count, at: endTime });
               if (last !== undefined && last.count === count) return [];
