@@ -15,6 +15,11 @@ export function modelLoadFailed(
   );
 }
 
+/** `SLUICE_MODEL_UNLOADING` for a run asked of the session of `modelPath` after its release. */
+export function sessionReleased(modelPath: string): SluiceError {
+  return new SluiceError('SLUICE_MODEL_UNLOADING', `the session for ${modelPath} has been released; it cannot run any more`, { modelPath });
+}
+
 /**
  * The message of anything thrown, trimmed, for error details and logs. Errors raised by the native
  * binding may come from another realm, so this looks for a `message` rather than using `instanceof`.

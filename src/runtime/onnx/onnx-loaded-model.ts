@@ -3,7 +3,7 @@ import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { type Tensor, type TensorSpec } from '../../common/tensor/index.js';
 import { type ExecutionProviderName, type LoadedModel } from '../model-runtime.js';
 import { type ExecutionProviderSelection } from './execution-provider.js';
-import { reasonOf } from './model-load-error.js';
+import { reasonOf, sessionReleased } from './model-load-error.js';
 import { ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
 
 /**
@@ -45,13 +45,7 @@ export class OnnxLoadedModel implements LoadedModel {
    */
   async run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> {
     const session = this.session;
-    if (session === undefined) {
-      throw new SluiceError(
-        'SLUICE_MODEL_UNLOADING',
-        `the session for ${this.modelPath} has been released; it cannot run any more`,
-        { modelPath: this.modelPath },
-      );
-    }
+    if (session === undefined) throw sessionReleased(this.modelPath);
     const names = outputNames ?? this.outputs.map((output) => output.name);
     this.inFlight += 1;
     try {

@@ -3,6 +3,7 @@ import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type NumericTensorData, ty
 import type { ExecutionProviderName, LoadedModel, RuntimeSessionOptions } from '../model-runtime.js';
 import type { ExecutionProviderSelection } from './execution-provider.js';
 import { SessionThreadHost } from './session-thread-host.js';
+import { sessionReleased } from './model-load-error.js';
 import type { SessionThreadError, SessionThreadReply } from './session-thread-messages.js';
 
 /** Bytes of returned input buffers a session keeps for later batches; past it they are left to the collector. */
@@ -91,7 +92,7 @@ export class ThreadedLoadedModel implements LoadedModel {
    * released model throws `SLUICE_MODEL_UNLOADING`; a lost thread, `SLUICE_INSTANCE_FAILED`.
    */
   async run(inputs: readonly Tensor[], outputNames?: readonly string[]): Promise<Tensor[]> {
-    if (this.releasing !== undefined) throw this.unloading();
+    if (this.releasing !== undefined) throw sessionReleased(this.modelPath);
     const moving: ArrayBuffer[] = [];
     const sent = inputs.map((tensor) => {
       const buffer = Array.isArray(tensor.data) ? undefined : (tensor.data as NumericTensorData).buffer;
@@ -152,11 +153,5 @@ export class ThreadedLoadedModel implements LoadedModel {
       this.spare.set(buffer.byteLength, list);
       this.spareBytes += buffer.byteLength;
     }
-  }
-
-  private unloading(): SluiceError {
-    return new SluiceError('SLUICE_MODEL_UNLOADING', `the session for ${this.modelPath} has been released; it cannot run any more`, {
-      modelPath: this.modelPath,
-    });
   }
 }
