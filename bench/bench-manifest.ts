@@ -49,3 +49,9 @@ export function withBatching(manifestText: string, batching: BenchBatching): str
   };
   return dump(rewritten, { lineWidth: -1 });
 }
+
+/** `manifestText` with its `runtimeOptions` replaced by `runtimeOptions`; everything else is kept. */
+export function withRuntimeOptions(manifestText: string, runtimeOptions: Readonly<Record<string, unknown>>): string {
+  const manifest = asRecord(load(manifestText), 'model.yaml');
+  return dump({ ...manifest, runtimeOptions }, { lineWidth: -1 });
+}

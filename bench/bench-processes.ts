@@ -16,9 +16,9 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts the hand-rolled Fastify + onnxruntime-node server on `modelPath`. */
-export async function startHandRolled(distRoot: string, modelPath: string): Promise<BenchServer> {
-  const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'baseline', 'hand-rolled-server.js'), modelPath], {
+/** Starts `script` (under `dist/bench/baseline/`) and waits for its `ready <port>` line. */
+async function startBaseline(distRoot: string, script: string, args: readonly string[]): Promise<BenchServer> {
+  const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'baseline', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -28,6 +28,16 @@ export async function startHandRolled(distRoot: string, modelPath: string): Prom
     await stopChild(child);
     throw error;
   }
+}
+
+/** Starts the hand-rolled Fastify + onnxruntime-node server on `modelPath`. */
+export function startHandRolled(distRoot: string, modelPath: string): Promise<BenchServer> {
+  return startBaseline(distRoot, 'hand-rolled-server.js', [modelPath]);
+}
+
+/** Starts the HTTP floor: a Fastify route that reads the body and answers fixed bytes, no model. */
+export function startHttpFloor(distRoot: string): Promise<BenchServer> {
+  return startBaseline(distRoot, 'http-floor-server.js', []);
 }
 
 /** Where Sluice listens, from its "Sluice is serving" log line. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { load } from 'js-yaml';
-import { readManifestBatching, withBatching } from '../../../bench/bench-manifest.js';
+import { readManifestBatching, withBatching, withRuntimeOptions } from '../../../bench/bench-manifest.js';
 
 const MANIFEST = `name: demo
 version: "1.0"
@@ -54,5 +54,19 @@ describe('readManifestBatching', () => {
 
   it('is empty without a batching block', () => {
     expect(readManifestBatching('name: demo\n')).toEqual({});
+  });
+});
+
+describe('withRuntimeOptions', () => {
+  it('replaces the runtime options and keeps every other key as it was', () => {
+    const manifest = `${MANIFEST}runtimeOptions: { intraOpSpinning: always }\n`;
+    expect(load(withRuntimeOptions(manifest, { intraOpNumThreads: 1 }))).toEqual({
+      name: 'demo',
+      version: '1.0',
+      model: 'model.onnx',
+      batching: { maxBatchSize: 32, maxBatchDelayMs: 2, preferredBatchSizes: [1, 8, 32] },
+      workers: { min: 1, max: 2 },
+      runtimeOptions: { intraOpNumThreads: 1 },
+    });
   });
 });
