@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { buildCnnHeadModel } from '../scripts/cnn-head-model.js';
 import { withRuntimeOptions } from './bench-manifest.js';
 import { benchModels } from './bench-models.js';
+import { median, roundOrder } from './bench-rounds.js';
 import { startHttpFloor, startSluice, type BenchServer } from './bench-processes.js';
 import { cleanupOnInterrupt } from './child-processes.js';
 import { IN_PROCESS_BATCH_SIZES, measureSessionThroughput } from './in-process.js';
@@ -98,12 +99,6 @@ async function measure(variant: Variant, headStore: string): Promise<{ requestsP
   }
 }
 
-const median = (numbers: readonly number[]): number => {
-  const sorted = [...numbers].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-};
-
 progress(`setup a: session.run of the CNN in this process at batch ${IN_PROCESS_BATCH_SIZES.join(', ')}`);
 const inProcess = await measureSessionThroughput({
   model: 'cnn',
@@ -123,8 +118,7 @@ const variants: readonly Variant[] = ['floor', 'sluice-head', 'sluice-cnn'];
 const runs: { round: number; variant: Variant; requestsPerSecond: number; non2xx: number; errors: number }[] = [];
 try {
   for (let round = 1; round <= rounds; round++) {
-    // Alternate the order, so that no variant always runs on a warmer (or busier) machine.
-    for (const variant of round % 2 === 1 ? variants : [...variants].reverse()) {
+    for (const variant of roundOrder(variants, round - 1)) {
       progress(`round ${round}: ${LABELS[variant]}, c=${connections}, ${durationSeconds} s`);
       runs.push({ round, variant, ...(await measure(variant, store.dir)) });
     }

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
+import { median, roundOrder } from './bench-rounds.js';
 import { BENCH_MODEL_NAMES, type BenchModelName } from './bench-options.js';
 import { startHttpFloor, type BenchServer } from './bench-processes.js';
 import { runLoad } from './load.js';
@@ -45,6 +46,7 @@ const modelNames = values.models.split(',').map((name) => {
 type Variant = 'floor' | 'b' | 'c';
 const LABELS: Record<Variant, string> = { floor: 'HTTP floor (no model)', b: 'b hand-rolled route', c: 'c Sluice, batching off' };
 const models = benchModels(repoRoot);
+const machine = machineInfo();
 
 /** Starts `variant` for `model`: the floor gets the hand-rolled route's request, as it reads any body. */
 async function start(variant: Variant, model: BenchModelName): Promise<{ server: BenchServer; request: BenchRequest }> {
@@ -54,18 +56,11 @@ async function start(variant: Variant, model: BenchModelName): Promise<{ server:
   return { server: await setup.start(), request: setup.request };
 }
 
-const median = (numbers: readonly number[]): number => {
-  const sorted = [...numbers].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-};
-
 const variants: readonly Variant[] = ['floor', 'b', 'c'];
 const runs: { model: BenchModelName; round: number; variant: Variant; p50Us: number; requestsPerSecond: number; non2xx: number; errors: number }[] = [];
 for (const model of modelNames) {
   for (let round = 1; round <= rounds; round++) {
-    // Alternate the order, so that no variant always runs on a warmer (or busier) machine.
-    for (const variant of round % 2 === 1 ? variants : [...variants].reverse()) {
+    for (const variant of roundOrder(variants, round - 1)) {
       process.stderr.write(`${model} round ${round}: ${LABELS[variant]}, c=1, ${durationSeconds} s\n`);
       const { server, request } = await start(variant, model);
       try {
@@ -89,7 +84,7 @@ const overFloor = (model: BenchModelName, variant: Variant): number =>
   );
 const failed = runs.filter((r) => r.non2xx > 0 || r.errors > 0);
 const lines = [
-  describeMachine(machineInfo()),
+  describeMachine(machine),
   `c=1, ${rounds} round(s) of ${durationSeconds} s per server`,
   ...runs.map(
     (r) =>
@@ -102,4 +97,4 @@ const lines = [
   ...(failed.length > 0 ? [`! ${failed.length} run(s) had failed requests: their figures are not valid`] : []),
 ];
 process.stdout.write(lines.join('\n') + '\n');
-if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ machine: machineInfo(), durationSeconds, rounds, runs }, null, 2));
+if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ machine, durationSeconds, rounds, runs }, null, 2));

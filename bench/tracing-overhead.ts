@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
+import { median } from './bench-rounds.js';
 import { PROC_TICKS_PER_SECOND, mainThreadTicks } from './cpu-usage.js';
 import { startSluice } from './bench-processes.js';
 import { spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
@@ -106,11 +107,6 @@ try {
   exported = await collector.stop();
 }
 
-const median = (numbers: readonly number[]): number => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-};
 const throughput = (round: number, variant: Variant): number => runs.find((r) => r.round === round && r.variant === variant)?.requestsPerSecond ?? NaN;
 const roundNumbers = Array.from({ length: rounds }, (_, i) => i + 1);
 /** Each round's ratio against the tracing-off run of the same round, then their median: one busy moment moves one round only. */

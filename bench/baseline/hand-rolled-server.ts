@@ -10,6 +10,7 @@
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import * as ort from 'onnxruntime-node';
+import { serveUntilSignalled } from './serve-until-signalled.js';
 
 const modelPath = process.argv[2];
 if (modelPath === undefined) throw new Error('usage: hand-rolled-server <model.onnx>');
@@ -51,11 +52,4 @@ app.post('/predict', async (request, reply) => {
   const output = await predict(Float32Array.from(data), reply);
   return output === undefined ? reply : Array.from(output);
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.stdout.write(`ready ${typeof address === 'object' && address ? address.port : 0}\n`);
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
-}
+await serveUntilSignalled(app);

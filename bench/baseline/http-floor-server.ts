@@ -5,6 +5,7 @@
  * `node dist/bench/baseline/http-floor-server.js`; prints `ready <port>` when listening.
  */
 import Fastify from 'fastify';
+import { serveUntilSignalled } from './serve-until-signalled.js';
 
 const ANSWER = Buffer.alloc(40);
 
@@ -13,11 +14,4 @@ app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_re
   done(null, body);
 });
 app.post('/predict', async (_request, reply) => reply.type('application/octet-stream').send(ANSWER));
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.stdout.write(`ready ${typeof address === 'object' && address ? address.port : 0}\n`);
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
-}
+await serveUntilSignalled(app);
