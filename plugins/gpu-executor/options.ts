@@ -28,8 +28,8 @@ export interface GpuExecutorOptions {
   /** Bytes of input buffers kept for reuse per device, an integer ≥ 0; 0 turns reuse off. Default 256 MiB. */
   readonly inputBufferPoolBytes?: number;
   /**
-   * Whether each device's session runs on a worker thread of its own, so the event loop keeps taking
-   * requests and assembling the next batch while the GPU computes. Default true.
+   * Whether each device's session runs on that device's worker thread, so the event loop keeps taking
+   * requests and assembling the next batch while the GPU computes, and GPUs compute at once. Default true.
    */
   readonly sessionThread?: boolean;
 }

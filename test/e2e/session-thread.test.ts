@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { packageRoot } from '../../src/common/package-root.js';
 import type { Tensor } from '../../src/common/tensor/index.js';
 import type { LoadedModel } from '../../src/runtime/model-runtime.js';
@@ -11,6 +12,7 @@ import { type OnnxLoadedModel, OnnxRuntime, ThreadedLoadedModel } from '../../sr
 import { writeGarbageModel } from '../support/onnx-models.js';
 
 const MLP = join(packageRoot(), 'model-store', 'mlp', 'model.onnx');
+const CNN = join(packageRoot(), 'model-store', 'cnn', 'model.onnx');
 
 /** `rows` rows of the MLP's 64 inputs, distinct per row. */
 function mlpInput(rows: number, data: Float32Array = new Float32Array(rows * 64)): Tensor {
@@ -32,8 +34,8 @@ describe('sessions on the session thread', () => {
   let reference: OnnxLoadedModel;
   let dir: string;
 
-  const threaded = async (path = MLP): Promise<ThreadedLoadedModel> => {
-    const loaded = await runtime.load(path, { dedicatedThread: true });
+  const threaded = async (path = MLP, deviceId?: number): Promise<ThreadedLoadedModel> => {
+    const loaded = await runtime.load(path, { dedicatedThread: true, ...(deviceId !== undefined ? { deviceId } : {}) });
     opened.push(loaded);
     if (!(loaded instanceof ThreadedLoadedModel)) throw new Error('the session did not go to the session thread');
     return loaded;
@@ -63,6 +65,40 @@ describe('sessions on the session thread', () => {
     const answers = await Promise.all([1, 2, 3, 4].map((rows) => loaded.run([mlpInput(rows)])));
     expect(answers.map(([output]) => output?.shape)).toEqual([[1, 10], [2, 10], [3, 10], [4, 10]]);
     expect(answers[2]).toEqual(await reference.run([mlpInput(3)]));
+  });
+
+  it('gives each device a session thread of its own, shared by the sessions of that device', async () => {
+    const [first, second, other] = [await threaded(MLP, 0), await threaded(MLP, 0), await threaded(MLP, 1)];
+    expect({
+      sameDevice: first.threadId === second.threadId,
+      otherDevice: other.threadId === first.threadId,
+      offTheEventLoop: [first, other].every((loaded) => loaded.threadId !== threadId),
+    }).toEqual({ sameDevice: true, otherDevice: false, offTheEventLoop: true });
+  });
+
+  it("answers a run on one device while another device's thread is still computing a long run", async () => {
+    const long = await threaded(CNN, 1);
+    const short = await threaded(MLP, 0);
+    const finished: string[] = [];
+    // A CNN batch of 512 computes for tens of milliseconds, an MLP row for microseconds: on one shared
+    // thread the row would wait for the batch.
+    const batch = long.run([{ name: 'input', datatype: 'FP32', shape: [512, 3, 32, 32], data: new Float32Array(512 * 3 * 32 * 32) }]);
+    const row = short.run([mlpInput(1)]);
+    await Promise.all([batch.then(() => finished.push('cnn batch')), row.then(() => finished.push('mlp row'))]);
+    expect(finished).toEqual(['mlp row', 'cnn batch']);
+  });
+
+  it("starts a device's thread again after its last session is released, leaving other devices' threads running", async () => {
+    const stays = await threaded(MLP, 0);
+    const leaves = await threaded(MLP, 1);
+    const before = leaves.threadId;
+    await leaves.release();
+    const again = await threaded(MLP, 1);
+    expect({ restarted: again.threadId !== before, kept: stays.threadId === (await threaded(MLP, 0)).threadId }).toEqual({
+      restarted: true,
+      kept: true,
+    });
+    expect(await stays.run([mlpInput(2)])).toEqual(await reference.run([mlpInput(2)]));
   });
 
   it('moves an array from inputBuffer to the thread instead of copying it', async () => {

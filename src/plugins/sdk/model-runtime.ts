@@ -28,9 +28,10 @@ export interface RuntimeSessionOptions {
   /** Device id for GPU providers. */
   readonly deviceId?: number;
   /**
-   * Whether the session lives on a worker thread (one per process, shared by such sessions), so the event
-   * loop keeps serving while a run computes. Worth it when runs take long and the process has cores to
-   * spare (a GPU session); on a busy CPU it only adds a hand-over per run.
+   * Whether the session lives on a worker thread (one per {@link deviceId}, shared by that device's
+   * sessions), so the event loop keeps serving while a run computes and different GPUs compute at once.
+   * Worth it when runs take long and the process has cores to spare (a GPU session); on a busy CPU it only
+   * adds a hand-over per run.
    */
   readonly dedicatedThread?: boolean;
 }

@@ -5,8 +5,8 @@ import { modelLoadFailed, reasonOf } from './model-load-error.js';
 import { readTensorSpecs } from './model-metadata.js';
 import { OnnxLoadedModel } from './onnx-loaded-model.js';
 import { sessionThreadFile } from './session-thread-host.js';
-import { ThreadedLoadedModel } from './threaded-loaded-model.js';
-import { webGpuPlacement } from './webgpu-placement.js';
+import { sessionThreadDevice, ThreadedLoadedModel } from './threaded-loaded-model.js';
+import { webGpuPlacement, type SessionPlace } from './webgpu-placement.js';
 
 /** Runs `.onnx` model files with ONNX Runtime (onnxruntime-node); manifests select it with `runtime: onnx`. */
 export class OnnxRuntime implements ModelRuntime {
@@ -16,10 +16,11 @@ export class OnnxRuntime implements ModelRuntime {
    * Creates a session for `modelPath`, trying the execution providers in `options` in order and falling
    * back to `cpu`, and reads the model's inputs and outputs. Throws `SLUICE_MODEL_LOAD_FAILED` naming
    * the file and the reason when the file is missing, is not a model ONNX Runtime accepts, or has an
-   * input or output Sluice cannot carry. With `dedicatedThread` the session is created on, and runs on, a
-   * worker thread of its own; where no compiled thread module exists (TypeScript run directly), it stays
-   * on the calling thread. Every WebGPU session of the process must compute on the same thread (see
-   * `webgpu-placement.ts`); one that would not is refused with `SLUICE_MODEL_LOAD_FAILED`.
+   * input or output Sluice cannot carry. With `dedicatedThread` the session is created on, and runs on,
+   * the worker thread of its `deviceId` (one per device); where no compiled thread module exists
+   * (TypeScript run directly), it stays on the calling thread. Every WebGPU session of the process must
+   * compute on the same thread (see `webgpu-placement.ts`); one that would not is refused with
+   * `SLUICE_MODEL_LOAD_FAILED`.
    */
   async load(modelPath: string, options: RuntimeSessionOptions = {}): Promise<OnnxLoadedModel | ThreadedLoadedModel> {
     const thread = options.dedicatedThread === true ? sessionThreadFile() : undefined;
@@ -27,7 +28,8 @@ export class OnnxRuntime implements ModelRuntime {
     const loaded = thread === undefined ? await this.loadHere(modelPath, options) : await ThreadedLoadedModel.start(thread, modelPath, options);
     if (loaded.executionProvider !== 'webgpu') return loaded;
     try {
-      loaded.whenReleased(webGpuPlacement.claim(thread === undefined ? 'event loop' : 'session thread', modelPath));
+      const place: SessionPlace = thread === undefined ? 'the event loop' : `the session thread of device ${sessionThreadDevice(options)}`;
+      loaded.whenReleased(webGpuPlacement.claim(place, modelPath));
     } catch (error) {
       await loaded.release();
       throw error;

@@ -17,13 +17,14 @@ interface Pending {
 type Unnumbered<T> = T extends { readonly id: number } ? Omit<T, 'id'> : never;
 
 /**
- * The process's session thread, seen from the owning thread: started by the first threaded session,
- * ended with the last one. It numbers requests and resolves each with its reply, a failure too. While no
- * request is under way it does not keep the process alive. If the thread dies, every request under way fails with
- * `SLUICE_INSTANCE_FAILED`, and the next session starts a new thread.
+ * One device's session thread, seen from the owning thread: started by the device's first threaded
+ * session, ended with its last one. Each device id has a thread of its own, so runs on different GPUs
+ * overlap. It numbers requests and resolves each with its reply, a failure too. While no request is under
+ * way it does not keep the process alive. If the thread dies, every request under way fails with
+ * `SLUICE_INSTANCE_FAILED`, and the device's next session starts a new thread.
  */
 export class SessionThreadHost {
-  private static current: SessionThreadHost | undefined;
+  private static readonly running = new Map<number, SessionThreadHost>();
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -31,27 +32,32 @@ export class SessionThreadHost {
   /** Why the thread is gone, once it is. */
   private gone: SluiceError | undefined;
 
-  private constructor(file: string) {
+  private constructor(
+    file: string,
+    /** The device id whose sessions live here. */
+    readonly device: number,
+  ) {
     // The thread runs compiled JavaScript of Sluice's own and needs none of the process's flags.
     this.worker = new Worker(file, { execArgv: [] });
     this.worker.on('message', (reply: SessionThreadReply) => {
       this.settle(reply);
     });
     this.worker.on('error', (error: Error) => {
-      this.lost(`the session thread failed: ${error.message}`);
+      this.lost(`the session thread of device ${device} failed: ${error.message}`);
     });
     this.worker.on('exit', (code) => {
-      this.lost(`the session thread stopped (exit code ${code})`);
+      this.lost(`the session thread of device ${device} stopped (exit code ${code})`);
     });
     this.worker.unref();
   }
 
-  /** The running host, started from `file` when there is none (or the last one died). */
-  static acquire(file: string): SessionThreadHost {
-    const host = SessionThreadHost.current;
+  /** The running host of `device`, started from `file` when there is none (or the last one died). */
+  static acquire(file: string, device: number): SessionThreadHost {
+    const host = SessionThreadHost.running.get(device);
     if (host !== undefined && host.gone === undefined) return host;
-    SessionThreadHost.current = new SessionThreadHost(file);
-    return SessionThreadHost.current;
+    const started = new SessionThreadHost(file, device);
+    SessionThreadHost.running.set(device, started);
+    return started;
   }
 
   /**
@@ -77,7 +83,7 @@ export class SessionThreadHost {
   closed(): void {
     this.sessions -= 1;
     if (this.sessions > 0 || this.pending.size > 0) return;
-    if (SessionThreadHost.current === this) SessionThreadHost.current = undefined;
+    this.leave();
     void this.worker.terminate();
   }
 
@@ -91,9 +97,17 @@ export class SessionThreadHost {
 
   private lost(reason: string): void {
     if (this.gone !== undefined) return;
-    this.gone = new SluiceError('SLUICE_INSTANCE_FAILED', `ONNX Runtime sessions on the session thread are lost: ${reason}`, { reason });
-    if (SessionThreadHost.current === this) SessionThreadHost.current = undefined;
+    this.gone = new SluiceError('SLUICE_INSTANCE_FAILED', `ONNX Runtime sessions on the session thread are lost: ${reason}`, {
+      reason,
+      device: this.device,
+    });
+    this.leave();
     for (const pending of this.pending.values()) pending.reject(this.gone);
     this.pending.clear();
+  }
+
+  /** Stops handing this host out; the device's next session starts a new thread. */
+  private leave(): void {
+    if (SessionThreadHost.running.get(this.device) === this) SessionThreadHost.running.delete(this.device);
   }
 }

@@ -33,6 +33,8 @@ export type SessionThreadReply =
       readonly inputs: readonly TensorSpec[];
       readonly outputs: readonly TensorSpec[];
       readonly selection: ExecutionProviderSelection;
+      /** The session thread's `worker_threads.threadId`. */
+      readonly threadId: number;
     }
   | { readonly kind: 'ran'; readonly id: number; readonly outputs: readonly Tensor[]; readonly lent: readonly ArrayBuffer[] }
   | { readonly kind: 'released'; readonly id: number }

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 import type { NumericTensorData, Tensor } from '../../common/tensor/index.js';
 import { reasonOf } from './model-load-error.js';
@@ -7,10 +7,10 @@ import { OnnxRuntime } from './onnx-runtime.js';
 import type { SessionThreadError, SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
 
 /*
- * The worker thread that owns the process's threaded ONNX Runtime sessions. onnxruntime-node computes a
- * run on the thread that calls it, so sessions here leave the server's event loop free while they compute.
- * Every threaded session lives on this one thread: ONNX Runtime's WebGPU provider shares one GPU context
- * among a process's sessions, and runs on two threads at once break it.
+ * A worker thread that owns one device's threaded ONNX Runtime sessions. onnxruntime-node computes a run
+ * on the thread that calls it, so sessions here leave the server's event loop free while they compute,
+ * and each device's thread computes while the others do. (WebGPU sessions must all stay on one thread:
+ * see `webgpu-placement.ts`.)
  */
 if (parentPort === null) throw new Error('the session thread runs as a worker thread only');
 const port = parentPort;
@@ -49,7 +49,7 @@ function load(request: Extract<SessionThreadRequest, { kind: 'load' }>): void {
     (loaded) => {
       const session = nextSession++;
       sessions.set(session, loaded);
-      post({ kind: 'loaded', id: request.id, session, inputs: loaded.inputs, outputs: loaded.outputs, selection: loaded.providerSelection }, []);
+      post({ kind: 'loaded', id: request.id, session, inputs: loaded.inputs, outputs: loaded.outputs, selection: loaded.providerSelection, threadId }, []);
     },
     (error: unknown) => {
       post({ kind: 'failed', id: request.id, error: threadError(error, 'SLUICE_MODEL_LOAD_FAILED', `cannot load ${request.modelPath}`), lent: [] }, []);

@@ -11,6 +11,11 @@ const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
 
 const asError = (error: SessionThreadError): SluiceError => new SluiceError(error.code, error.message, error.details);
 
+/** The device whose session thread a session created with `options` lives on. */
+export function sessionThreadDevice(options: RuntimeSessionOptions): number {
+  return options.deviceId ?? 0;
+}
+
 /**
  * Input data as it is posted to the thread: a view into a larger buffer is cut to its own bytes first,
  * since posting a view copies its whole buffer.
@@ -23,9 +28,11 @@ function postable(tensor: Tensor): Tensor {
 }
 
 /**
- * A model whose ONNX Runtime session lives on the process's session thread (`session-thread.ts`).
+ * A model whose ONNX Runtime session lives on its device's session thread (`session-thread.ts`): sessions
+ * with the same `deviceId` share one thread, and each device has its own.
  * onnxruntime-node computes a run on the thread that calls it; here that is the session thread, so the
- * event loop keeps serving while a run computes (on a GPU, for most of the run's time). Runs are answered
+ * event loop keeps serving while a run computes (on a GPU, for most of the run's time), and runs on
+ * different GPUs compute at the same time. Runs are answered
  * in the order they were asked. Input data is copied to the thread, except arrays from {@link inputBuffer},
  * which move there and back without a copy; outputs move back without a copy.
  */
@@ -46,16 +53,19 @@ export class ThreadedLoadedModel implements LoadedModel {
     readonly inputs: readonly TensorSpec[],
     readonly outputs: readonly TensorSpec[],
     readonly providerSelection: ExecutionProviderSelection,
+    /** The session thread's `threadId`: sessions that report the same one take turns on one thread. */
+    readonly threadId: number,
   ) {
     this.executionProvider = providerSelection.active;
   }
 
   /**
-   * Creates the session on the session thread started from `threadFile`. Rejects with
-   * `SLUICE_MODEL_LOAD_FAILED` when the model cannot load there.
+   * Creates the session on the session thread of `options.deviceId` (0 when absent), started from
+   * `threadFile` if that device has none yet. Rejects with `SLUICE_MODEL_LOAD_FAILED` when the model
+   * cannot load there.
    */
   static async start(threadFile: string, modelPath: string, options: RuntimeSessionOptions): Promise<ThreadedLoadedModel> {
-    const host = SessionThreadHost.acquire(threadFile);
+    const host = SessionThreadHost.acquire(threadFile, sessionThreadDevice(options));
     host.opened();
     let reply: SessionThreadReply;
     try {
@@ -65,7 +75,9 @@ export class ThreadedLoadedModel implements LoadedModel {
       const reason = error instanceof Error ? error.message : String(error);
       throw new SluiceError('SLUICE_MODEL_LOAD_FAILED', `cannot load ${modelPath}: ${reason}`, { modelPath, reason }, { cause: error });
     }
-    if (reply.kind === 'loaded') return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection);
+    if (reply.kind === 'loaded') {
+      return new ThreadedLoadedModel(modelPath, host, reply.session, reply.inputs, reply.outputs, reply.selection, reply.threadId);
+    }
     host.closed();
     throw reply.kind === 'failed' ? asError(reply.error) : new Error(`the session thread answered a load with ${reply.kind}`);
   }

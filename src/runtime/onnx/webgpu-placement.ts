@@ -1,7 +1,7 @@
 import { SluiceError } from '../../common/errors/index.js';
 
-/** Where a session computes: on the thread that loaded it (the event loop), or on the session thread. */
-export type SessionPlace = 'event loop' | 'session thread';
+/** Where a session computes: on the thread that loaded it (the event loop), or on a device's session thread. */
+export type SessionPlace = 'the event loop' | `the session thread of device ${number}`;
 
 /**
  * Keeps every WebGPU session of the process computing on one thread. ONNX Runtime's WebGPU provider shares
@@ -21,7 +21,7 @@ export class WebGpuPlacement {
     if (this.place !== undefined && this.place !== place && this.live > 0) {
       throw new SluiceError(
         'SLUICE_MODEL_LOAD_FAILED',
-        `cannot run ${modelPath} on WebGPU on the ${place}: ${this.live} WebGPU session(s) already run on the ${this.place}, and ONNX Runtime's WebGPU provider breaks when two threads run at once; give every WebGPU model the same session thread setting (GPU executor option sessionThread)`,
+        `cannot run ${modelPath} on WebGPU on ${place}: ${this.live} WebGPU session(s) already run on ${this.place}, and ONNX Runtime's WebGPU provider breaks when two threads run at once; give every WebGPU model the same session thread setting (GPU executor option sessionThread) and the same first GPU (manifest device, GPU executor option deviceIds)`,
         { modelPath, place, otherPlace: this.place, otherSessions: this.live },
       );
     }
