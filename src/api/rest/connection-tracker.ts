@@ -17,13 +17,23 @@ export class ConnectionTracker {
       socket.once('close', () => this.requestsOn.delete(socket));
     });
     fastify.addHook('onRequest', (request, _reply, done) => {
-      this.adjust(request.raw.socket, 1);
+      this.requestStarted(request.raw.socket);
       done();
     });
     fastify.addHook('onResponse', (request, _reply, done) => {
-      this.adjust(request.raw.socket, -1);
+      this.requestFinished(request.raw.socket);
       done();
     });
+  }
+
+  /** Counts a request in progress on `socket` (for requests answered outside Fastify's hooks). */
+  requestStarted(socket: Socket): void {
+    this.adjust(socket, 1);
+  }
+
+  /** Counts a request on `socket` as answered. */
+  requestFinished(socket: Socket): void {
+    this.adjust(socket, -1);
   }
 
   /** Destroys every connection that has no request in progress. */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
-import { errorBody, errorStyleOf } from './error-body.js';
+import { errorBody, errorStyleOf, type OipErrorBody, type TorchServeErrorBody } from './error-body.js';
 import { noteRequestError, requestLogFields } from './request-observer.js';
 
 /** Turns what Nest and Fastify throw themselves (unknown route, body limits, media types) into Sluice errors. */
@@ -37,14 +37,46 @@ function fromHttpException(error: HttpException, request: FastifyRequest, maxReq
  * full. Also used for routes outside Nest (plugin endpoints) and hooks that answer early.
  */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: SluiceError, cause: unknown, logger: Logger): void {
-  const status = httpStatusOf(error.code, error.category);
-  noteRequestError(request, error, status);
-  if (status >= 500 && error.code !== 'SLUICE_QUEUE_FULL') {
+  const answer = errorAnswerOf(error, request.url);
+  noteRequestError(request, error, answer.status);
+  if (isLoggedFailure(error, answer.status)) {
     logger.error('request failed', { ...requestLogFields(request), method: request.method, url: request.url, code: error.code, error: cause });
   }
+  if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
+  void reply.status(answer.status).header('content-type', ERROR_CONTENT_TYPE).send(answer.body);
+}
+
+/** `thrown` as a Sluice error: itself when it is one, else `SLUICE_INTERNAL` (the log gets the cause). */
+export function unexpectedError(thrown: unknown): SluiceError {
+  if (isSluiceError(thrown)) return thrown;
+  return new SluiceError('SLUICE_INTERNAL', 'internal error; the server log has the details', {}, { cause: thrown });
+}
+
+/** The media type of every error answer. */
+export const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** An error as an HTTP answer: status, body in the style of the route family of `url`, and `Retry-After`. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly body: TorchServeErrorBody | OipErrorBody;
+  /** Seconds, when the error says when to try again (a full queue). */
+  readonly retryAfter?: string;
+}
+
+/** {@link ErrorAnswer} of `error` on a request for `url`. */
+export function errorAnswerOf(error: SluiceError, url: string): ErrorAnswer {
+  const status = httpStatusOf(error.code, error.category);
   const retryAfter = error.details['retryAfterSeconds'];
-  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(error, status, errorStyleOf(request.url)));
+  return {
+    status,
+    body: errorBody(error, status, errorStyleOf(url)),
+    ...(typeof retryAfter === 'number' ? { retryAfter: String(retryAfter) } : {}),
+  };
+}
+
+/** Whether an error answered with `status` is logged as a failure: server errors, except a full queue (load, not a fault). */
+export function isLoggedFailure(error: SluiceError, status: number): boolean {
+  return status >= 500 && error.code !== 'SLUICE_QUEUE_FULL';
 }
 
 /** Nest's side of {@link replyWithError}: everything a controller throws. */
@@ -65,6 +97,6 @@ export class ErrorResponseFilter implements ExceptionFilter {
   private toSluiceError(exception: unknown, request: FastifyRequest): SluiceError {
     if (isSluiceError(exception)) return exception;
     if (exception instanceof HttpException) return fromHttpException(exception, request, this.maxRequestSizeBytes);
-    return new SluiceError('SLUICE_INTERNAL', 'internal error; the server log has the details', {}, { cause: exception });
+    return unexpectedError(exception);
   }
 }

@@ -3,8 +3,12 @@ export { isJsonMediaType, parseJson } from '../../common/json-body.js';
 
 /** The media type of a request, lower-cased, without parameters; empty when absent. */
 export function mediaTypeOf(request: FastifyRequest): string {
-  const header = request.headers['content-type'] ?? '';
-  return (header.split(';')[0] ?? '').trim().toLowerCase();
+  return mediaTypeOfHeader(request.headers['content-type']);
+}
+
+/** The media type a `Content-Type` value names, lower-cased, without parameters; empty when absent. */
+export function mediaTypeOfHeader(contentType: string | undefined): string {
+  return ((contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
 }
 
 /** The raw body bytes (every content type is read as bytes; see the HTTP app factory). */

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestKnobs } from '../../../serving/inference-service.js';
 import { PRIORITY_HEADER, TIMEOUT_HEADER, oipParameterKnobs, positiveInteger } from '../../common/knob-values.js';
@@ -9,19 +11,26 @@ export { PRIORITY_HEADER, TIMEOUT_HEADER };
  * A cheap "has the client gone?" check: no listener or controller per request, just a look at the
  * socket when the scheduler is about to run the request.
  */
-export function clientGone(request: FastifyRequest, reply: FastifyReply): () => boolean {
-  return () => request.raw.socket.destroyed || reply.raw.destroyed;
+export function clientGone(request: IncomingMessage, response: ServerResponse): () => boolean {
+  return () => request.socket.destroyed || response.destroyed;
 }
 
 /** Scheduling knobs from `x-sluice-priority` and `x-sluice-timeout-ms`, and the request's trace context. */
 export function knobsFromHeaders(request: FastifyRequest, reply: FastifyReply): RequestKnobs {
-  const priority = positiveInteger(request.headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
-  const timeoutMs = positiveInteger(request.headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
-  const traceContext = requestTraceContext(request);
+  return knobsFromHeaderValues(request.headers, clientGone(request.raw, reply.raw), requestTraceContext(request));
+}
+
+/**
+ * {@link knobsFromHeaders} from the headers themselves: `isCancelled` tells whether the client has gone,
+ * `traceContext` is the request's when it is traced.
+ */
+export function knobsFromHeaderValues(headers: IncomingHttpHeaders, isCancelled: () => boolean, traceContext?: Context): RequestKnobs {
+  const priority = positiveInteger(headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
+  const timeoutMs = positiveInteger(headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
   return {
     ...(priority !== undefined ? { priority } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    isCancelled: clientGone(request, reply),
+    isCancelled,
     ...(traceContext !== undefined ? { traceContext } : {}),
   };
 }
@@ -31,7 +40,11 @@ export function knobsFromHeaders(request: FastifyRequest, reply: FastifyReply): 
  * falling back to the headers; the request's trace context as {@link knobsFromHeaders} gives it.
  */
 export function knobsFromOipParameters(parameters: Readonly<Record<string, unknown>>, request: FastifyRequest, reply: FastifyReply): RequestKnobs {
-  const fromHeaders = knobsFromHeaders(request, reply);
+  return withOipParameterKnobs(parameters, knobsFromHeaders(request, reply));
+}
+
+/** `fromHeaders` with the priority and timeout that OIP `parameters` give taking precedence. */
+export function withOipParameterKnobs(parameters: Readonly<Record<string, unknown>>, fromHeaders: RequestKnobs): RequestKnobs {
   const fromParameters = oipParameterKnobs(parameters);
   const priority = fromParameters.priority ?? fromHeaders.priority;
   const timeoutMs = fromParameters.timeoutMs ?? fromHeaders.timeoutMs;

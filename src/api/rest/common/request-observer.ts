@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { defaultTextMapGetter, SpanStatusCode, type Attributes, type Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SluiceError } from '../../../common/errors/index.js';
@@ -39,9 +40,50 @@ interface RequestState {
 
 const states = new WeakMap<FastifyRequest, RequestState>();
 
-function requestIdOf(request: FastifyRequest): string {
-  const sent = request.headers[REQUEST_ID_HEADER];
+/** The request id to echo: the client's `x-request-id` when it is short printable ASCII, else a new one. */
+export function requestIdFrom(headers: IncomingHttpHeaders): string {
+  const sent = headers[REQUEST_ID_HEADER];
   return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+}
+
+/** What an access-log line tells about one answered request. */
+export interface AccessLogEntry {
+  readonly method: string;
+  readonly url: string;
+  /** The route pattern, undefined for an unknown route. */
+  readonly route: string | undefined;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly requestId: string;
+  readonly model?: string | undefined;
+  readonly workflow?: string | undefined;
+  readonly errorCode?: string | undefined;
+  /** The request body, when the port logs bodies. */
+  readonly body?: Buffer | undefined;
+  /** The request's server span context, when it is traced. */
+  readonly traceContext?: Context | undefined;
+}
+
+/**
+ * The fields of an access-log line. Built as one literal with optional fields added after: spreading
+ * the trace fields into the literal first made V8 add every later field the slow way, which cost a
+ * traced request several microseconds.
+ */
+export function accessLogFields(entry: AccessLogEntry): LogFields {
+  const fields: Record<string, unknown> = {
+    method: entry.method,
+    route: entry.route ?? null,
+    url: entry.url,
+    status: entry.status,
+    latencyMs: entry.latencyMs,
+    requestId: entry.requestId,
+  };
+  if (entry.model !== undefined) fields['model'] = entry.model;
+  if (entry.workflow !== undefined) fields['workflow'] = entry.workflow;
+  if (entry.errorCode !== undefined) fields['errorCode'] = entry.errorCode;
+  if (entry.body !== undefined) fields['body'] = entry.body.subarray(0, BODY_LOG_LIMIT).toString('utf8');
+  if (entry.traceContext !== undefined) addTraceLogFields(fields, entry.traceContext);
+  return fields;
 }
 
 /** The model or workflow a route names, for access logs. */
@@ -68,27 +110,22 @@ function serverSpanAttributes(request: FastifyRequest, id: string, route: string
   return attributes;
 }
 
-/**
- * The fields of `request`'s access-log line. Built as one literal with optional fields added after:
- * spreading the trace fields into the literal first made V8 add every later field the slow way, which
- * cost a traced request several microseconds.
- */
-function accessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): LogFields {
-  const fields: Record<string, unknown> = {
+/** The access-log fields of `request`, answered with `status` after `latencyMs`. */
+function requestAccessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): LogFields {
+  const { model, workflow } = targetOf(request);
+  return accessLogFields({
     method: request.method,
-    route: state.route ?? null,
     url: request.url,
+    route: state.route,
     status,
     latencyMs,
     requestId: state.id,
-  };
-  const { model, workflow } = targetOf(request);
-  if (model !== undefined) fields['model'] = model;
-  if (workflow !== undefined) fields['workflow'] = workflow;
-  if (state.errorCode !== undefined) fields['errorCode'] = state.errorCode;
-  if (state.options.logRequestBodies && Buffer.isBuffer(request.body)) fields['body'] = request.body.subarray(0, BODY_LOG_LIMIT).toString('utf8');
-  if (state.server !== undefined) addTraceLogFields(fields, state.server.context);
-  return fields;
+    model,
+    workflow,
+    errorCode: state.errorCode,
+    body: state.options.logRequestBodies && Buffer.isBuffer(request.body) ? request.body : undefined,
+    traceContext: state.server?.context,
+  });
 }
 
 /**
@@ -98,6 +135,11 @@ function accessLogFields(request: FastifyRequest, status: number, latencyMs: num
  */
 export function requestTraceContext(request: FastifyRequest): Context | undefined {
   return states.get(request)?.server?.context;
+}
+
+/** The id `request` is answered with (its `x-request-id`); Fastify's own id when it was not observed. */
+export function observedRequestId(request: FastifyRequest): string {
+  return states.get(request)?.id ?? request.id;
 }
 
 /** `trace_id`, `span_id` and `trace_flags` of `request`'s server span, for the lines it logs; none when not traced. */
@@ -114,7 +156,7 @@ export function requestLogFields(request: FastifyRequest): LogFields {
 export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
   fastify.addHook('onRequest', (request, reply, done) => {
-    const id = requestIdOf(request);
+    const id = requestIdFrom(request.headers);
     void reply.header(REQUEST_ID_HEADER, id);
     const route = request.routeOptions.url;
     const server = telemetry && startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id, route));
@@ -138,7 +180,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       server.span.setAttribute(ATTR.httpResponseStatusCode, status);
       if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    if (options.accessLog) logger.info('request', accessLogFields(request, status, latencyMs, state));
+    if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMs, state));
     server?.span.end();
     done();
   });

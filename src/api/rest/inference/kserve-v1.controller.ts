@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
+import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
 import { handlerRequestOf } from './handler-request.js';
@@ -37,7 +38,7 @@ export class KServeV1Controller {
     if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {
       throw new SluiceError('SLUICE_REQUEST_INVALID', 'a KServe v1 request is {"instances": [...]} (or {"inputs": ...})');
     }
-    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply), api: 'v1', requestId: request.id });
+    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
     return { predictions: answer.result };
   }
 }

@@ -1,17 +1,16 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
 import type { TensorSpec } from '../../../common/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
+import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromOipParameters } from '../common/request-knobs.js';
-import { bodyBytes, isJsonMediaType, mediaTypeOf, parseJson } from '../common/request-body.js';
-import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip/oip-request-decoder.js';
+import { bodyBytes } from '../common/request-body.js';
+import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
+import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
 import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
 
-/** Header that announces the JSON header's length in the binary tensor extension. */
-const HEADER_LENGTH = 'inference-header-content-length';
 
 /** OIP model metadata. */
 interface ModelMetadata {
@@ -23,20 +22,7 @@ interface ModelMetadata {
 }
 
 function decodeBody(request: FastifyRequest): DecodedOipRequest {
-  const body = bodyBytes(request);
-  const headerLength = request.headers[HEADER_LENGTH];
-  if (typeof headerLength === 'string') {
-    const { header, binary } = splitBinaryBody(body, headerLength);
-    return decodeOipRequest(parseJson(header), binary);
-  }
-  const mediaType = mediaTypeOf(request);
-  if (mediaType !== '' && !isJsonMediaType(mediaType)) {
-    throw new SluiceError(
-      'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
-      `an OIP infer request is JSON (Content-Type: application/json), or a JSON header plus binary tensors with the Inference-Header-Content-Length header; got ${mediaType}`,
-    );
-  }
-  return decodeOipRequest(parseJson(body.toString('utf8')));
+  return decodeOipBody(bodyBytes(request), request.headers);
 }
 
 /** Open Inference Protocol (KServe v2) REST routes. */
@@ -122,7 +108,7 @@ export class OipController {
       ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
       ...knobsFromOipParameters(decoded.parameters, request, reply),
       api: 'v2',
-      requestId: request.id,
+      requestId: observedRequestId(request),
     });
     const encoded = encodeOipResponse(
       { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },

@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
 import { bodyBytes, mediaTypeOf } from '../common/request-body.js';
@@ -40,7 +41,7 @@ export class PredictionsController {
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const resolved = this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const envelope = chooseEnvelope(askedEnvelope(request), resolved.manifest.envelope, this.core.envelopes);
-    const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: request.id };
+    const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: observedRequestId(request) };
     if (envelope === undefined) return (await this.core.inference.predict({ ...target, request: handlerRequestOf(request) })).result;
     const body = bodyBytes(request);
     const answer = await this.core.inference.predictEnveloped({

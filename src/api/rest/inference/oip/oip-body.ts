@@ -1,0 +1,27 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { SluiceError } from '../../../../common/errors/index.js';
+import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
+import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
+
+/** Header that announces the JSON header's length in the binary tensor extension. */
+export const HEADER_LENGTH = 'inference-header-content-length';
+
+/**
+ * An OIP infer request from its body bytes and headers: a JSON document, or with
+ * `Inference-Header-Content-Length` a JSON header followed by binary tensors.
+ */
+export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): DecodedOipRequest {
+  const headerLength = headers[HEADER_LENGTH];
+  if (typeof headerLength === 'string') {
+    const { header, binary } = splitBinaryBody(body, headerLength);
+    return decodeOipRequest(parseJson(header), binary);
+  }
+  const mediaType = mediaTypeOfHeader(headers['content-type']);
+  if (mediaType !== '' && !isJsonMediaType(mediaType)) {
+    throw new SluiceError(
+      'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+      `an OIP infer request is JSON (Content-Type: application/json), or a JSON header plus binary tensors with the Inference-Header-Content-Length header; got ${mediaType}`,
+    );
+  }
+  return decodeOipRequest(parseJson(body.toString('utf8')));
+}
