@@ -23,6 +23,8 @@ import type { WorkflowStartupReport } from '../serving/workflows/workflow-manage
 import { ServingCore } from '../serving/serving-core.js';
 import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
+import { InferenceLane } from '../api/rest/inference/inference-lane.js';
+import type { LaneContext } from '../api/rest/request-lane.js';
 import { Telemetry } from '../telemetry/tracing/telemetry.js';
 import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
 import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
@@ -150,6 +152,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
     const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
     const provider = guards[name];
+    // The lane runs none of the request hooks an auth guard, tracing or a plugin's Nest module would add.
+    const lane = name === 'inference' && provider === undefined && !telemetry.tracing && nestModules.length === 0;
     const app = await startHttpApp(withPlugins, {
       name,
       ...listener,
@@ -158,6 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       observe,
       ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),
       ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
+      ...(lane ? { lane: (context: LaneContext) => new InferenceLane(core, context) } : {}),
     });
     apps.push(app);
     return app;

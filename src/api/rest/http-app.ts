@@ -6,6 +6,7 @@ import type { Logger } from '../../common/logger.js';
 import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.js';
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
+import { putLaneInFront, type LaneContext, type RequestLane } from './request-lane.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
@@ -23,6 +24,8 @@ export interface HttpApp {
   readonly routes: readonly RegisteredRoute[];
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly url: string;
+  /** The lane in front of Fastify, when the port has one. */
+  readonly lane: RequestLane | undefined;
   /**
    * Stops accepting connections, drops those without a request in progress (idle keep-alive ones, and ones
    * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, each
@@ -49,6 +52,8 @@ export interface HttpAppOptions {
   readonly auth?: AuthGuardOptions;
   /** Request ids, server spans, access log and error counts (default: request ids only). */
   readonly observe?: RequestObserverOptions;
+  /** A lane that answers some requests before Fastify sees them (see `request-lane.ts`). */
+  readonly lane?: (context: LaneContext) => RequestLane;
 }
 
 /**
@@ -67,7 +72,8 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     if (!coreRoutesOnly) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
-  observeRequests(fastify, logger, options.observe ?? { accessLog: false, logRequestBodies: false });
+  const observe = options.observe ?? { accessLog: false, logRequestBodies: false };
+  observeRequests(fastify, logger, observe);
   let closing = false;
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
@@ -95,6 +101,8 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   });
   app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
   const connections = new ConnectionTracker(fastify);
+  const lane = options.lane?.({ logger, observe, maxRequestSizeBytes: options.maxRequestSizeBytes, connections, closing: () => closing });
+  if (lane) putLaneInFront(fastify.server, lane);
   if (options.extend) {
     await app.init();
     coreRoutesOnly = false;
@@ -115,6 +123,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     app,
     routes,
     url,
+    lane,
     close: async () => {
       closing = true;
       const closed = app.close();

@@ -1,0 +1,198 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ModelRegistry } from '../../../serving/model-registry.js';
+import type { ServingCore } from '../../../serving/serving-core.js';
+import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
+import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import { readBody } from '../common/body-reader.js';
+import { ERROR_CONTENT_TYPE, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
+import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
+import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
+import { accessLogFields, requestIdFrom } from '../common/request-observer.js';
+import type { LaneContext, RequestLane } from '../request-lane.js';
+import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
+import { encodeOipResponse } from './oip/oip-response-encoder.js';
+
+/** A route the lane answers, with the model it names. */
+export interface LaneRoute {
+  readonly kind: 'oip' | 'predictions';
+  /** The route pattern, as the access log names it. */
+  readonly pattern: string;
+  readonly model: string;
+}
+
+const OIP_INFER = /^\/v2\/models\/([\w.~-]+)\/infer$/;
+const PREDICTIONS = /^\/predictions\/([\w.~-]+)$/;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const PLAIN_CONTENT_TYPE = 'text/plain; charset=utf-8';
+const OCTET_CONTENT_TYPE = 'application/octet-stream';
+
+/** The answer to write: status, media type (none for an empty body) and bytes. */
+interface LaneAnswer {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly payload: string | Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A handler's result as the inference routes answer it: text as plain text, bytes as bytes, nothing as
+ * an empty body, anything else as JSON (what the web framework does with a returned value).
+ */
+function handlerResultAnswer(result: unknown): LaneAnswer {
+  if (result === undefined) return { status: 200, contentType: undefined, payload: '' };
+  if (typeof result === 'string') return { status: 200, contentType: PLAIN_CONTENT_TYPE, payload: result };
+  if (ArrayBuffer.isView(result)) return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: Buffer.from(result.buffer, result.byteOffset, result.byteLength) };
+  return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(result) };
+}
+
+/** What the lane asks of the model registry. */
+export type LaneRegistry = Pick<ModelRegistry, 'has' | 'resolve'>;
+
+/**
+ * The lane's route for `request`, or undefined when the request is for the framework: anything but a
+ * `POST` to one of the two routes with a plain model name (no version, no query, no escapes), a model
+ * that is registered (workflows and unknown names are not), a declared `Content-Length` within `limit`,
+ * and a JSON body (or, for OIP, the binary tensor extension); for `/predictions`, no envelope, asked or
+ * declared by the model.
+ */
+export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, registry: LaneRegistry, limit: number): LaneRoute | undefined {
+  const { method, url = '', headers } = request;
+  if (method !== 'POST') return undefined;
+  const declared = headers['content-length'];
+  if (declared === undefined || headers['transfer-encoding'] !== undefined || !(Number(declared) <= limit)) return undefined;
+  const mediaType = mediaTypeOfHeader(headers['content-type']);
+  const oip = OIP_INFER.exec(url);
+  if (oip?.[1] !== undefined) {
+    if (headers[HEADER_LENGTH] === undefined && !isJsonMediaType(mediaType)) return undefined;
+    return registry.has(oip[1]) ? { kind: 'oip', pattern: '/v2/models/:model/infer', model: oip[1] } : undefined;
+  }
+  const predictions = PREDICTIONS.exec(url);
+  if (predictions?.[1] === undefined || !isJsonMediaType(mediaType) || headers[ENVELOPE_HEADER] !== undefined) return undefined;
+  const model = predictions[1];
+  if (!registry.has(model) || registry.resolve(model).manifest.envelope !== undefined) return undefined;
+  return { kind: 'predictions', pattern: '/predictions/:model', model };
+}
+
+/**
+ * The inference port's lane for its two busiest routes, `POST /v2/models/{model}/infer` and
+ * `POST /predictions/{model}`, when they name a registered model and carry a plain JSON (or OIP binary)
+ * body of a declared length within the limit. It does what the controllers and the request hooks do —
+ * the same decoding, scheduling knobs, answers, error bodies, request id, access-log line, error count
+ * and connection bookkeeping — without the web framework's routing and hook chain, which cost a lone
+ * request tens of microseconds. Everything else (versions, workflows, envelopes, other media types,
+ * unknown models, a port shutting down) goes on to the framework. The port installs it only without an
+ * auth guard and without tracing, whose hooks it does not run.
+ */
+export class InferenceLane implements RequestLane {
+  constructor(
+    private readonly core: ServingCore,
+    private readonly context: LaneContext,
+  ) {}
+
+  serve(request: IncomingMessage, response: ServerResponse): boolean {
+    if (this.context.closing()) return false;
+    const route = laneRouteOf(request, this.core.registry, this.context.maxRequestSizeBytes);
+    if (route === undefined) return false;
+    void this.answer(request, response, route);
+    return true;
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse, route: LaneRoute): Promise<void> {
+    const { connections, observe, logger } = this.context;
+    const started = performance.now();
+    const requestId = requestIdFrom(request.headers);
+    const socket = request.socket;
+    connections.requestStarted(socket);
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    let body: Buffer | undefined;
+    let errorCode: string | undefined;
+    let finished = false;
+    const onFinished = (): void => {
+      if (finished) return;
+      finished = true;
+      connections.requestFinished(socket);
+      if (!observe.accessLog) return;
+      const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+      logger.info(
+        'request',
+        accessLogFields({
+          method: 'POST',
+          url: request.url ?? '',
+          route: route.pattern,
+          status: response.statusCode,
+          latencyMs,
+          requestId,
+          model: route.model,
+          errorCode,
+          body: observe.logRequestBodies ? body : undefined,
+        }),
+      );
+    };
+    response.once('finish', onFinished);
+    response.once('error', onFinished);
+    let answer: LaneAnswer;
+    try {
+      const headerLength = Number(request.headers[HEADER_LENGTH]);
+      body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined).catch((error: unknown) => {
+        // The client may still be sending: this connection cannot carry another request.
+        response.setHeader('connection', 'close');
+        throw error;
+      });
+      answer = route.kind === 'oip' ? await this.infer(route.model, request, response, body, requestId) : await this.predict(route.model, request, response, body, requestId);
+    } catch (thrown) {
+      const error = unexpectedError(thrown);
+      const failure = errorAnswerOf(error, request.url ?? '');
+      errorCode = error.code;
+      observe.metrics?.errorAnswered(error.code, 'http');
+      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { method: 'POST', url: request.url, code: error.code, error: thrown });
+      answer = {
+        status: failure.status,
+        contentType: ERROR_CONTENT_TYPE,
+        payload: JSON.stringify(failure.body),
+        ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
+      };
+    }
+    this.write(response, answer);
+  }
+
+  private async infer(model: string, request: IncomingMessage, response: ServerResponse, body: Buffer, requestId: string): Promise<LaneAnswer> {
+    const decoded = decodeOipBody(body, request.headers);
+    const knobs = withOipParameterKnobs(decoded.parameters, knobsFromHeaderValues(request.headers, clientGone(request, response)));
+    const answer = await this.core.inference.inferTensors({
+      model,
+      inputs: decoded.inputs,
+      ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
+      ...knobs,
+      api: 'v2',
+      requestId,
+    });
+    const encoded = encodeOipResponse(
+      { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
+      answer.result,
+      decoded.isBinaryOutput,
+    );
+    if (encoded.kind === 'json') return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(encoded.body) };
+    return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
+  }
+
+  private async predict(model: string, request: IncomingMessage, response: ServerResponse, body: Buffer, requestId: string): Promise<LaneAnswer> {
+    const knobs = knobsFromHeaderValues(request.headers, clientGone(request, response));
+    const handlerRequest = handlerRequestFromBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), mediaTypeOfHeader(request.headers['content-type']));
+    const answer = await this.core.inference.predict({ model, ...knobs, api: 'predictions', requestId, request: handlerRequest });
+    return handlerResultAnswer(answer.result);
+  }
+
+  private write(response: ServerResponse, answer: LaneAnswer): void {
+    if (response.headersSent || response.destroyed) {
+      if (!response.writableEnded) response.end();
+      return;
+    }
+    response.statusCode = answer.status;
+    if (answer.contentType !== undefined) response.setHeader('content-type', answer.contentType);
+    for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+    if (this.context.closing()) response.setHeader('connection', 'close');
+    response.setHeader('content-length', typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength);
+    response.end(answer.payload);
+  }
+}

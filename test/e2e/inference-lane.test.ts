@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
+import { binaryRequestBody } from '../support/oip-binary.js';
+import { SpanRecorder } from '../support/telemetry/span-recorder.js';
+import { memoryLogger, startTestServer, type TestServer } from '../support/test-server.js';
+
+const ROW = Array.from({ length: 64 }, (_, i) => (i % 7) / 7);
+
+/** What a client can tell of an answer, apart from the date and the request id. */
+interface Answer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly headerLength: string | null;
+  readonly retryAfter: string | null;
+  readonly body: string;
+}
+
+async function answerOf(url: string, init: RequestInit): Promise<Answer> {
+  const res = await fetch(url, { method: 'POST', ...init });
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    headerLength: res.headers.get('inference-header-content-length'),
+    retryAfter: res.headers.get('retry-after'),
+    body: Buffer.from(await res.arrayBuffer()).toString('base64'),
+  };
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+/** The error count of `code` on the HTTP transport, from the metrics page. */
+async function errorCount(metricsUrl: string, code: string): Promise<number> {
+  const page = await (await fetch(`${metricsUrl}/metrics`)).text();
+  const line = page.split('\n').find((l) => l.startsWith('sluice_errors_total{') && l.includes(`code="${code}"`) && l.includes('transport="http"'));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+describe('the inference lane', () => {
+  const raw: string[] = [];
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['mlp'], logger: memoryLogger(raw) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is in front of an inference port without auth guard or tracing, and of no other port', () => {
+    expect({ inference: t.server.inference.lane instanceof InferenceLane, management: t.server.management.lane, metrics: t.server.metrics.lane }).toEqual({
+      inference: true,
+      management: undefined,
+      metrics: undefined,
+    });
+  });
+
+  it('answers /predictions/{model} exactly as the framework answers the versioned route', async () => {
+    const cases: Record<string, RequestInit> = {
+      good: json([ROW]),
+      wrongShape: json([[1, 2]]),
+      malformed: json('[1, 2'),
+      badPriority: json([ROW], { 'x-sluice-priority': 'high' }),
+    };
+    for (const [name, init] of Object.entries(cases)) {
+      const [lane, framework] = [await answerOf(`${t.inference}/predictions/mlp`, init), await answerOf(`${t.inference}/predictions/mlp/1.0`, init)];
+      expect({ name, ...lane }).toEqual({ name, ...framework });
+    }
+  });
+
+  it('answers OIP infer requests, JSON and binary, exactly as the framework answers the versioned route', async () => {
+    const input = { name: 'input', datatype: 'FP32', shape: [1, 64], data: ROW };
+    const binary = binaryRequestBody(
+      { inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], parameters: { binary_data_size: 256 } }], parameters: { binary_data_output: true } },
+      [new Uint8Array(new Float32Array(ROW).buffer)],
+    );
+    const cases: Record<string, RequestInit> = {
+      json: json({ id: 'r1', inputs: [input] }),
+      unknownOutput: json({ inputs: [input], outputs: [{ name: 'nope' }] }),
+      wrongDatatype: json({ inputs: [{ ...input, datatype: 'INT32', data: ROW.map(() => 1) }] }),
+      binary: {
+        headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(binary.headerLength) },
+        body: binary.body,
+      },
+      badBinaryHeader: { headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': 'many' }, body: binary.body },
+    };
+    for (const [name, init] of Object.entries(cases)) {
+      const [lane, framework] = [await answerOf(`${t.inference}/v2/models/mlp/infer`, init), await answerOf(`${t.inference}/v2/models/mlp/versions/1.0/infer`, init)];
+      expect({ name, ...lane }).toEqual({ name, ...framework });
+    }
+  });
+
+  it('echoes the request id and writes the access-log line with route, status, latency, model and error code', async () => {
+    const res = await fetch(`${t.inference}/predictions/mlp`, { method: 'POST', ...json([[1, 2]], { 'x-request-id': 'lane-1' }) });
+    await res.arrayBuffer();
+    const line = raw.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'request' && l['requestId'] === 'lane-1');
+    expect({ echoed: res.headers.get('x-request-id'), line }).toEqual({
+      echoed: 'lane-1',
+      line: expect.objectContaining({
+        level: 'info',
+        port: 'inference',
+        method: 'POST',
+        route: '/predictions/:model',
+        url: '/predictions/mlp',
+        status: 400,
+        latencyMs: expect.any(Number),
+        model: 'mlp',
+        errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      }),
+    });
+  });
+
+  it('counts its error answers by code, as the framework does', async () => {
+    const before = await errorCount(t.metrics, 'SLUICE_REQUEST_MALFORMED_JSON');
+    await answerOf(`${t.inference}/v2/models/mlp/infer`, json('{"inputs": '));
+    expect(await errorCount(t.metrics, 'SLUICE_REQUEST_MALFORMED_JSON')).toBe(before + 1);
+  });
+});
+
+describe('ports without the inference lane', () => {
+  it('has none on an inference port behind an auth guard', async () => {
+    const t = await startTestServer({ demoModels: ['mlp'], auth: { inference: 'token-auth' } });
+    try {
+      expect(t.server.inference.lane).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('has none on a traced inference port', async () => {
+    const recorder = new SpanRecorder();
+    const t = await startTestServer({ demoModels: ['mlp'], telemetry: recorder.telemetry });
+    try {
+      expect(t.server.inference.lane).toBeUndefined();
+    } finally {
+      await t.close();
+      await recorder.telemetry.shutdown();
+    }
+  });
+});
