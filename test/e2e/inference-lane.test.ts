@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SpanKind } from '@opentelemetry/api';
 import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
 import { SpanRecorder } from '../support/telemetry/span-recorder.js';
@@ -49,7 +50,7 @@ describe('the inference lane', () => {
     await t.close();
   });
 
-  it('is in front of an inference port without auth guard or tracing, and of no other port', () => {
+  it('is in front of an inference port without an auth guard, and of no other port', () => {
     expect({ inference: t.server.inference.lane instanceof InferenceLane, management: t.server.management.lane, metrics: t.server.metrics.lane }).toEqual({
       inference: true,
       management: undefined,
@@ -129,14 +130,49 @@ describe('ports without the inference lane', () => {
     }
   });
 
-  it('has none on a traced inference port', async () => {
-    const recorder = new SpanRecorder();
-    const t = await startTestServer({ demoModels: ['mlp'], telemetry: recorder.telemetry });
-    try {
-      expect(t.server.inference.lane).toBeUndefined();
-    } finally {
-      await t.close();
-      await recorder.telemetry.shutdown();
+});
+
+describe('the inference lane on a traced port', () => {
+  const recorder = new SpanRecorder();
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['mlp'], telemetry: recorder.telemetry });
+  });
+  afterAll(async () => {
+    await t.close();
+    await recorder.telemetry.shutdown();
+  });
+
+  /** The server span of the request sent with `requestId`, as far as the route does not change it. */
+  async function serverSpanOf(requestId: string): Promise<unknown> {
+    const spans = await recorder.until((all) => all.some((s) => s.kind === SpanKind.SERVER && s.attributes['sluice.request_id'] === requestId));
+    const span = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['sluice.request_id'] === requestId);
+    if (span === undefined) throw new Error(`no server span for ${requestId}`);
+    const { ['http.route']: route, ['url.path']: path, ['sluice.request_id']: id, ...attributes } = span.attributes;
+    return {
+      route,
+      path,
+      id,
+      parent: span.parentSpanContext?.spanId,
+      trace: span.spanContext().traceId,
+      status: span.status.code,
+      attributes,
+      events: span.events.map((event) => event.name),
+      children: spans.filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId).map((s) => s.name).sort(),
+    };
+  }
+
+  it('is in front of it too, and gives each request the server span the framework gives', async () => {
+    expect(t.server.inference.lane instanceof InferenceLane).toBe(true);
+    for (const [name, body] of Object.entries({ good: [ROW], wrongShape: [[1, 2]] })) {
+      const traceparent = (n: number): string => `00-${'ab'.repeat(15)}${String(n).padStart(2, '0')}-${'cd'.repeat(8)}-01`;
+      await answerOf(`${t.inference}/predictions/mlp`, json(body, { 'x-request-id': `lane-${name}`, traceparent: traceparent(1) }));
+      await answerOf(`${t.inference}/predictions/mlp/1.0`, json(body, { 'x-request-id': `framework-${name}`, traceparent: traceparent(2) }));
+      const [lane, framework] = [(await serverSpanOf(`lane-${name}`)) as Record<string, unknown>, (await serverSpanOf(`framework-${name}`)) as Record<string, unknown>];
+      expect({ route: lane['route'], path: lane['path'], trace: lane['trace'] }).toEqual({ route: '/predictions/:model', path: '/predictions/mlp', trace: `${'ab'.repeat(15)}01` });
+      const same = (span: Record<string, unknown>): unknown => ({ ...span, route: undefined, path: undefined, id: undefined, trace: undefined });
+      expect({ name, ...(same(lane) as object) }).toEqual({ name, ...(same(framework) as object) });
     }
   });
 });

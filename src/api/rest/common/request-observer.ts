@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { defaultTextMapGetter, SpanStatusCode, type Attributes, type Context } from '@opentelemetry/api';
+import { defaultTextMapGetter, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SluiceError } from '../../../common/errors/index.js';
 import type { LogFields, Logger } from '../../../common/logger.js';
@@ -94,17 +94,53 @@ function targetOf(request: FastifyRequest): { model?: string; workflow?: string 
   return params['name'] !== undefined && request.url.startsWith('/wfpredict/') ? { workflow: params['name'] } : {};
 }
 
-/** The HTTP attributes of `request`'s server span (set one by one: cheaper than spreading optional ones into a literal). */
-function serverSpanAttributes(request: FastifyRequest, id: string, route: string | undefined): Attributes {
+/** What a request's server span is named and described by. */
+export interface HttpRequestLine {
+  readonly method: string;
+  readonly url: string;
+  /** The route pattern, undefined for an unknown route. */
+  readonly route: string | undefined;
+  /** `http` or `https`. */
+  readonly scheme: string;
+  /** The client's address, when the socket knows it. */
+  readonly clientAddress: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/**
+ * Starts the server span of an HTTP request (named `<method> <route>`), parented on the context in its
+ * `traceparent` / `tracestate` / `baggage` headers, with the HTTP attributes and the request id.
+ */
+export function startHttpServerSpan(telemetry: Telemetry, request: HttpRequestLine, id: string): ServerSpan | undefined {
+  const name = request.route === undefined ? request.method : `${request.method} ${request.route}`;
+  return startServerSpan(telemetry, name, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id));
+}
+
+/** Ends a request's server span with the status it was answered with (a 5xx fails it). */
+export function endHttpServerSpan(server: ServerSpan, status: number): void {
+  server.span.setAttribute(ATTR.httpResponseStatusCode, status);
+  if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
+  server.span.end();
+}
+
+/** Records on a request's span that it is answered with `error`: the exception for a 5xx, the code otherwise. */
+export function noteSpanError(span: Span, error: SluiceError, status: number): void {
+  if (!span.isRecording()) return;
+  if (status >= 500) recordFailure(span, error);
+  else span.setAttributes({ [ATTR.errorCode]: error.code, [ATTR.errorType]: error.code });
+}
+
+/** The HTTP attributes of a request's server span (set one by one: cheaper than spreading optional ones into a literal). */
+function serverSpanAttributes(request: HttpRequestLine, id: string): Attributes {
   const attributes: Attributes = {};
   attributes[ATTR.httpRequestMethod] = request.method;
   const url = request.url;
   const query = url.indexOf('?');
   attributes[ATTR.urlPath] = query < 0 ? url : url.slice(0, query);
-  attributes[ATTR.urlScheme] = request.protocol;
+  attributes[ATTR.urlScheme] = request.scheme;
   attributes[ATTR.requestId] = id;
-  if (route !== undefined) attributes[ATTR.httpRoute] = route;
-  if (request.ip) attributes[ATTR.clientAddress] = request.ip;
+  if (request.route !== undefined) attributes[ATTR.httpRoute] = request.route;
+  if (request.clientAddress) attributes[ATTR.clientAddress] = request.clientAddress;
   const userAgent = request.headers['user-agent'];
   if (userAgent !== undefined) attributes[ATTR.userAgent] = userAgent;
   return attributes;
@@ -159,7 +195,8 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     const id = requestIdFrom(request.headers);
     void reply.header(REQUEST_ID_HEADER, id);
     const route = request.routeOptions.url;
-    const server = telemetry && startServerSpan(telemetry, route === undefined ? request.method : `${request.method} ${route}`, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id, route));
+    const server =
+      telemetry && startHttpServerSpan(telemetry, { method: request.method, url: request.url, route, scheme: request.protocol, clientAddress: request.ip, headers: request.headers }, id);
     states.set(request, { started: performance.now(), id, route, server, options });
     done();
   });
@@ -175,13 +212,8 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     states.delete(request);
     const status = reply.statusCode;
     const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
-    const { server } = state;
-    if (server !== undefined) {
-      server.span.setAttribute(ATTR.httpResponseStatusCode, status);
-      if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
-    }
     if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMs, state));
-    server?.span.end();
+    if (state.server !== undefined) endHttpServerSpan(state.server, status);
     done();
   });
 }
@@ -195,8 +227,5 @@ export function noteRequestError(request: FastifyRequest, error: SluiceError, st
   if (state === undefined) return;
   state.errorCode = error.code;
   state.options.metrics?.errorAnswered(error.code, 'http');
-  const span = state.server?.span;
-  if (span === undefined || !span.isRecording()) return;
-  if (status >= 500) recordFailure(span, error);
-  else span.setAttributes({ [ATTR.errorCode]: error.code, [ATTR.errorType]: error.code });
+  if (state.server !== undefined) noteSpanError(state.server.span, error, status);
 }

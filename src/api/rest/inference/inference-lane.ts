@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from '@opentelemetry/api';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
@@ -8,7 +9,9 @@ import { readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
-import { accessLogFields, requestIdFrom } from '../common/request-observer.js';
+import { accessLogFields, endHttpServerSpan, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
+import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
+import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import type { LaneContext, RequestLane } from '../request-lane.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
@@ -26,6 +29,16 @@ const PREDICTIONS = /^\/predictions\/([\w.~-]+)$/;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PLAIN_CONTENT_TYPE = 'text/plain; charset=utf-8';
 const OCTET_CONTENT_TYPE = 'application/octet-stream';
+
+/** One request as the lane's route handlers see it, its body read. */
+interface LaneExchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly body: Buffer;
+  readonly requestId: string;
+  /** The request's server span context, when the port traces. */
+  readonly traceContext: Context | undefined;
+}
 
 /** The answer to write: status, media type (none for an empty body) and bytes. */
 interface LaneAnswer {
@@ -78,17 +91,22 @@ export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'h
  * The inference port's lane for its two busiest routes, `POST /v2/models/{model}/infer` and
  * `POST /predictions/{model}`, when they name a registered model and carry a plain JSON (or OIP binary)
  * body of a declared length within the limit. It does what the controllers and the request hooks do —
- * the same decoding, scheduling knobs, answers, error bodies, request id, access-log line, error count
- * and connection bookkeeping — without the web framework's routing and hook chain, which cost a lone
- * request tens of microseconds. Everything else (versions, workflows, envelopes, other media types,
- * unknown models, a port shutting down) goes on to the framework. The port installs it only without an
- * auth guard and without tracing, whose hooks it does not run.
+ * the same decoding, scheduling knobs, answers, error bodies, request id, server span, access-log line,
+ * error count and connection bookkeeping — without the web framework's routing and hook chain, which
+ * cost a lone request tens of microseconds. Everything else (versions, workflows, envelopes, other media
+ * types, unknown models, a port shutting down) goes on to the framework. The port installs it only
+ * without an auth guard, whose hook it does not run.
  */
 export class InferenceLane implements RequestLane {
+  /** The port's telemetry when it traces requests. */
+  private readonly tracing: Telemetry | undefined;
+
   constructor(
     private readonly core: ServingCore,
     private readonly context: LaneContext,
-  ) {}
+  ) {
+    this.tracing = context.observe.telemetry?.tracing === true ? context.observe.telemetry : undefined;
+  }
 
   serve(request: IncomingMessage, response: ServerResponse): boolean {
     if (this.context.closing()) return false;
@@ -105,6 +123,14 @@ export class InferenceLane implements RequestLane {
     const socket = request.socket;
     connections.requestStarted(socket);
     response.setHeader(REQUEST_ID_HEADER, requestId);
+    const url = request.url ?? '';
+    const server = this.tracing
+      ? startHttpServerSpan(
+          this.tracing,
+          { method: 'POST', url, route: route.pattern, scheme: (socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', clientAddress: socket.remoteAddress, headers: request.headers },
+          requestId,
+        )
+      : undefined;
     let body: Buffer | undefined;
     let errorCode: string | undefined;
     let finished = false;
@@ -112,22 +138,25 @@ export class InferenceLane implements RequestLane {
       if (finished) return;
       finished = true;
       connections.requestFinished(socket);
-      if (!observe.accessLog) return;
-      const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
-      logger.info(
-        'request',
-        accessLogFields({
-          method: 'POST',
-          url: request.url ?? '',
-          route: route.pattern,
-          status: response.statusCode,
-          latencyMs,
-          requestId,
-          model: route.model,
-          errorCode,
-          body: observe.logRequestBodies ? body : undefined,
-        }),
-      );
+      if (observe.accessLog) {
+        const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+        logger.info(
+          'request',
+          accessLogFields({
+            method: 'POST',
+            url,
+            route: route.pattern,
+            status: response.statusCode,
+            latencyMs,
+            requestId,
+            model: route.model,
+            errorCode,
+            body: observe.logRequestBodies ? body : undefined,
+            traceContext: server?.context,
+          }),
+        );
+      }
+      if (server !== undefined) endHttpServerSpan(server, response.statusCode);
     };
     response.once('finish', onFinished);
     response.once('error', onFinished);
@@ -139,13 +168,15 @@ export class InferenceLane implements RequestLane {
         response.setHeader('connection', 'close');
         throw error;
       });
-      answer = route.kind === 'oip' ? await this.infer(route.model, request, response, body, requestId) : await this.predict(route.model, request, response, body, requestId);
+      const exchange = { request, response, body, requestId, traceContext: server?.context };
+      answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
     } catch (thrown) {
       const error = unexpectedError(thrown);
-      const failure = errorAnswerOf(error, request.url ?? '');
+      const failure = errorAnswerOf(error, url);
       errorCode = error.code;
       observe.metrics?.errorAnswered(error.code, 'http');
-      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { method: 'POST', url: request.url, code: error.code, error: thrown });
+      if (server !== undefined) noteSpanError(server.span, error, failure.status);
+      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
       answer = {
         status: failure.status,
         contentType: ERROR_CONTENT_TYPE,
@@ -156,9 +187,9 @@ export class InferenceLane implements RequestLane {
     this.write(response, answer);
   }
 
-  private async infer(model: string, request: IncomingMessage, response: ServerResponse, body: Buffer, requestId: string): Promise<LaneAnswer> {
+  private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
     const decoded = decodeOipBody(body, request.headers);
-    const knobs = withOipParameterKnobs(decoded.parameters, knobsFromHeaderValues(request.headers, clientGone(request, response)));
+    const knobs = withOipParameterKnobs(decoded.parameters, knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext));
     const answer = await this.core.inference.inferTensors({
       model,
       inputs: decoded.inputs,
@@ -176,8 +207,8 @@ export class InferenceLane implements RequestLane {
     return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
   }
 
-  private async predict(model: string, request: IncomingMessage, response: ServerResponse, body: Buffer, requestId: string): Promise<LaneAnswer> {
-    const knobs = knobsFromHeaderValues(request.headers, clientGone(request, response));
+  private async predict(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
+    const knobs = knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext);
     const handlerRequest = handlerRequestFromBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), mediaTypeOfHeader(request.headers['content-type']));
     const answer = await this.core.inference.predict({ model, ...knobs, api: 'predictions', requestId, request: handlerRequest });
     return handlerResultAnswer(answer.result);
