@@ -122,7 +122,6 @@ export class InferenceLane implements RequestLane {
     const requestId = requestIdFrom(request.headers);
     const socket = request.socket;
     connections.requestStarted(socket);
-    response.setHeader(REQUEST_ID_HEADER, requestId);
     const url = request.url ?? '';
     const server = this.tracing
       ? startHttpServerSpan(
@@ -133,6 +132,7 @@ export class InferenceLane implements RequestLane {
       : undefined;
     let body: Buffer | undefined;
     let errorCode: string | undefined;
+    let closeConnection = false;
     let finished = false;
     const onFinished = (): void => {
       if (finished) return;
@@ -165,7 +165,7 @@ export class InferenceLane implements RequestLane {
       const headerLength = Number(request.headers[HEADER_LENGTH]);
       body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined).catch((error: unknown) => {
         // The client may still be sending: this connection cannot carry another request.
-        response.setHeader('connection', 'close');
+        closeConnection = true;
         throw error;
       });
       const exchange = { request, response, body, requestId, traceContext: server?.context };
@@ -184,7 +184,7 @@ export class InferenceLane implements RequestLane {
         ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
       };
     }
-    this.write(response, answer);
+    this.write(response, answer, requestId, closeConnection || this.context.closing());
   }
 
   private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
@@ -214,16 +214,18 @@ export class InferenceLane implements RequestLane {
     return handlerResultAnswer(answer.result);
   }
 
-  private write(response: ServerResponse, answer: LaneAnswer): void {
+  /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */
+  private write(response: ServerResponse, answer: LaneAnswer, requestId: string, closeConnection: boolean): void {
     if (response.headersSent || response.destroyed) {
       if (!response.writableEnded) response.end();
       return;
     }
-    response.statusCode = answer.status;
-    if (answer.contentType !== undefined) response.setHeader('content-type', answer.contentType);
-    for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
-    if (this.context.closing()) response.setHeader('connection', 'close');
-    response.setHeader('content-length', typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength);
+    const head: string[] = [REQUEST_ID_HEADER, requestId];
+    if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
+    if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
+    if (closeConnection) head.push('connection', 'close');
+    head.push('content-length', String(typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength));
+    response.writeHead(answer.status, head);
     response.end(answer.payload);
   }
 }
