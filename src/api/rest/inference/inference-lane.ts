@@ -163,11 +163,13 @@ export class InferenceLane implements RequestLane {
     let answer: LaneAnswer;
     try {
       const headerLength = Number(request.headers[HEADER_LENGTH]);
-      body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined).catch((error: unknown) => {
+      try {
+        body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
+      } catch (error) {
         // The client may still be sending: this connection cannot carry another request.
         closeConnection = true;
         throw error;
-      });
+      }
       const exchange = { request, response, body, requestId, traceContext: server?.context };
       answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
     } catch (thrown) {
