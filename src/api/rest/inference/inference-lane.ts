@@ -132,7 +132,6 @@ export class InferenceLane implements RequestLane {
       : undefined;
     let body: Buffer | undefined;
     let errorCode: string | undefined;
-    let closeConnection = false;
     let finished = false;
     const onFinished = (): void => {
       if (finished) return;
@@ -163,13 +162,7 @@ export class InferenceLane implements RequestLane {
     let answer: LaneAnswer;
     try {
       const headerLength = Number(request.headers[HEADER_LENGTH]);
-      try {
-        body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
-      } catch (error) {
-        // The client may still be sending: this connection cannot carry another request.
-        closeConnection = true;
-        throw error;
-      }
+      body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
       const exchange = { request, response, body, requestId, traceContext: server?.context };
       answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
     } catch (thrown) {
@@ -186,7 +179,8 @@ export class InferenceLane implements RequestLane {
         ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
       };
     }
-    this.write(response, answer, requestId, closeConnection || this.context.closing());
+    // A body that could not be read may still be arriving: the connection cannot carry another request.
+    this.write(response, answer, requestId, body === undefined || this.context.closing());
   }
 
   private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
