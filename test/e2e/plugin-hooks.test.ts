@@ -44,6 +44,16 @@ describe('plugin hooks and Nest modules', () => {
     expect((await eventsOf('preInfer', before + 1)).at(-1)?.event).toMatchObject({ api: 'predictions', model: { name: 'iris' } });
   });
 
+  it('preInfer is told the request id the client is answered with', async () => {
+    // The versioned route always goes through the framework; the other one through the inference lane.
+    for (const [id, path] of [['hooked-lane', '/predictions/iris'], ['hooked-framework', '/predictions/iris/1.0']] as const) {
+      const before = recordedHookEvents().filter((e) => e.hook === 'preInfer').length;
+      const answer = await requestJson(`${t.inference}${path}`, { method: 'POST', json: SETOSA, headers: { 'x-request-id': id } });
+      const pre = (await eventsOf('preInfer', before + 1)).at(-1)?.event;
+      expect({ echoed: answer.headers.get('x-request-id'), pre }).toEqual({ echoed: id, pre: expect.objectContaining({ api: 'predictions', requestId: id }) });
+    }
+  });
+
   it('onWorkflowNodeEnd is told how each node of a run ended', async () => {
     const answer = await requestJson(`${t.inference}/wfpredict/iris-second-opinion`, { method: 'POST', json: { measurements: [SETOSA] } });
     expect(answer.status).toBe(200);

@@ -5,6 +5,7 @@ export interface InferHookEvent {
   readonly model: ModelDescription;
   /** `predictions`, `v1`, `v2`, `grpc` or `workflow`. */
   readonly api: string;
+  /** The request id the client sees (REST: the `x-request-id` answered), when the call came in over HTTP. */
   readonly requestId?: string;
 }
 
