@@ -152,8 +152,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
     const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
     const provider = guards[name];
-    // The lane runs none of the request hooks an auth guard or a plugin's Nest module would add.
-    const lane = name === 'inference' && provider === undefined && nestModules.length === 0;
+    // The lane runs none of the request hooks or interceptors a plugin's Nest module may add.
+    const lane = name === 'inference' && nestModules.length === 0;
     const app = await startHttpApp(withPlugins, {
       name,
       ...listener,

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
+import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
 import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
+import { RecordingLogger } from '../support/recording-logger.js';
+import { makeTempDir } from '../support/temp-dir.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
 import { SpanRecorder } from '../support/telemetry/span-recorder.js';
 import { memoryLogger, startTestServer, type TestServer } from '../support/test-server.js';
@@ -50,7 +53,7 @@ describe('the inference lane', () => {
     await t.close();
   });
 
-  it('is in front of an inference port without an auth guard, and of no other port', () => {
+  it('is in front of the inference port, and of no other port', () => {
     expect({ inference: t.server.inference.lane instanceof InferenceLane, management: t.server.management.lane, metrics: t.server.metrics.lane }).toEqual({
       inference: true,
       management: undefined,
@@ -120,16 +123,34 @@ describe('the inference lane', () => {
   });
 });
 
-describe('ports without the inference lane', () => {
-  it('has none on an inference port behind an auth guard', async () => {
-    const t = await startTestServer({ demoModels: ['mlp'], auth: { inference: 'token-auth' } });
-    try {
-      expect(t.server.inference.lane).toBeUndefined();
-    } finally {
-      await t.close();
-    }
+describe('the inference lane on a guarded port', () => {
+  let t: TestServer;
+  let auth: TokenAuth;
+  let keys: Awaited<ReturnType<typeof makeTempDir>>;
+
+  beforeAll(async () => {
+    keys = await makeTempDir('sluice-lane-keys-');
+    auth = await createTokenAuth(tokenAuthOptions({}, keys.dir), new RecordingLogger());
+    t = await startTestServer({ demoModels: ['mlp'], auth: { inference: 'token-auth' }, authProviders: [auth.provider] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await keys.cleanup();
   });
 
+  it('asks the auth provider first, and answers as the guard and the framework do', async () => {
+    expect(t.server.inference.lane instanceof InferenceLane).toBe(true);
+    const cases: Record<string, Record<string, string>> = {
+      noToken: {},
+      wrongToken: { authorization: 'Bearer not-a-key' },
+      inferenceKey: { authorization: `Bearer ${auth.keys.current('inference').key}` },
+    };
+    for (const [name, headers] of Object.entries(cases)) {
+      const init = json([ROW], headers);
+      const [lane, framework] = [await answerOf(`${t.inference}/predictions/mlp`, init), await answerOf(`${t.inference}/predictions/mlp/1.0`, init)];
+      expect({ name, ...lane }).toEqual({ name, ...framework });
+    }
+  });
 });
 
 describe('the inference lane on a traced port', () => {

@@ -101,7 +101,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   });
   app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
   const connections = new ConnectionTracker(fastify);
-  const lane = options.lane?.({ logger, observe, maxRequestSizeBytes: options.maxRequestSizeBytes, connections, closing: () => closing });
+  const lane = options.lane?.({ logger, observe, maxRequestSizeBytes: options.maxRequestSizeBytes, connections, auth: options.auth, closing: () => closing });
   if (lane) putLaneInFront(fastify.server, lane);
   if (options.extend) {
     await app.init();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from '../../common/logger.js';
 import type { RequestObserverOptions } from './common/request-observer.js';
+import type { AuthGuardOptions } from './auth/auth-guard.hook.js';
 import type { ConnectionTracker } from './connection-tracker.js';
 
 /** Answers some requests of a port before its web framework sees them; `serve` is false for the rest. */
@@ -16,6 +17,8 @@ export interface LaneContext {
   readonly observe: RequestObserverOptions;
   readonly maxRequestSizeBytes: number;
   readonly connections: ConnectionTracker;
+  /** The port's auth guard, when it has one. */
+  readonly auth: AuthGuardOptions | undefined;
   /** True once the port is shutting down. */
   readonly closing: () => boolean;
 }

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
@@ -32,8 +34,14 @@ function isPublic(request: FastifyRequest, publicRoutes: PublicRoutes): boolean 
 export function installAuthGuard(fastify: FastifyInstance, options: AuthGuardOptions): void {
   fastify.addHook('onRequest', async (request) => {
     if (isPublic(request, options.publicRoutes)) return;
-    await withChildSpan(requestTraceContext(request), SPAN.auth, { [ATTR.authProvider]: options.provider.name }, () =>
-      options.provider.authenticate(httpAuthRequest(options.api, request)),
-    );
+    await authenticate(options, request.raw, requestTraceContext(request));
   });
+}
+
+/**
+ * The guard's check of one request, in an `auth` span under `traceContext`: resolves when the provider
+ * accepts it, and rejects with the provider's refusal (a `SluiceError`) otherwise.
+ */
+export async function authenticate(options: AuthGuardOptions, request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, traceContext: Context | undefined): Promise<void> {
+  await withChildSpan(traceContext, SPAN.auth, { [ATTR.authProvider]: options.provider.name }, () => options.provider.authenticate(httpAuthRequest(options.api, request)));
 }

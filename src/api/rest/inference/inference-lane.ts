@@ -12,6 +12,7 @@ import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../com
 import { accessLogFields, endHttpServerSpan, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
+import { authenticate } from '../auth/auth-guard.hook.js';
 import type { LaneContext, RequestLane } from '../request-lane.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
@@ -94,8 +95,8 @@ export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'h
  * the same decoding, scheduling knobs, answers, error bodies, request id, server span, access-log line,
  * error count and connection bookkeeping — without the web framework's routing and hook chain, which
  * cost a lone request tens of microseconds. Everything else (versions, workflows, envelopes, other media
- * types, unknown models, a port shutting down) goes on to the framework. The port installs it only
- * without an auth guard, whose hook it does not run.
+ * types, unknown models, a port shutting down) goes on to the framework. On a guarded port it asks the
+ * port's auth provider first, as the guard hook does.
  */
 export class InferenceLane implements RequestLane {
   /** The port's telemetry when it traces requests. */
@@ -159,28 +160,50 @@ export class InferenceLane implements RequestLane {
     };
     response.once('finish', onFinished);
     response.once('error', onFinished);
-    let answer: LaneAnswer;
-    try {
-      const headerLength = Number(request.headers[HEADER_LENGTH]);
-      body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
-      const exchange = { request, response, body, requestId, traceContext: server?.context };
-      answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
-    } catch (thrown) {
+    const failed = (thrown: unknown): LaneAnswer => {
       const error = unexpectedError(thrown);
       const failure = errorAnswerOf(error, url);
       errorCode = error.code;
       observe.metrics?.errorAnswered(error.code, 'http');
       if (server !== undefined) noteSpanError(server.span, error, failure.status);
       if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
-      answer = {
+      return {
         status: failure.status,
         contentType: ERROR_CONTENT_TYPE,
         payload: JSON.stringify(failure.body),
         ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
       };
+    };
+    let answer: LaneAnswer | undefined;
+    let closeConnection = false;
+    // As the guard hook does: before the body is read, so a refused request costs no parsing.
+    const { auth } = this.context;
+    if (auth !== undefined) {
+      try {
+        await authenticate(auth, request, server?.context);
+      } catch (thrown) {
+        answer = failed(thrown);
+      }
     }
-    // A body that could not be read may still be arriving: the connection cannot carry another request.
-    this.write(response, answer, requestId, body === undefined || this.context.closing());
+    if (answer === undefined) {
+      try {
+        const headerLength = Number(request.headers[HEADER_LENGTH]);
+        body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
+      } catch (thrown) {
+        answer = failed(thrown);
+        // The client may still be sending: the connection cannot carry another request.
+        closeConnection = true;
+      }
+    }
+    if (answer === undefined && body !== undefined) {
+      try {
+        const exchange = { request, response, body, requestId, traceContext: server?.context };
+        answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
+      } catch (thrown) {
+        answer = failed(thrown);
+      }
+    }
+    this.write(response, answer ?? failed(new Error('the lane reached no answer')), requestId, closeConnection || this.context.closing());
   }
 
   private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
