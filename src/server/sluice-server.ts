@@ -23,7 +23,7 @@ import type { WorkflowStartupReport } from '../serving/workflows/workflow-manage
 import { ServingCore } from '../serving/serving-core.js';
 import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
-import { InferenceLane } from '../api/rest/inference/inference-lane.js';
+import { InferenceLane, shadowsLaneRoute } from '../api/rest/inference/inference-lane.js';
 import type { LaneContext } from '../api/rest/request-lane.js';
 import { Telemetry } from '../telemetry/tracing/telemetry.js';
 import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
@@ -152,8 +152,9 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     const nestModules = plugins.nestModules.filter((m) => m.api === name).map((m) => m.value as unknown as DynamicModule);
     const withPlugins: DynamicModule = nestModules.length === 0 ? module : { ...module, imports: [...(module.imports ?? []), ...nestModules] };
     const provider = guards[name];
-    // The lane runs none of the request hooks or interceptors a plugin's Nest module may add.
-    const lane = name === 'inference' && nestModules.length === 0;
+    // The lane runs none of the request hooks or interceptors a plugin's Nest module may add, and a
+    // plugin endpoint may take requests of the lane's shape.
+    const lane = name === 'inference' && nestModules.length === 0 && !endpoints.some((e) => shadowsLaneRoute(e.value.method, e.value.path));
     const app = await startHttpApp(withPlugins, {
       name,
       ...listener,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
 import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
@@ -5,6 +6,7 @@ import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
+import { writePluginFolder } from '../support/plugin-folder.js';
 import { SpanRecorder } from '../support/telemetry/span-recorder.js';
 import { memoryLogger, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -195,5 +197,33 @@ describe('the inference lane on a traced port', () => {
       const same = (span: Record<string, unknown>): unknown => ({ ...span, route: undefined, path: undefined, id: undefined, trace: undefined });
       expect({ name, ...(same(lane) as object) }).toEqual({ name, ...(same(framework) as object) });
     }
+  });
+});
+
+describe('an inference port whose plugin endpoint has the shape of a lane route', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    const source =
+      "export default { register(c) { c.endpoint({ name: 'special', api: 'inference', method: 'POST', path: '/predictions/mlp', handle: async () => ({ body: 'from the plugin' }) }); } };\n";
+    t = await startTestServer({
+      demoModels: ['mlp'],
+      prepare: async (_store, dir) => {
+        await writePluginFolder(join(dir, 'special'), { name: 'special', provides: [{ point: 'endpoint', name: 'special' }] }, source);
+      },
+      config: { plugins: [{ path: 'special' }] },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('keeps the lane off, so the endpoint gets its requests', async () => {
+    const answer = await answerOf(`${t.inference}/predictions/mlp`, json([ROW]));
+    expect({ lane: t.server.inference.lane, status: answer.status, body: Buffer.from(answer.body, 'base64').toString() }).toEqual({
+      lane: undefined,
+      status: 200,
+      body: '"from the plugin"',
+    });
   });
 });

@@ -60,6 +60,15 @@ function handlerResultAnswer(result: unknown): LaneAnswer {
   return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(result) };
 }
 
+/**
+ * Whether a route of `method` and `path` (a plugin endpoint's, with `:param` segments) could take requests
+ * the lane would answer: a POST with the shape of one of its two routes. Fastify would route such a
+ * request to the endpoint (a fixed segment beats a parameter), so a port with one keeps the lane off.
+ */
+export function shadowsLaneRoute(method: string, path: string): boolean {
+  return method === 'POST' && (/^\/predictions\/[^/]+$/.test(path) || /^\/v2\/models\/[^/]+\/infer$/.test(path));
+}
+
 /** What the lane asks of the model registry. */
 export type LaneRegistry = Pick<ModelRegistry, 'has' | 'resolve'>;
 

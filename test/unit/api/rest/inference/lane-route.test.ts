@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IncomingHttpHeaders } from 'node:http';
-import { laneRouteOf, type LaneRegistry } from '../../../../../src/api/rest/inference/inference-lane.js';
+import { laneRouteOf, shadowsLaneRoute, type LaneRegistry } from '../../../../../src/api/rest/inference/inference-lane.js';
 import type { ModelVersion } from '../../../../../src/serving/model-version.js';
 
 const LIMIT = 1000;
@@ -59,5 +59,17 @@ describe('laneRouteOf', () => {
       route('/predictions/mlp', { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) }),
     ]).toEqual([undefined, undefined, undefined]);
     expect(route('/predictions/mlp', { 'content-type': 'application/json', 'content-length': String(LIMIT) })).toBeDefined();
+  });
+});
+
+describe('shadowsLaneRoute', () => {
+  it('is true for POST routes of the lane routes\' shape, fixed or with parameters, and false for the rest', () => {
+    expect({
+      fixedPredictions: shadowsLaneRoute('POST', '/predictions/special'),
+      paramInfer: shadowsLaneRoute('POST', '/v2/models/:name/infer'),
+      get: shadowsLaneRoute('GET', '/predictions/special'),
+      deeper: shadowsLaneRoute('POST', '/predictions/special/extra'),
+      other: shadowsLaneRoute('POST', '/hello/:name'),
+    }).toEqual({ fixedPredictions: true, paramInfer: true, get: false, deeper: false, other: false });
   });
 });
