@@ -122,7 +122,12 @@ export class InferenceLane implements RequestLane {
     if (this.context.closing()) return false;
     const route = laneRouteOf(request, this.core.registry, this.context.maxRequestSizeBytes);
     if (route === undefined) return false;
-    void this.answer(request, response, route);
+    this.answer(request, response, route).catch((error: unknown) => {
+      // Every failure of a request is answered inside `answer`; this is the net for a fault of the lane
+      // itself, which must cost this request only, never the process.
+      this.context.logger.error('request failed', { method: 'POST', url: request.url, code: 'SLUICE_INTERNAL', error });
+      response.destroy();
+    });
     return true;
   }
 
