@@ -15,7 +15,7 @@ import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import { authenticate } from '../auth/auth-guard.hook.js';
 import type { LaneContext, RequestLane } from '../request-lane.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
-import { encodeOipResponse } from './oip/oip-response-encoder.js';
+import { inferOip } from './oip/oip-infer.js';
 
 /** A route the lane answers, with the model it names. */
 export interface LaneRoute {
@@ -47,6 +47,8 @@ interface LaneAnswer {
   readonly contentType: string | undefined;
   readonly payload: string | Buffer;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The connection cannot carry another request (the body could not be read; more of it may follow). */
+  readonly closeConnection?: boolean;
 }
 
 /**
@@ -174,7 +176,7 @@ export class InferenceLane implements RequestLane {
     };
     response.once('finish', onFinished);
     response.once('error', onFinished);
-    const failed = (thrown: unknown): LaneAnswer => {
+    const failed = (thrown: unknown, closeConnection = false): LaneAnswer => {
       const error = unexpectedError(thrown);
       const failure = errorAnswerOf(error, url);
       errorCode = error.code;
@@ -186,56 +188,41 @@ export class InferenceLane implements RequestLane {
         contentType: ERROR_CONTENT_TYPE,
         payload: JSON.stringify(failure.body),
         ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
+        closeConnection,
       };
     };
-    let answer: LaneAnswer | undefined;
-    let closeConnection = false;
-    // As the guard hook does: before the body is read, so a refused request costs no parsing.
-    const { auth } = this.context;
-    if (auth !== undefined) {
-      try {
-        await authenticate(auth, request, server?.context);
-      } catch (thrown) {
-        answer = failed(thrown);
+    const respond = async (): Promise<LaneAnswer> => {
+      // As the guard hook does: before the body is read, so a refused request costs no parsing.
+      const { auth } = this.context;
+      if (auth !== undefined) {
+        try {
+          await authenticate(auth, request, server?.context);
+        } catch (thrown) {
+          return failed(thrown);
+        }
       }
-    }
-    if (answer === undefined) {
+      let read: Buffer;
       try {
         const headerLength = Number(request.headers[HEADER_LENGTH]);
-        body = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
+        read = await readBody(request, this.context.maxRequestSizeBytes, Number.isSafeInteger(headerLength) ? headerLength : undefined);
       } catch (thrown) {
-        answer = failed(thrown);
-        // The client may still be sending: the connection cannot carry another request.
-        closeConnection = true;
+        return failed(thrown, true);
       }
-    }
-    if (answer === undefined && body !== undefined) {
+      body = read;
       try {
-        const exchange = { request, response, body, requestId, traceContext: server?.context };
-        answer = route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
+        const exchange = { request, response, body: read, requestId, traceContext: server?.context };
+        return route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
       } catch (thrown) {
-        answer = failed(thrown);
+        return failed(thrown);
       }
-    }
-    this.write(response, answer ?? failed(new Error('the lane reached no answer')), requestId, closeConnection || this.context.closing());
+    };
+    this.write(response, await respond(), requestId);
   }
 
   private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
     const decoded = decodeOipBody(body, request.headers);
     const knobs = withOipParameterKnobs(decoded.parameters, knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext));
-    const answer = await this.core.inference.inferTensors({
-      model,
-      inputs: decoded.inputs,
-      ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
-      ...knobs,
-      api: 'v2',
-      requestId,
-    });
-    const encoded = encodeOipResponse(
-      { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
-      answer.result,
-      decoded.isBinaryOutput,
-    );
+    const encoded = await inferOip(this.core.inference, { model }, decoded, knobs, requestId);
     if (encoded.kind === 'json') return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(encoded.body) };
     return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
   }
@@ -248,7 +235,7 @@ export class InferenceLane implements RequestLane {
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */
-  private write(response: ServerResponse, answer: LaneAnswer, requestId: string, closeConnection: boolean): void {
+  private write(response: ServerResponse, answer: LaneAnswer, requestId: string): void {
     if (response.headersSent || response.destroyed) {
       if (!response.writableEnded) response.end();
       return;
@@ -256,7 +243,7 @@ export class InferenceLane implements RequestLane {
     const head: string[] = [REQUEST_ID_HEADER, requestId];
     if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
     if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
-    if (closeConnection) head.push('connection', 'close');
+    if (answer.closeConnection === true || this.context.closing()) head.push('connection', 'close');
     head.push('content-length', String(typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength));
     response.writeHead(answer.status, head);
     response.end(answer.payload);

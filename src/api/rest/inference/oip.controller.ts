@@ -10,7 +10,7 @@ import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
 import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
-
+import { inferOip } from './oip/oip-infer.js';
 
 /** OIP model metadata. */
 interface ModelMetadata {
@@ -101,20 +101,8 @@ export class OipController {
     if (version === undefined && !this.core.registry.has(model) && this.core.workflows.find(model)) return this.runWorkflow(model, request, reply);
     this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const decoded = decodeBody(request);
-    const answer = await this.core.inference.inferTensors({
-      model,
-      ...(version !== undefined ? { version } : {}),
-      inputs: decoded.inputs,
-      ...(decoded.outputs ? { outputs: decoded.outputs } : {}),
-      ...knobsFromOipParameters(decoded.parameters, request, reply),
-      api: 'v2',
-      requestId: observedRequestId(request),
-    });
-    const encoded = encodeOipResponse(
-      { name: answer.version.name, version: answer.version.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
-      answer.result,
-      decoded.isBinaryOutput,
-    );
+    const target = { model, ...(version !== undefined ? { version } : {}) };
+    const encoded = await inferOip(this.core.inference, target, decoded, knobsFromOipParameters(decoded.parameters, request, reply), observedRequestId(request));
     if (encoded.kind === 'json') return encoded.body;
     void reply.header('content-type', 'application/octet-stream').header(HEADER_LENGTH, String(encoded.headerLength));
     return encoded.body;
