@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
 import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { abandonMidBody } from '../support/abandoned-request.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { SpanRecorder } from '../support/telemetry/span-recorder.js';
@@ -123,6 +125,30 @@ describe('the inference lane', () => {
     await answerOf(`${t.inference}/v2/models/mlp/infer`, json('{"inputs": '));
     expect(await errorCount(t.metrics, 'SLUICE_REQUEST_MALFORMED_JSON')).toBe(before + 1);
   });
+
+  it('logs a client that closes the connection part way through its body as the framework does: status 499, a client error, no failure', async () => {
+    const before = await errorCount(t.metrics, 'SLUICE_REQUEST_INVALID');
+    const paths = { lane: '/predictions/mlp', framework: '/predictions/mlp/1.0' };
+    for (const [name, path] of Object.entries(paths)) {
+      await abandonMidBody(t.inference, { path, headers: { 'content-type': 'application/json', 'x-request-id': `gone-${name}` }, declaredLength: 1000, partialBody: '[[0.5, 0.5' });
+    }
+    // The error is counted once the body read fails, after the connection closed: the last step of each.
+    while ((await errorCount(t.metrics, 'SLUICE_REQUEST_INVALID')) < before + 2) await setTimeout(10);
+    const lines = raw.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const accessLine = (name: string): unknown => {
+      const line = lines.find((l) => l['msg'] === 'request' && l['requestId'] === `gone-${name}`);
+      return line && { level: line['level'], url: line['url'], status: line['status'], model: line['model'] };
+    };
+    expect({
+      lane: accessLine('lane'),
+      framework: accessLine('framework'),
+      failures: lines.filter((l) => l['level'] === 'error' && Object.values(paths).includes(l['url'] as string)),
+    }).toEqual({
+      lane: { level: 'info', url: paths.lane, status: 499, model: 'mlp' },
+      framework: { level: 'info', url: paths.framework, status: 499, model: 'mlp' },
+      failures: [],
+    });
+  });
 });
 
 describe('the inference lane on a guarded port', () => {
@@ -197,6 +223,19 @@ describe('the inference lane on a traced port', () => {
       const same = (span: Record<string, unknown>): unknown => ({ ...span, route: undefined, path: undefined, id: undefined, trace: undefined });
       expect({ name, ...(same(lane) as object) }).toEqual({ name, ...(same(framework) as object) });
     }
+  });
+
+  it('ends the span of a request whose client closed the connection first without a status code, as the framework does', async () => {
+    for (const [name, path] of Object.entries({ lane: '/predictions/mlp', framework: '/predictions/mlp/1.0' })) {
+      await abandonMidBody(t.inference, { path, headers: { 'content-type': 'application/json', 'x-request-id': `gone-${name}` }, declaredLength: 1000, partialBody: '[[0.5' });
+    }
+    const [lane, framework] = [(await serverSpanOf('gone-lane')) as Record<string, unknown>, (await serverSpanOf('gone-framework')) as Record<string, unknown>];
+    const essentials = (span: Record<string, unknown>): unknown => ({ status: span['status'], attributes: span['attributes'] });
+    expect({ lane: essentials(lane), framework: essentials(framework) }).toEqual({
+      lane: { status: SpanStatusCode.UNSET, attributes: expect.objectContaining({ 'error.type': 'client_closed' }) },
+      framework: { status: SpanStatusCode.UNSET, attributes: expect.objectContaining({ 'error.type': 'client_closed' }) },
+    });
+    expect([lane, framework].map((span) => (span['attributes'] as Record<string, unknown>)['http.response.status_code'])).toEqual([undefined, undefined]);
   });
 });
 

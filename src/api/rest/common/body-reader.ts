@@ -12,6 +12,12 @@ function tooLarge(limit: number): SluiceError {
   );
 }
 
+/** The error of a body whose connection closed after `received` bytes (of `declared`, when it was given). */
+function clientClosed(received: number, declared: number | undefined, cause?: unknown): SluiceError {
+  const of = declared === undefined ? '' : ` of its ${declared}`;
+  return new SluiceError('SLUICE_REQUEST_INVALID', `the client closed the connection after ${received}${of} body bytes`, {}, { cause });
+}
+
 /**
  * An empty buffer of `length` bytes in memory of its own, placed so that byte `alignAt` of it starts on an
  * 8-byte boundary: raw tensors that follow a JSON header of `alignAt` bytes can then be used in place.
@@ -25,12 +31,15 @@ function alignedBuffer(length: number, alignAt: number): Buffer {
 /**
  * Reads a request body of at most `limit` bytes. With `alignAt` (the binary tensor extension's header
  * length), the bytes after the header start on an 8-byte boundary, so tensors need no copy. A body
- * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known.
+ * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known; a body cut short,
+ * or a connection closed before the body has arrived, with `SLUICE_REQUEST_INVALID`.
  */
 export function readBody(stream: IncomingMessage, limit: number, alignAt?: number): Promise<Buffer> {
   const declared = Number(stream.headers['content-length']);
   const known = Number.isSafeInteger(declared) && declared >= 0;
   if (known && declared > limit) return Promise.reject(tooLarge(limit));
+  // Closed while the request waited (for its auth check, say): the stream will send nothing more.
+  if (stream.destroyed) return Promise.reject(clientClosed(0, known ? declared : undefined));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let target = known ? alignedBuffer(declared, alignAt ?? 0) : undefined;
@@ -50,7 +59,12 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
       received += chunk.length;
     };
     stream.on('data', onData);
-    stream.once('error', reject);
+    // The request stream fails only when the connection closes before the body has all arrived: the
+    // client's doing (it gave up, or its network did), so a client error rather than the server's.
+    stream.once('error', (error) => {
+      stream.removeListener('data', onData);
+      reject(clientClosed(received, known ? declared : undefined, error));
+    });
     stream.once('end', () => {
       if (target) {
         if (received !== declared) {

@@ -25,6 +25,8 @@ export interface RequestObserverOptions {
 
 /** The most of a request body an access-log line shows. */
 const BODY_LOG_LIMIT = 4096;
+/** `error.type` of a server span whose client closed the connection before the answer was sent. */
+const CLIENT_CLOSED_ERROR_TYPE = 'client_closed';
 /** A client's request id is echoed only when it is short printable ASCII; otherwise one is generated. */
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -36,6 +38,8 @@ interface RequestState {
   readonly server: ServerSpan | undefined;
   readonly options: RequestObserverOptions;
   errorCode?: string;
+  /** The client closed the connection before the answer was sent; the line and the span are written. */
+  abandoned?: boolean;
 }
 
 const states = new WeakMap<FastifyRequest, RequestState>();
@@ -123,6 +127,22 @@ export function endHttpServerSpan(server: ServerSpan, status: number): void {
   server.span.end();
 }
 
+/**
+ * The `status` of the access-log line of a request whose client closed the connection before its answer
+ * was sent: no status went out, and this is the figure web servers log for it.
+ */
+export const CLIENT_CLOSED_STATUS = 499;
+
+/**
+ * Ends the server span of a request whose client closed the connection before its answer was sent: no
+ * status code went out, so the span has none, and `error.type` says why. Its status stays unset, as for a
+ * 4xx answer: the client's doing, not the server's failure.
+ */
+export function endAbandonedHttpServerSpan(server: ServerSpan): void {
+  server.span.setAttribute(ATTR.errorType, CLIENT_CLOSED_ERROR_TYPE);
+  server.span.end();
+}
+
 /** Records on a request's span that it is answered with `error`: the exception for a 5xx, the code otherwise. */
 export function noteSpanError(span: Span, error: SluiceError, status: number): void {
   if (!span.isRecording()) return;
@@ -187,7 +207,9 @@ export function requestLogFields(request: FastifyRequest): LogFields {
  * Observes every request of a port: echoes `x-request-id` (or generates one), starts the server span
  * from the caller's `traceparent` / `tracestate` / `baggage` and keeps its context with the request
  * ({@link requestTraceContext}), and when the answer is sent ends the span and writes the access-log
- * line (method, route, status, latency, model, request id) with the request's trace fields.
+ * line (method, route, status, latency, model, request id) with the request's trace fields. A request
+ * whose client closes the connection before the answer is sent gets its line then, with
+ * {@link CLIENT_CLOSED_STATUS}, and its span ends without a status code.
  */
 export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
@@ -197,12 +219,23 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     const route = request.routeOptions.url;
     const server =
       telemetry && startHttpServerSpan(telemetry, { method: request.method, url: request.url, route, scheme: request.protocol, clientAddress: request.ip, headers: request.headers }, id);
-    states.set(request, { started: performance.now(), id, route, server, options });
+    const state: RequestState = { started: performance.now(), id, route, server, options };
+    states.set(request, state);
+    // A client that closes the connection first gets no answer, so `onResponse` never runs: the line and
+    // the span are written here instead.
+    reply.raw.once('close', () => {
+      // Kept in the map: the error the request then fails with is still counted (`noteRequestError`).
+      if (reply.raw.writableFinished || states.get(request) !== state) return;
+      state.abandoned = true;
+      const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
+      if (options.accessLog) logger.info('request', requestAccessLogFields(request, CLIENT_CLOSED_STATUS, latencyMs, state));
+      if (server !== undefined) endAbandonedHttpServerSpan(server);
+    });
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const state = states.get(request);
-    if (state === undefined) {
+    if (state === undefined || state.abandoned === true) {
       done();
       return;
     }

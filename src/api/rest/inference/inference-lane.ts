@@ -9,7 +9,7 @@ import { readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
-import { accessLogFields, endHttpServerSpan, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
+import { accessLogFields, CLIENT_CLOSED_STATUS, endAbandonedHttpServerSpan, endHttpServerSpan, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import { authenticate } from '../auth/auth-guard.hook.js';
@@ -154,6 +154,8 @@ export class InferenceLane implements RequestLane {
       if (finished) return;
       finished = true;
       connections.requestFinished(socket);
+      // Closed before the answer was sent (the client left): the line and the span say so.
+      const abandoned = !response.writableFinished;
       if (observe.accessLog) {
         const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
         logger.info(
@@ -162,7 +164,7 @@ export class InferenceLane implements RequestLane {
             method: 'POST',
             url,
             route: route.pattern,
-            status: response.statusCode,
+            status: abandoned ? CLIENT_CLOSED_STATUS : response.statusCode,
             latencyMs,
             requestId,
             model: route.model,
@@ -172,10 +174,13 @@ export class InferenceLane implements RequestLane {
           }),
         );
       }
-      if (server !== undefined) endHttpServerSpan(server, response.statusCode);
+      if (server === undefined) return;
+      if (abandoned) endAbandonedHttpServerSpan(server);
+      else endHttpServerSpan(server, response.statusCode);
     };
     response.once('finish', onFinished);
     response.once('error', onFinished);
+    response.once('close', onFinished);
     const failed = (thrown: unknown, closeConnection = false): LaneAnswer => {
       const error = unexpectedError(thrown);
       const failure = errorAnswerOf(error, url);

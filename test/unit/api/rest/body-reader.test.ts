@@ -14,6 +14,17 @@ function request(chunks: readonly Buffer[], headers: Record<string, string> = {}
   return stream as unknown as IncomingMessage;
 }
 
+/** A request stream with the given headers that sends `chunks`, then fails as a connection closed by the client does. */
+function abandonedRequest(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
+  const stream = new PassThrough();
+  Object.assign(stream, { headers });
+  setImmediate(() => {
+    for (const chunk of chunks) stream.write(chunk);
+    setImmediate(() => stream.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  });
+  return stream as unknown as IncomingMessage;
+}
+
 describe('readBody', () => {
   it('reads a body with a Content-Length', async () => {
     const body = await readBody(request([Buffer.from('hel'), Buffer.from('lo')], { 'content-length': '5' }), 100);
@@ -52,6 +63,30 @@ describe('readBody', () => {
     await expect(readBody(request([Buffer.from('abc')], { 'content-length': '5' }), 100)).rejects.toMatchObject({
       code: 'SLUICE_REQUEST_INVALID',
       message: 'the request body ended after 3 of its 5 bytes',
+    });
+  });
+
+  it('refuses a body whose connection the client closes part way, as a client error', async () => {
+    await expect(readBody(abandonedRequest([Buffer.from('abc')], { 'content-length': '5' }), 100)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_INVALID',
+      message: 'the client closed the connection after 3 of its 5 body bytes',
+    });
+  });
+
+  it('says how many bytes came when a chunked body is cut off', async () => {
+    await expect(readBody(abandonedRequest([Buffer.from('ab')]), 100)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_INVALID',
+      message: 'the client closed the connection after 2 body bytes',
+    });
+  });
+
+  it('refuses at once a request whose connection closed before its body was asked for', async () => {
+    const closed = new PassThrough();
+    Object.assign(closed, { headers: { 'content-length': '5' } });
+    closed.destroy();
+    await expect(readBody(closed as unknown as IncomingMessage, 100)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_INVALID',
+      message: 'the client closed the connection after 0 of its 5 body bytes',
     });
   });
 });
