@@ -108,6 +108,62 @@ describe('bad input', () => {
     });
   });
 
+  const FP32_OVERFLOW = 'element 0 is 3.5e+38, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32';
+
+  it('a finite number too large for FP32 → 400 giving the range (TorchServe route)', async () => {
+    expect(await post('/predictions/iris', '[3.5e38, 1, 1, 1]')).toMatchObject({
+      status: 400,
+      body: { code: 400, message: `input \`input\`: ${FP32_OVERFLOW}`, errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('a finite number too large for FP32 → 400 giving the range (KServe v1)', async () => {
+    expect(await post('/v1/models/iris:predict', '{"instances": [[3.5e38, 1, 1, 1]]}')).toMatchObject({
+      status: 400,
+      body: { error: `input \`input\`: ${FP32_OVERFLOW}`, errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('a finite number too large for FP32 → 400 giving the range (OIP v2)', async () => {
+    expect(await oip([{ name: 'input', shape: [1, 4], datatype: 'FP32', data: [3.5e38, 1, 1, 1] }])).toMatchObject({
+      status: 400,
+      body: { error: `input \`input\`: ${FP32_OVERFLOW}`, errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('a finite number too large for FP16 → 400 giving the range', async () => {
+    expect(await oip([{ name: 'input', shape: [1, 4], datatype: 'FP16', data: [1, 70000, 1, 1] }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input`: element 1 is 70000, expected a number in [-65504, 65504] for FP16', errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+    });
+  });
+
+  it('ragged nested OIP data whose count matches the shape → 400', async () => {
+    expect(await oip([{ name: 'input', shape: [2, 4], datatype: 'FP32', data: [[1, 2, 3, 4, 5], [1, 2, 3]] }])).toMatchObject({
+      status: 400,
+      body: {
+        error: 'input `input`: nested data does not match shape [2,4]: row [0] has 5 values, expected 4; nest the data exactly as the shape says, or send it flat',
+        errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      },
+    });
+  });
+
+  it('a binary_data_output that is not a boolean → 400', async () => {
+    const json = { parameters: { binary_data_output: 'yes' }, inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }] };
+    expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({
+      status: 400,
+      body: { error: 'parameters.binary_data_output must be true or false, got "yes"', errorCode: 'SLUICE_REQUEST_INVALID' },
+    });
+  });
+
+  it('an output binary_data that is not a boolean → 400', async () => {
+    const json = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [{ name: 'label', parameters: { binary_data: 'yes' } }] };
+    expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({
+      status: 400,
+      body: { error: 'outputs[0].parameters.binary_data must be true or false, got "yes"', errorCode: 'SLUICE_REQUEST_INVALID' },
+    });
+  });
+
   it('NaN in numeric data → 400 (NaN is not JSON)', async () => {
     expect(await post('/predictions/iris', '[NaN, 3.5, 1.4, 0.2]')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' } });
   });

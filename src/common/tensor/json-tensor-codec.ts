@@ -9,7 +9,9 @@ export type JsonScalar = number | boolean | string;
 /** Deepest nesting accepted in JSON tensor data; real tensors rarely exceed rank 8. */
 const MAX_JSON_RANK = 32;
 
-const INTEGER_RANGES: Partial<Record<NumericDatatype, readonly [number, number]>> = {
+type IntegerDatatype = Exclude<NumericDatatype, 'BOOL' | 'FP16' | 'FP32' | 'FP64'>;
+
+const INTEGER_RANGES: Readonly<Record<IntegerDatatype, readonly [number, number]>> = {
   INT8: [-128, 127],
   INT16: [-32768, 32767],
   INT32: [-2147483648, 2147483647],
@@ -69,10 +71,15 @@ function checkRectangular(value: unknown, shape: readonly number[], depth: numbe
   }
 }
 
-/** Flattens nested JSON arrays row-major (flat arrays pass through unchanged). */
-export function flattenJsonData(data: unknown, where: string): unknown[] {
+/**
+ * Flattens nested JSON arrays row-major (flat arrays pass through unchanged). With `shape`, nested data
+ * must be nested exactly as `shape` says (each level as long as its dimension); flat data is left to the
+ * count check of {@link tensorFromJsonValues}.
+ */
+export function flattenJsonData(data: unknown, where: string, shape?: readonly number[]): unknown[] {
   if (!Array.isArray(data)) return [data];
   if (!data.some(Array.isArray)) return data;
+  if (shape !== undefined) return flattenToShape(data, shape, where);
   const out: unknown[] = [];
   const walk = (value: unknown, depth: number): void => {
     if (depth > MAX_JSON_RANK) {
@@ -80,6 +87,48 @@ export function flattenJsonData(data: unknown, where: string): unknown[] {
     }
     if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
     else out.push(value);
+  };
+  walk(data, 0);
+  return out;
+}
+
+function notNestedAsShape(where: string, shape: readonly number[], problem: string): SluiceError {
+  return new SluiceError(
+    'SLUICE_TENSOR_SHAPE_MISMATCH',
+    `${where}: nested data does not match shape [${shape.join(',')}]: ${problem}; nest the data exactly as the shape says, or send it flat`,
+  );
+}
+
+function rowName(index: readonly number[]): string {
+  return index.length === 0 ? 'the outer list' : `row [${index.join(',')}]`;
+}
+
+/** Flattens `data`, checking each level's length against `shape`; `index` is the row being walked. */
+function flattenToShape(data: readonly unknown[], shape: readonly number[], where: string): unknown[] {
+  const out: unknown[] = [];
+  const index: number[] = [];
+  const walk = (row: unknown, depth: number): void => {
+    const expected = shape[depth];
+    if (depth >= MAX_JSON_RANK) {
+      throw new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', `${where}: data is nested deeper than ${MAX_JSON_RANK} levels`);
+    }
+    if (expected === undefined) {
+      const what = index.length === 0 ? 'the data' : `element [${index.join(',')}]`;
+      throw notNestedAsShape(where, shape, `${what} is a list, but the shape has only ${shape.length} dimensions`);
+    }
+    if (!Array.isArray(row)) throw notNestedAsShape(where, shape, `${rowName(index)} is ${describe(row)}, expected a list of ${expected} values`);
+    if (row.length !== expected) throw notNestedAsShape(where, shape, `${rowName(index)} has ${row.length} values, expected ${expected}`);
+    const innermost = depth === shape.length - 1;
+    for (let i = 0; i < row.length; i++) {
+      const item: unknown = row[i];
+      if (innermost && !Array.isArray(item)) {
+        out.push(item);
+        continue;
+      }
+      index.push(i);
+      walk(item, depth + 1);
+      index.pop();
+    }
   };
   walk(data, 0);
   return out;
@@ -93,29 +142,72 @@ function invalid(where: string, index: number, expected: string, value: unknown)
   );
 }
 
-function fillNumeric(datatype: NumericDatatype, values: readonly unknown[], where: string): TensorData {
-  const info = NUMERIC_DATATYPE_INFO[datatype];
-  const out = new info.array(values.length);
-  if (datatype === 'BOOL') {
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (v === true || v === 1) out[i] = 1;
-      else if (v === false || v === 0) out[i] = 0;
-      else throw invalid(where, i, 'true or false for BOOL', v);
-    }
-    return out;
+/** The finite range of each floating-point datatype, as messages show it. */
+const FLOAT_RANGES = { FP16: '[-65504, 65504]', FP32: '[-3.4028235e+38, 3.4028235e+38]' } as const;
+
+/** The error for a value that is not a number, is not finite, or overflows `datatype` to infinity. */
+function invalidFloat(where: string, index: number, datatype: 'FP16' | 'FP32' | 'FP64', value: unknown): SluiceError {
+  if (datatype === 'FP64' || typeof value !== 'number' || !Number.isFinite(value)) {
+    return invalid(where, index, `a finite number for ${datatype}`, value);
   }
-  const range = INTEGER_RANGES[datatype];
-  if (range === undefined) {
-    const half = datatype === 'FP16';
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(where, i, `a finite number for ${datatype}`, v);
-      out[i] = half ? float32ToFloat16Bits(v) : v;
-    }
-    return out;
+  return invalid(where, index, `a number in ${FLOAT_RANGES[datatype]} for ${datatype}`, value);
+}
+
+function fillBool(values: readonly unknown[], where: string): Uint8Array {
+  const out = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === true || v === 1) out[i] = 1;
+    else if (v === false || v === 0) out[i] = 0;
+    else throw invalid(where, i, 'true or false for BOOL', v);
   }
-  const [min, max] = range;
+  return out;
+}
+
+/*
+ * One loop per float datatype, each checking the value after conversion: that single test refuses
+ * JSON's `1e999` and finite numbers that overflow the datatype, which would otherwise reach the model
+ * as infinities.
+ */
+
+function fillFloat16(values: readonly unknown[], where: string): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') throw invalidFloat(where, i, 'FP16', v);
+    const bits = float32ToFloat16Bits(v);
+    // An all-ones exponent is an infinity or a NaN.
+    if ((bits & 0x7c00) === 0x7c00) throw invalidFloat(where, i, 'FP16', v);
+    out[i] = bits;
+  }
+  return out;
+}
+
+function fillFloat32(values: readonly unknown[], where: string): Float32Array {
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') throw invalidFloat(where, i, 'FP32', v);
+    const single = Math.fround(v);
+    if (!Number.isFinite(single)) throw invalidFloat(where, i, 'FP32', v);
+    out[i] = single;
+  }
+  return out;
+}
+
+function fillFloat64(values: readonly unknown[], where: string): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw invalidFloat(where, i, 'FP64', v);
+    out[i] = v;
+  }
+  return out;
+}
+
+function fillInteger(datatype: IntegerDatatype, values: readonly unknown[], where: string): TensorData {
+  const [min, max] = INTEGER_RANGES[datatype];
+  const out = new NUMERIC_DATATYPE_INFO[datatype].array(values.length);
   const big = datatype === 'INT64' || datatype === 'UINT64';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -127,9 +219,25 @@ function fillNumeric(datatype: NumericDatatype, values: readonly unknown[], wher
   return out;
 }
 
+function fillNumeric(datatype: NumericDatatype, values: readonly unknown[], where: string): TensorData {
+  switch (datatype) {
+    case 'BOOL':
+      return fillBool(values, where);
+    case 'FP16':
+      return fillFloat16(values, where);
+    case 'FP32':
+      return fillFloat32(values, where);
+    case 'FP64':
+      return fillFloat64(values, where);
+    default:
+      return fillInteger(datatype, values, where);
+  }
+}
+
 /**
  * Builds a tensor from flat JSON values, checking that their count matches `shape` and that every value
- * fits `datatype` (finite numbers, integers in range, booleans, strings for BYTES).
+ * fits `datatype` (finite numbers within the float datatype's range, integers in range, booleans, strings
+ * for BYTES).
  */
 export function tensorFromJsonValues(
   name: string,

@@ -97,7 +97,7 @@ function decodeOipTensor(value: unknown, index: number): Tensor {
     throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${name}\`: shape must be a list of non-negative integers`);
   }
   const where = `input \`${name}\``;
-  return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], where), where);
+  return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], where, shape), where);
 }
 
 function decodeInstances(instances: unknown[], model: ModelDescription): DecodedJsonBody {

@@ -161,6 +161,11 @@ describe('decodeJsonRequestBody: {"inputs": [OIP tensors]}', () => {
     expect(decodeJsonRequestBody(body, iris)).toMatchObject({ inputs: [{ data: new Float32Array([1, 2, 3, 4]) }] });
   });
 
+  it('refuses nested data not nested as its shape says, though the count fits', () => {
+    const body = { inputs: [{ name: 'features', datatype: 'FP32', shape: [2, 4], data: [[1, 2, 3, 4, 5], [1, 2, 3]] }] };
+    expect(() => decodeJsonRequestBody(body, iris)).toThrow(expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH' }));
+  });
+
   it('refuses an entry that is not a tensor object', () => {
     expect(() => decodeJsonRequestBody({ inputs: [{ name: 'x' }] }, iris)).toThrow(
       expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'inputs[0] must be an object with name, datatype, shape and data' }),

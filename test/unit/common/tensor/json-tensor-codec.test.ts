@@ -89,6 +89,40 @@ describe('flattenJsonData', () => {
       expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'input `x`: data is nested deeper than 32 levels' }),
     );
   });
+
+  it('with a shape, flattens data nested exactly as the shape', () => {
+    expect(flattenJsonData([[[1, 2]], [[3, 4]]], 'input `x`', [2, 1, 2])).toEqual([1, 2, 3, 4]);
+  });
+
+  it('with a shape, returns flat data as it is', () => {
+    const flat = [1, 2, 3, 4];
+    expect(flattenJsonData(flat, 'input `x`', [2, 2])).toBe(flat);
+  });
+
+  it('with a shape, refuses ragged rows even when the count of values matches', () => {
+    expect(() => flattenJsonData([[1, 2, 3, 4, 5], [1, 2, 3]], 'input `x`', [2, 4])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `x`: nested data does not match shape [2,4]: row [0] has 5 values, expected 4; nest the data exactly as the shape says, or send it flat',
+      }),
+    );
+  });
+
+  it('with a shape, refuses rectangular data nested as another shape', () => {
+    expect(() => flattenJsonData([[1, 2, 3, 4, 5, 6, 7, 8]], 'input `x`', [2, 4])).toThrow(
+      'input `x`: nested data does not match shape [2,4]: the outer list has 1 values, expected 2;',
+    );
+  });
+
+  it('with a shape, refuses a value where the shape needs a list', () => {
+    expect(() => flattenJsonData([[1, 2], 3], 'input `x`', [2, 2])).toThrow('nested data does not match shape [2,2]: row [1] is 3, expected a list of 2 values;');
+  });
+
+  it('with a shape, refuses data nested deeper than the shape', () => {
+    expect(() => flattenJsonData([[1, [2]]], 'input `x`', [1, 2])).toThrow(
+      'nested data does not match shape [1,2]: element [0,1] is a list, but the shape has only 2 dimensions;',
+    );
+  });
 });
 
 describe('tensorFromJsonValues', () => {
@@ -168,6 +202,32 @@ describe('tensorFromJsonValues', () => {
   it('refuses non-finite numbers for floating-point datatypes', () => {
     expect(() => tensorFromJsonValues('x', 'FP64', [1], [Infinity])).toThrow('element 0 is Infinity, expected a finite number for FP64');
     expect(() => tensorFromJsonValues('x', 'FP16', [1], [NaN])).toThrow('element 0 is NaN, expected a finite number for FP16');
+  });
+
+  it('refuses a finite number that overflows FP32, giving its range', () => {
+    expect(() => tensorFromJsonValues('x', 'FP32', [2], [1, 3.5e38])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message: 'input `x`: element 1 is 3.5e+38, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32',
+        details: { index: 1, expected: 'a number in [-3.4028235e+38, 3.4028235e+38] for FP32' },
+      }),
+    );
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [-1e39])).toThrow('element 0 is -1e+39, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32');
+  });
+
+  it('accepts FP32 numbers up to its largest finite value', () => {
+    expect(tensorFromJsonValues('x', 'FP32', [2], [3.4028235e38, -3.4028235e38]).data).toEqual(new Float32Array([3.4028234663852886e38, -3.4028234663852886e38]));
+  });
+
+  it('refuses a finite number that overflows FP16, giving its range', () => {
+    expect(() => tensorFromJsonValues('x', 'FP16', [2], [65504, 65520])).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is 65520, expected a number in [-65504, 65504] for FP16' }),
+    );
+    expect(() => tensorFromJsonValues('x', 'FP16', [1], [-70000])).toThrow('element 0 is -70000, expected a number in [-65504, 65504] for FP16');
+  });
+
+  it('accepts FP16 numbers that round to its largest finite value', () => {
+    expect(tensorFromJsonValues('x', 'FP16', [2], [65519, -65504]).data).toEqual(new Uint16Array([0x7bff, 0xfbff]));
   });
 
   it('refuses a fraction for an integer datatype', () => {

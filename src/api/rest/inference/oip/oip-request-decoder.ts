@@ -29,6 +29,13 @@ function parameters(value: unknown, where: string): JsonObject {
   return value;
 }
 
+/** A boolean parameter (`binary_data_output`, `binary_data`); undefined when absent. */
+function booleanParameter(params: JsonObject, key: string, where: string): boolean | undefined {
+  const value = params[key];
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw invalid(`${where}.${key} must be true or false, got ${JSON.stringify(value)}`);
+}
+
 function decodeShape(value: unknown, where: string): number[] {
   if (!Array.isArray(value) || !value.every((d): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0)) {
     throw invalid(`${where}.shape must be a list of non-negative integers, e.g. [1, 4]`);
@@ -84,7 +91,7 @@ function decodeInput(value: unknown, index: number, slicer: BinarySlicer): Tenso
     return tensorFromRawBytes(name, datatype, shape, slicer.take(size, label), label);
   }
   if (value['data'] === undefined) throw invalid(`${where} has no data (and no binary_data_size)`);
-  return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], label), label);
+  return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], label, shape), label);
 }
 
 /**
@@ -100,15 +107,15 @@ export function decodeOipRequest(header: unknown, binary: Uint8Array = new Uint8
   const tensors = inputs.map((input, i) => decodeInput(input, i, slicer));
   slicer.assertConsumed();
   const requestParameters = parameters(header['parameters'], 'request');
-  const binaryByDefault = requestParameters['binary_data_output'] === true;
+  const binaryByDefault = booleanParameter(requestParameters, 'binary_data_output', 'parameters') ?? false;
   const binaryByOutput = new Map<string, boolean>();
   let names: string[] | undefined;
   if (outputs !== undefined) {
     if (!Array.isArray(outputs)) throw invalid('"outputs" must be a list of {name}');
     names = outputs.map((output, i) => {
       if (!isObject(output) || typeof output['name'] !== 'string') throw invalid(`outputs[${i}] must be an object with a name`);
-      const binary = parameters(output['parameters'], `outputs[${i}]`)['binary_data'];
-      if (typeof binary === 'boolean') binaryByOutput.set(output['name'], binary);
+      const binary = booleanParameter(parameters(output['parameters'], `outputs[${i}]`), 'binary_data', `outputs[${i}].parameters`);
+      if (binary !== undefined) binaryByOutput.set(output['name'], binary);
       return output['name'];
     });
   }

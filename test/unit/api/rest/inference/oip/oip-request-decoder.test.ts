@@ -101,6 +101,15 @@ describe('decodeOipRequest: JSON tensors', () => {
     );
   });
 
+  it('refuses nested data that does not match the shape, even when the count does', () => {
+    expect(() => decodeOipRequest({ inputs: [{ name: 'x', datatype: 'FP32', shape: [2, 4], data: [[1, 2, 3, 4, 5], [1, 2, 3]] }] })).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `x`: nested data does not match shape [2,4]: row [0] has 5 values, expected 4; nest the data exactly as the shape says, or send it flat',
+      }),
+    );
+  });
+
   it('refuses data that does not fill the shape', () => {
     expect(() => decodeOipRequest({ inputs: [{ ...fp32Input, data: [1] }] })).toThrow(
       expect.objectContaining({ code: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH', message: 'input `x`: shape [1,2] needs 2 values, got 1' }),
@@ -227,6 +236,18 @@ describe('decodeOipRequest: binary outputs', () => {
   it('lets an output ask for binary on its own', () => {
     const decoded = decodeOipRequest({ inputs: [fp32Input], outputs: [{ name: 'y', parameters: { binary_data: true } }, { name: 'z' }] });
     expect([decoded.isBinaryOutput('y'), decoded.isBinaryOutput('z')]).toEqual([true, false]);
+  });
+
+  it('refuses a binary_data_output that is not a boolean', () => {
+    expect(() => decodeOipRequest({ inputs: [fp32Input], parameters: { binary_data_output: 'yes' } })).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'parameters.binary_data_output must be true or false, got "yes"' }),
+    );
+  });
+
+  it('refuses an output’s binary_data that is not a boolean', () => {
+    expect(() => decodeOipRequest({ inputs: [fp32Input], outputs: [{ name: 'y' }, { name: 'z', parameters: { binary_data: 1 } }] })).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'outputs[1].parameters.binary_data must be true or false, got 1' }),
+    );
   });
 
   it('refuses request parameters that are not an object', () => {
