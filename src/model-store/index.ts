@@ -7,7 +7,7 @@ export {
   type RawModelManifest,
   type WorkerSettings,
 } from './manifest/model-manifest.js';
-export { loadManifest, type ManifestDefaults } from './manifest/manifest-loader.js';
+export { loadManifest, modelNamePattern, type ManifestDefaults } from './manifest/manifest-loader.js';
 export { readLabels } from './manifest/labels-reader.js';
 export { isPathInside } from './fs/path-containment.js';
 

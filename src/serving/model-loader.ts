@@ -38,7 +38,10 @@ function sessionOptions(manifest: ModelManifest, config: SluiceConfig): RuntimeS
   return { ...config.runtime, ...manifest.runtimeOptions, executionProviders: providers, deviceId };
 }
 
-/** Settings from, in rising precedence: server config, manifest, overrides. */
+/**
+ * Settings from, in rising precedence: server config, manifest, overrides. A default priority above the
+ * levels is not corrected here: the model manager refuses such overrides before loading.
+ */
 export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, overrides: SettingOverrides): VersionSettings {
   const minWorkers = overrides.minWorkers ?? manifest.workers.min;
   const maxWorkers = Math.max(overrides.maxWorkers ?? manifest.workers.max, minWorkers);
@@ -51,10 +54,8 @@ export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, o
     preferredBatchSizes: overrides.preferredBatchSizes ?? manifest.batching.preferredBatchSizes,
     priorityLevels,
     // New levels without a new default move the default to their middle, as the manifest would.
-    defaultPriority: Math.min(
+    defaultPriority:
       overrides.defaultPriority ?? (overrides.priorityLevels !== undefined ? Math.ceil(priorityLevels / 2) : manifest.batching.defaultPriority),
-      priorityLevels,
-    ),
     queuePolicy: overrides.queuePolicy ?? manifest.batching.queuePolicy,
     preserveOrdering: overrides.preserveOrdering ?? manifest.batching.preserveOrdering,
     responseTimeoutMs: overrides.responseTimeoutMs ?? manifest.responseTimeoutMs ?? config.responseTimeoutMs,

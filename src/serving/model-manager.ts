@@ -6,10 +6,12 @@ import type { SluiceConfig } from '../config/index.js';
 import {
   MANIFEST_FILE_NAME,
   isPathInside,
+  modelNamePattern,
   scanModelStore,
   type Snapshot,
   type SnapshotModel,
   type SnapshotStore,
+  type ModelManifest,
   type SnapshotWorkflow,
 } from '../model-store/index.js';
 import { loadModelVersion, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
@@ -65,6 +67,56 @@ function reasonOf(error: unknown): string {
   return isSluiceError(error) || error instanceof Error ? error.message : String(error);
 }
 
+function invalidArgument(message: string): SluiceError {
+  return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
+}
+
+/** A value for a message: long ones are cut, since the whole of a 3000-character name helps nobody. */
+function quoted(value: string): string {
+  return value.length > 60 ? `${JSON.stringify(value.slice(0, 57) + '...')} (${value.length} characters)` : JSON.stringify(value);
+}
+
+/** A name that breaks the manifest rule would be unreachable by URL, or reachable only by a different path. */
+function checkModelName(name: string | undefined): void {
+  const pattern = modelNamePattern();
+  if (name === undefined || pattern.test(name)) return;
+  throw invalidArgument(
+    `\`model_name\` must match ${pattern.source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got ${quoted(name)}`,
+  );
+}
+
+/** A default priority must be one of the levels; here the levels given in the same request. */
+function checkGivenPriorities(overrides: SettingOverrides): void {
+  const { defaultPriority, priorityLevels } = overrides;
+  if (defaultPriority === undefined || priorityLevels === undefined || defaultPriority <= priorityLevels) return;
+  throw invalidArgument(
+    `\`default_priority\` (${defaultPriority}) is above \`priority_levels\` (${priorityLevels}); give a default_priority from 1 to ${priorityLevels} or more priority_levels`,
+  );
+}
+
+/** A default priority must be one of the levels: those given with it, else those of the model's manifest. */
+function checkDefaultPriority(overrides: SettingOverrides, manifest: ModelManifest): void {
+  if (overrides.priorityLevels !== undefined) {
+    checkGivenPriorities(overrides);
+    return;
+  }
+  const levels = manifest.batching.priorityLevels;
+  if (overrides.defaultPriority === undefined || overrides.defaultPriority <= levels) return;
+  const model = `model \`${overrides.name ?? manifest.name}\` version \`${manifest.version}\``;
+  throw invalidArgument(
+    `\`default_priority\` (${overrides.defaultPriority}) is above the ${levels} priority level(s) of ${model} (its manifest's batching.priorityLevels); give a default_priority from 1 to ${levels}, or priority_levels as well`,
+  );
+}
+
+/**
+ * Refuses a registration whose own arguments are wrong, before anything is queued or downloaded. It throws
+ * at once rather than through a promise, so that a caller that does not wait for the load still hears it.
+ */
+function checkRegisterRequest(request: RegisterRequest): void {
+  checkModelName(request.name);
+  checkGivenPriorities(request);
+}
+
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
@@ -78,8 +130,12 @@ export class ModelManager {
 
   constructor(private readonly deps: ModelManagerDeps) {}
 
-  /** Loads every version `url` stands for; all or nothing. */
+  /**
+   * Loads every version `url` stands for; all or nothing. Throws `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at
+   * once (not through the promise) when the request's own arguments are invalid.
+   */
   register(request: RegisterRequest): Promise<ModelVersion[]> {
+    checkRegisterRequest(request);
     return this.mutations.run(async () => {
       const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
       const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
@@ -94,6 +150,7 @@ export class ModelManager {
    * already serves).
    */
   ensureRegistered(request: RegisterRequest): Promise<EnsuredModel[]> {
+    checkRegisterRequest(request);
     return this.mutations.run(async () => {
       const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
       const name = (s: ModelSource): string => request.name ?? s.manifest.name;
@@ -239,6 +296,7 @@ export class ModelManager {
 
   private async loadAll(sources: readonly ModelSource[], overrides: SettingOverrides): Promise<ModelVersion[]> {
     for (const { manifest } of sources) {
+      checkDefaultPriority(overrides, manifest);
       const name = overrides.name ?? manifest.name;
       if (this.deps.registry.has(name, manifest.version)) {
         throw new SluiceError(

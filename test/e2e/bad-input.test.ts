@@ -220,6 +220,21 @@ describe('bad input', () => {
     expect(await readdir(join(t.dir, 'model-store', '.extracted')).catch(() => [])).toEqual([]);
   });
 
+  it.each([
+    ['an empty name', '', '""'],
+    ['a 3000-character name', 'a'.repeat(3000), `"${'a'.repeat(57)}..." (3000 characters)`],
+    ['a parent-directory name', '../evil', '"../evil"'],
+    ['a name with a slash', 'a/b', '"a/b"'],
+  ])('registering under %s → 400, nothing registered', async (_case, name, shown) => {
+    expect(await requestJson(`${t.management}/models?url=iris&model_name=${encodeURIComponent(name)}`, { method: 'POST' })).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message: `\`model_name\` must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$ (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got ${shown}`,
+      },
+    });
+  });
+
   it('max_worker < min_worker → 400', async () => {
     expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1`, { method: 'PUT' })).toMatchObject({
       status: 400,

@@ -140,6 +140,15 @@ describe('TorchServe management over gRPC (ManagementAPIsService)', () => {
     });
   });
 
+  it('refuses a model_name that breaks the manifest rule with INVALID_ARGUMENT, registering nothing', async () => {
+    expect(await callError(unary(client, 'RegisterModel', { url: 'iris', model_name: 'a/b' }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: "`model_name` must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$ (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got \"a/b\"",
+      errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+    });
+    expect(await callError(unary(client, 'DescribeModel', { model_name: 'a/b' }))).toMatchObject({ code: status.NOT_FOUND });
+  });
+
   it('refuses a URL outside allowedUrls with PERMISSION_DENIED', async () => {
     expect(await callError(unary(client, 'RegisterModel', { url: 'http://169.254.169.254/model.sluice' }))).toMatchObject({
       code: status.PERMISSION_DENIED,

@@ -9,6 +9,7 @@ describe('management API', () => {
   let t: TestServer;
   let files: LoopbackFileServer;
   let filesUrl = '';
+  let downloads = 0;
   const manage = (path: string, method = 'GET'): ReturnType<typeof requestJson> => requestJson(`${t.management}${path}`, { method });
 
   beforeAll(async () => {
@@ -28,6 +29,7 @@ describe('management API', () => {
     });
     const archive = await readFile(join(t.dir, 'served-mlp.sluice'));
     files = await startLoopbackFileServer((req, res) => {
+      downloads++;
       if (req.url === '/models/mlp.sluice') res.end(archive);
       else res.writeHead(404).end();
     });
@@ -168,5 +170,55 @@ describe('management API', () => {
       status: 400,
       body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout, preferred_batch_sizes, priority_levels, default_priority, queue_policy, preserve_ordering, job_queue_size' },
     });
+  });
+
+  it.each([
+    ['DELETE', '/models/mlp/1.0'],
+    ['DELETE', '/models/mlp'],
+    ['GET', '/models/mlp'],
+    ['GET', '/models/mlp/all'],
+    ['PUT', '/models/mlp/1.0/set-default'],
+  ])('refuses unknown query parameters on %s %s, which takes none, and changes nothing', async (method, path) => {
+    expect(await manage(`${path}?bogus=1`, method)).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'unknown query parameter `bogus`; allowed here: none' },
+    });
+    expect(await manage('/models/mlp')).toMatchObject({ status: 200, body: [{ modelName: 'mlp', modelVersion: '1.0' }] });
+  });
+
+  it('refuses a model_name that breaks the manifest rule before downloading anything, even in the background', async () => {
+    const url = encodeURIComponent(`${filesUrl}/models/mlp.sluice`);
+    const before = downloads;
+    expect(await manage(`/models?url=${url}&model_name=..%2Fevil&synchronous=false`, 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message: "`model_name` must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$ (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got \"../evil\"",
+      },
+    });
+    expect(downloads).toBe(before);
+  });
+
+  it('refuses default_priority above the priority_levels given with it', async () => {
+    expect(await manage('/models?url=iris&model_name=iris-prio&priority_levels=2&default_priority=3', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message: '`default_priority` (3) is above `priority_levels` (2); give a default_priority from 1 to 2 or more priority_levels',
+      },
+    });
+    expect(await manage('/models/iris-prio')).toMatchObject({ status: 404 });
+  });
+
+  it("refuses default_priority above the manifest's priority levels when no priority_levels is given", async () => {
+    expect(await manage('/models?url=iris&model_name=iris-prio&default_priority=5', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message:
+          "`default_priority` (5) is above the 1 priority level(s) of model `iris-prio` version `1.0` (its manifest's batching.priorityLevels); give a default_priority from 1 to 1, or priority_levels as well",
+      },
+    });
+    expect(await manage('/models/iris-prio')).toMatchObject({ status: 404 });
   });
 });

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../common/errors/index.js';
+import { packageRoot } from '../../common/package-root.js';
 import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
 import type { TensorSpec } from '../../common/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
@@ -18,6 +20,25 @@ let validator: SchemaValidator<RawModelManifest> | undefined;
 function manifestValidator(): SchemaValidator<RawModelManifest> {
   validator ??= createSchemaValidator<RawModelManifest>('model.schema.json', 'SLUICE_MANIFEST_INVALID');
   return validator;
+}
+
+/** The one key of `schemas/model.schema.json` read outside validation. */
+interface ModelSchemaNameRule {
+  readonly properties: { readonly name: { readonly pattern: string } };
+}
+
+let namePattern: RegExp | undefined;
+
+/**
+ * The pattern every model name must match: `name` in `schemas/model.schema.json`, read from the schema so
+ * that a name given at registration follows exactly the rule manifests do.
+ */
+export function modelNamePattern(): RegExp {
+  if (namePattern === undefined) {
+    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'model.schema.json'), 'utf8')) as ModelSchemaNameRule;
+    namePattern = new RegExp(schema.properties.name.pattern);
+  }
+  return namePattern;
 }
 
 function invalid(source: string, problems: readonly string[]): SluiceError {

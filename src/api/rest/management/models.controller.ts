@@ -96,13 +96,15 @@ export class ModelsController {
 
   /** Describes the default version. */
   @Get(':model')
-  describe(@Param('model') model: string): ModelVersionView[] {
+  describe(@Param('model') model: string, @Query() query: RawQuery): ModelVersionView[] {
+    QueryReader.refuseAll(query);
     return [describeVersion(this.core.registry.resolve(model), this.core.registry)];
   }
 
   /** Describes a version, or all of them with `all`. */
   @Get(':model/:version')
-  describeVersion(@Param('model') model: string, @Param('version') version: string): ModelVersionView[] {
+  describeVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): ModelVersionView[] {
+    QueryReader.refuseAll(query);
     const versions = version === 'all' ? this.core.registry.versionsOf(model) : [this.core.registry.resolve(model, version)];
     return versions.map((v) => describeVersion(v, this.core.registry));
   }
@@ -122,21 +124,24 @@ export class ModelsController {
   /** Makes a version the default. */
   @Put(':model/:version/set-default')
   @HttpCode(200)
-  async setDefault(@Param('model') model: string, @Param('version') version: string): Promise<StatusAnswer> {
+  async setDefault(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+    QueryReader.refuseAll(query);
     await this.core.manager.setDefault(model, version);
     return { status: `Default version successfully updated for model "${model}" to "${version}"` };
   }
 
   /** Unregisters every version of a model. */
   @Delete(':model')
-  async unregister(@Param('model') model: string): Promise<StatusAnswer> {
+  async unregister(@Param('model') model: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+    QueryReader.refuseAll(query);
     const removed = await this.core.manager.unregister(model);
     return { status: `Model "${model}" unregistered (versions ${removed.join(', ')})` };
   }
 
   /** Unregisters one version. */
   @Delete(':model/:version')
-  async unregisterVersion(@Param('model') model: string, @Param('version') version: string): Promise<StatusAnswer> {
+  async unregisterVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+    QueryReader.refuseAll(query);
     await this.core.manager.unregister(model, version);
     return { status: `Model "${model}" version ${version} unregistered` };
   }

@@ -18,8 +18,13 @@ export class QueryReader {
   ) {
     const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
-      throw bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.join(', ')}`);
+      throw bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
     }
+  }
+
+  /** Refuses any query parameter, for a route that takes none: a misplaced one must not pass silently. */
+  static refuseAll(query: RawQuery): void {
+    new QueryReader(query, []);
   }
 
   /** A string parameter. */

@@ -189,6 +189,7 @@ describe('loadManifest', () => {
     ['negative delay', base + 'batching: {maxBatchDelayMs: -1}\n', '`batching.maxBatchDelayMs` must be >= 0 (got -1)'],
     ['preferred size above max', base + 'batching: {maxBatchSize: 4, preferredBatchSizes: [2, 8]}\n', '`batching.preferredBatchSizes` holds 8, more than `batching.maxBatchSize` (4); lower it or raise maxBatchSize'],
     ['max workers below min', base + 'workers: {min: 3, max: 2}\n', '`workers.max` (2) is less than `workers.min` (3); make max at least min'],
+    ['default priority above the levels', base + 'batching: {priorityLevels: 2, defaultPriority: 3}\n', '`batching.defaultPriority` (3) is above `batching.priorityLevels` (2); use a level from 1 to 2'],
     ['bad device', base + 'device: tpu\n', '`device` must match pattern "^(cpu|gpu|gpu:(0|[1-9][0-9]{0,3}))$" (got "tpu")'],
     ['zero timeout', base + 'responseTimeoutMs: 0\n', '`responseTimeoutMs` must be >= 1 (got 0)'],
     ['unknown runtime option', base + 'runtimeOptions: {threads: 2}\n', '`runtimeOptions.threads` is not a known key (allowed here: intraOpNumThreads, intraOpSpinning, interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)'],

@@ -11,6 +11,15 @@ describe('QueryReader', () => {
     );
   });
 
+  it('refuses every parameter on a route that takes none', () => {
+    expect(() => {
+      QueryReader.refuseAll({ bogus: '1' });
+    }).toThrow(expect.objectContaining({ code: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'unknown query parameter `bogus`; allowed here: none' }));
+    expect(() => {
+      QueryReader.refuseAll({});
+    }).not.toThrow();
+  });
+
   it('reads a string parameter, or undefined when absent', () => {
     const query = new QueryReader({ url: 'iris.sluice' }, ['url', 'model_name']);
     expect(query.string('url')).toBe('iris.sluice');
