@@ -8,6 +8,7 @@ import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { putLaneInFront, type LaneContext, type RequestLane } from './request-lane.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT_LENGTH } from './common/transport-errors.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
 
@@ -59,11 +60,18 @@ export interface HttpAppOptions {
 /**
  * Creates and starts one Nest application on Fastify. Every body is read as raw bytes (controllers
  * decide how to parse it, so malformed JSON gets Sluice's error, not Fastify's), bodies over the limit
- * are refused with 413, and all errors go through {@link ErrorResponseFilter}.
+ * are refused with 413, and all errors go through {@link ErrorResponseFilter}; requests refused before
+ * routing (malformed HTTP, a malformed path) get Sluice's error bodies too.
  */
 export async function startHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<HttpApp> {
   const logger = options.logger.child({ port: options.name });
-  const adapter = new FastifyAdapter({ bodyLimit: options.maxRequestSizeBytes, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.maxRequestSizeBytes,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    frameworkErrors: answerFrameworkError(logger),
+    clientErrorHandler: answerClientError,
+  });
   const fastify = adapter.getInstance();
   const routes: RegisteredRoute[] = [];
   // Core routes only: what `extend` adds (plugin endpoints) is not part of the port's own API.

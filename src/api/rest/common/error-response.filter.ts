@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
+import { methodsForPath } from './allowed-methods.js';
 import { errorBody, errorStyleOf, type OipErrorBody, type TorchServeErrorBody } from './error-body.js';
 import { noteRequestError, requestLogFields } from './request-observer.js';
 
@@ -11,8 +12,14 @@ function fromHttpException(error: HttpException, request: FastifyRequest, maxReq
   const status = error.getStatus();
   const route = `${request.method} ${request.url.split('?')[0] ?? ''}`;
   switch (status) {
-    case 404:
+    case 404: {
+      // The router found nothing for this method; a route may still take the path with another one.
+      const allowed = methodsForPath(request);
+      if (allowed.length > 0) {
+        return new SluiceError('SLUICE_METHOD_NOT_ALLOWED', `${route} is not allowed: this path takes ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+      }
       return new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route ${route}; GET /api-description lists the routes of this port`);
+    }
     case 405:
       return new SluiceError('SLUICE_METHOD_NOT_ALLOWED', `${route} is not allowed; GET /api-description lists the routes of this port`);
     case 413:
@@ -43,6 +50,7 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
     logger.error('request failed', { ...requestLogFields(request), method: request.method, url: request.url, code: error.code, error: cause });
   }
   if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
+  if (answer.allow !== undefined) void reply.header('allow', answer.allow);
   void reply.status(answer.status).header('content-type', ERROR_CONTENT_TYPE).send(answer.body);
 }
 
@@ -55,22 +63,26 @@ export function unexpectedError(thrown: unknown): SluiceError {
 /** The media type of every error answer. */
 export const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** An error as an HTTP answer: status, body in the style of the route family of `url`, and `Retry-After`. */
+/** An error as an HTTP answer: status, body in the style of the route family of `url`, `Retry-After` and `Allow`. */
 export interface ErrorAnswer {
   readonly status: number;
   readonly body: TorchServeErrorBody | OipErrorBody;
   /** Seconds, when the error says when to try again (a full queue). */
   readonly retryAfter?: string;
+  /** The methods the path takes, when the error is a method the path does not take. */
+  readonly allow?: string;
 }
 
 /** {@link ErrorAnswer} of `error` on a request for `url`. */
 export function errorAnswerOf(error: SluiceError, url: string): ErrorAnswer {
   const status = httpStatusOf(error.code, error.category);
   const retryAfter = error.details['retryAfterSeconds'];
+  const allow = error.details['allow'];
   return {
     status,
     body: errorBody(error, status, errorStyleOf(url)),
     ...(typeof retryAfter === 'number' ? { retryAfter: String(retryAfter) } : {}),
+    ...(typeof allow === 'string' ? { allow } : {}),
   };
 }
 

@@ -1,0 +1,69 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { SluiceError } from '../../../common/errors/index.js';
+import type { Logger } from '../../../common/logger.js';
+import { errorBody } from './error-body.js';
+import { ERROR_CONTENT_TYPE, replyWithError } from './error-response.filter.js';
+
+/**
+ * The longest path segment routes take, in characters: longer than any model, version or workflow name
+ * (names are at most 128 characters), so such a name is always reachable.
+ */
+export const MAX_PATH_SEGMENT_LENGTH = 1024;
+
+/** Node's limit on a request's headers, in bytes (its `maxHeaderSize` default). */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * Answers the requests Fastify refuses before routing — a path with a `%` that starts no escape, or a
+ * segment longer than {@link MAX_PATH_SEGMENT_LENGTH} — with Sluice's error bodies, as every other error.
+ */
+export function answerFrameworkError(logger: Logger): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const refusal =
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new SluiceError('SLUICE_REQUEST_INVALID', `a segment of the path ${path.slice(0, 80)}… is longer than ${MAX_PATH_SEGMENT_LENGTH} characters; no route takes one that long`)
+        : new SluiceError('SLUICE_REQUEST_INVALID', `the path ${path} is not valid: each % must start an escape of two hex digits (%25 for % itself)`);
+    replyWithError(request, reply, refusal, error, logger);
+  };
+}
+
+/** What a connection whose request Node's HTTP parser refused is told: status and error. */
+function refusalOf(error: ConnectionError): { status: number; error: SluiceError } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        error: new SluiceError('SLUICE_REQUEST_TOO_LARGE', `the request's headers are larger than the limit of ${MAX_HEADER_BYTES} bytes; send fewer or shorter headers`),
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: new SluiceError('SLUICE_REQUEST_INVALID', 'the request did not arrive whole in time; send its head and body without pausing') };
+    default: {
+      const reason = (error as ConnectionError & { reason?: unknown }).reason;
+      const what = typeof reason === 'string' ? `${reason.replace(/\.$/, '')} (${error.code})` : error.code;
+      return {
+        status: 400,
+        error: new SluiceError('SLUICE_REQUEST_INVALID', `the request is not valid HTTP/1.1: ${what}; send the request line, headers and body as HTTP/1.1 defines them`),
+      };
+    }
+  }
+}
+
+/**
+ * Answers a connection whose request could not be parsed (malformed HTTP, headers over the limit, a
+ * request that did not arrive in time) with Sluice's error body, then closes it: after a parse error
+ * nothing more on the connection can be trusted. A connection the client already reset gets nothing.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const { status, error: refusal } = refusalOf(error);
+    const body = JSON.stringify(errorBody(refusal, status, 'torchserve'));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${ERROR_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseRawAnswer, rawExchange } from '../support/raw-http.js';
+import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+const SETOSA = [5.1, 3.5, 1.4, 0.2];
+
+/**
+ * Requests refused before a route runs — a method the path does not take, a malformed path, malformed
+ * HTTP, headers over the limit — get Sluice's error bodies with a status and a message that say what
+ * to fix, and the server goes on serving.
+ */
+describe('requests refused before a route runs', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['iris'] });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a method the path does not take → 405 SLUICE_METHOD_NOT_ALLOWED, with Allow', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris`, { method: 'GET' });
+    expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
+      status: 405,
+      allow: 'POST',
+      body: { code: 405, type: 'MethodNotAllowedException', errorCode: 'SLUICE_METHOD_NOT_ALLOWED', message: 'GET /predictions/iris is not allowed: this path takes POST' },
+    });
+  });
+
+  it('a method an OIP path does not take → 405 in the OIP error style', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'DELETE' });
+    expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
+      status: 405,
+      allow: 'POST',
+      body: { error: 'DELETE /v2/models/iris/infer is not allowed: this path takes POST', errorCode: 'SLUICE_METHOD_NOT_ALLOWED' },
+    });
+  });
+
+  it('a path no route takes with any method is still 404 SLUICE_ROUTE_NOT_FOUND', async () => {
+    expect(await requestJson(`${t.management}/no/such/route`, { method: 'PUT' })).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_ROUTE_NOT_FOUND' } });
+  });
+
+  it('a % that starts no escape → 400 SLUICE_REQUEST_INVALID', async () => {
+    expect(await requestJson(`${t.inference}/predictions/%zz`, { method: 'POST', json: SETOSA })).toMatchObject({
+      status: 400,
+      body: { code: 400, errorCode: 'SLUICE_REQUEST_INVALID', message: 'the path /predictions/%zz is not valid: each % must start an escape of two hex digits (%25 for % itself)' },
+    });
+  });
+
+  it('a model name of 128 characters, the longest a manifest allows, reaches its route', async () => {
+    const name = `m${'x'.repeat(127)}`;
+    expect(await requestJson(`${t.management}/models/${name}`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+  });
+
+  it('a path segment over 1024 characters → 400 SLUICE_REQUEST_INVALID', async () => {
+    const answer = await requestJson(`${t.management}/models/${'x'.repeat(1025)}`);
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_INVALID', message: expect.stringMatching(/ is longer than 1024 characters; no route takes one that long$/) as unknown } });
+  });
+
+  it('malformed HTTP → 400 SLUICE_REQUEST_INVALID naming the fault, and the connection closes', async () => {
+    const answer = parseRawAnswer(await rawExchange(t.inference, 'POST /predictions/iris HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n[1]'));
+    expect({ status: answer.status, connection: answer.headers['connection'], body: JSON.parse(answer.body) as unknown }).toEqual({
+      status: 400,
+      connection: 'close',
+      body: {
+        code: 400,
+        type: 'BadRequestException',
+        errorCode: 'SLUICE_REQUEST_INVALID',
+        message: 'the request is not valid HTTP/1.1: Duplicate Content-Length (HPE_UNEXPECTED_CONTENT_LENGTH); send the request line, headers and body as HTTP/1.1 defines them',
+      },
+    });
+  });
+
+  it('headers over the limit → 431 SLUICE_REQUEST_TOO_LARGE', async () => {
+    const answer = parseRawAnswer(await rawExchange(t.inference, `GET /ping HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({
+      status: 431,
+      body: {
+        code: 431,
+        type: 'RequestTooLargeException',
+        errorCode: 'SLUICE_REQUEST_TOO_LARGE',
+        message: "the request's headers are larger than the limit of 16384 bytes; send fewer or shorter headers",
+      },
+    });
+  });
+
+  it('goes on serving after all of them', async () => {
+    expect(await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).toMatchObject({ status: 200 });
+  });
+});
