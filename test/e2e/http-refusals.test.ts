@@ -72,6 +72,28 @@ describe('requests refused before a route runs', () => {
     });
   });
 
+  it('answers the requests pipelined before a malformed one first, in order, then refuses it', async () => {
+    const body = JSON.stringify(SETOSA);
+    const good = (id: string): string => `POST /predictions/iris HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Request-Id: ${id}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const text = await rawExchange(t.inference, `${good('first')}${good('second')}GARBAGE\r\n\r\n`);
+    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/).map((part) => {
+      const { status, headers } = parseRawAnswer(part);
+      return { status, id: headers['x-request-id'] };
+    });
+    expect(answers).toEqual([
+      { status: 200, id: 'first' },
+      { status: 200, id: 'second' },
+      { status: 400, id: undefined },
+    ]);
+  });
+
+  it('a malformed chunk inside a request being served → 400 at once, the connection closed', async () => {
+    const answer = parseRawAnswer(
+      await rawExchange(t.inference, 'POST /predictions/iris HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n[5.1,\r\nZZ\r\n'),
+    );
+    expect({ status: answer.status, errorCode: (JSON.parse(answer.body) as { errorCode: string }).errorCode }).toEqual({ status: 400, errorCode: 'SLUICE_REQUEST_INVALID' });
+  });
+
   it('headers over the limit → 431 SLUICE_REQUEST_TOO_LARGE', async () => {
     const answer = parseRawAnswer(await rawExchange(t.inference, `GET /ping HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`));
     expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({

@@ -70,7 +70,10 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
     frameworkErrors: answerFrameworkError(logger),
-    clientErrorHandler: answerClientError,
+    // Called only once the port listens, when `connections` (below) exists.
+    clientErrorHandler: (error, socket) => {
+      answerClientError(error, socket, connections);
+    },
   });
   const fastify = adapter.getInstance();
   const routes: RegisteredRoute[] = [];

@@ -51,14 +51,34 @@ function refusalOf(error: ConnectionError): { status: number; error: SluiceError
   }
 }
 
+/** What the port's connection tracker knows of a connection's requests. */
+export interface TrackedConnections {
+  whenIdle(socket: Socket, then: () => void): void;
+  requestStillArriving(socket: Socket): { readonly response: { readonly headersSent: boolean } } | undefined;
+}
+
 /**
  * Answers a connection whose request could not be parsed (malformed HTTP, headers over the limit, a
  * request that did not arrive in time) with Sluice's error body, then closes it: after a parse error
- * nothing more on the connection can be trusted. A connection the client already reset gets nothing.
+ * nothing more on the connection can be trusted. Requests sent before the bad one on the same connection
+ * (pipelined) are answered first. A connection the client already reset gets nothing.
  */
-export function answerClientError(error: ConnectionError, socket: Socket): void {
+export function answerClientError(error: ConnectionError, socket: Socket, connections: TrackedConnections): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  const cut = connections.requestStillArriving(socket);
+  // The fault is inside a request already being served (its body will never end): answer now, unless
+  // its own answer has begun, which another one would corrupt.
+  if (cut !== undefined) refuse(error, socket, !cut.response.headersSent);
+  else {
+    connections.whenIdle(socket, () => {
+      refuse(error, socket, true);
+    });
+  }
+}
+
+function refuse(error: ConnectionError, socket: Socket, answer: boolean): void {
+  if (socket.destroyed) return;
+  if (answer && socket.writable) {
     const { status, error: refusal } = refusalOf(error);
     const body = JSON.stringify(errorBody(refusal, status, 'torchserve'));
     socket.write(

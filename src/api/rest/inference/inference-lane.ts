@@ -138,7 +138,7 @@ export class InferenceLane implements RequestLane {
     const started = performance.now();
     const requestId = requestIdFrom(request.headers);
     const socket = request.socket;
-    connections.requestStarted(socket);
+    connections.requestStarted(request, response);
     const url = request.url ?? '';
     const server = this.tracing
       ? startHttpServerSpan(
