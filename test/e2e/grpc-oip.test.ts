@@ -33,6 +33,14 @@ describe('Open Inference Protocol over gRPC (inference.GRPCInferenceService)', (
     await t.close();
   });
 
+  it('answers a call quoting a 100 000-character name with its message cut short, and the connection keeps serving', async () => {
+    const request = (model: string): unknown => ({ model_name: model, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: [1, 2, 3, 4] } }] });
+    const error = await callError(unary(client, 'ModelInfer', request('m'.repeat(100_000))));
+    const next = await callError(unary(client, 'ModelInfer', request('tulip')));
+    expect({ code: error.code, errorCode: error.errorCode, next: next.code }).toEqual({ code: status.NOT_FOUND, errorCode: 'SLUICE_MODEL_NOT_FOUND', next: status.NOT_FOUND });
+    expect(error.details).toMatch(/… \(\d+ more characters\)$/);
+  });
+
   it('answers ServerLive and ServerReady', async () => {
     expect(await unary(client, 'ServerLive', {})).toEqual({ live: true });
     expect(await unary(client, 'ServerReady', {})).toEqual({ ready: true });

@@ -52,10 +52,18 @@ export function metadataToHeaders(metadata: Metadata | null | undefined): Outgoi
 const PLAIN_MESSAGE = /^[\x20-\x24\x26-\x7e]*$/;
 
 /**
- * A status message as `grpc-message` carries it: percent-encoded UTF-8, where printable ASCII other than
- * `%` stays as it is.
+ * The most of a status message `grpc-message` carries, in characters. Messages quote what the client sent
+ * (a model name, say), and a header block larger than the client accepts is dropped by it, which leaves
+ * the two ends' header compression out of step: every later call on the connection would hang.
  */
-export function encodeGrpcMessage(message: string): string {
+export const MAX_GRPC_MESSAGE_CHARS = 1024;
+
+/**
+ * A status message as `grpc-message` carries it: percent-encoded UTF-8, where printable ASCII other than
+ * `%` stays as it is; past {@link MAX_GRPC_MESSAGE_CHARS} characters, cut short with a note of how much.
+ */
+export function encodeGrpcMessage(full: string): string {
+  const message = full.length > MAX_GRPC_MESSAGE_CHARS ? `${full.slice(0, MAX_GRPC_MESSAGE_CHARS)}… (${full.length - MAX_GRPC_MESSAGE_CHARS} more characters)` : full;
   if (PLAIN_MESSAGE.test(message)) return message;
   let encoded = '';
   for (const byte of Buffer.from(message, 'utf8')) {

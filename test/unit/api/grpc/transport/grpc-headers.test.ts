@@ -53,4 +53,9 @@ describe('encodeGrpcMessage', () => {
     expect(encoded).toBe('100%25 of %E2%80%9Cgr%C3%B6%C3%9Fe%E2%80%9D%0Anext');
     expect(decodeURIComponent(encoded)).toBe(message);
   });
+
+  it('cuts a message longer than 1024 characters short, saying how much was left out', () => {
+    const decoded = decodeURIComponent(encodeGrpcMessage(`model \`${'m'.repeat(100_000)}\` is not registered`));
+    expect(decoded).toBe(`model \`${'m'.repeat(1017)}… (99002 more characters)`);
+  });
 });
