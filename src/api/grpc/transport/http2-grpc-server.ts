@@ -4,6 +4,13 @@ import { status, type ServiceDefinition } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
 import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcMessageLimits, type GrpcMethod } from './grpc-server-call.js';
 
+/**
+ * The content types of gRPC with protobuf messages, the only encoding served: `application/grpc` or
+ * `application/grpc+proto`, with or without parameters. gRPC-Web and other message encodings are not gRPC
+ * as this server speaks it.
+ */
+const GRPC_PROTO_CONTENT_TYPE = /^application\/grpc(\+proto)?(\s*;.*)?$/i;
+
 /** A PEM certificate (or chain) and its private key, for gRPC over TLS. */
 export interface GrpcTls {
   readonly cert: Buffer;
@@ -129,7 +136,7 @@ export class Http2GrpcServer {
       return;
     }
     const contentType = headers['content-type'];
-    if (typeof contentType !== 'string' || !contentType.startsWith('application/grpc')) {
+    if (typeof contentType !== 'string' || !GRPC_PROTO_CONTENT_TYPE.test(contentType)) {
       refuse(stream, 415);
       return;
     }

@@ -235,6 +235,24 @@ describe('Http2GrpcServer with a grpc-js client', () => {
       const answer = await raw({ 'content-type': 'application/json' }, Buffer.from('{}'));
       expect(answer.headers[':status']).toBe(415);
     });
+
+    it('answers HTTP 415 to gRPC-Web and to message encodings other than protobuf', async () => {
+      const statuses: unknown[] = [];
+      for (const type of ['application/grpc-web', 'application/grpc+json', 'application/grpcx']) {
+        const answer = await raw({ 'content-type': type }, frameMessage(Buffer.from('x')));
+        statuses.push(answer.headers[':status']);
+      }
+      expect(statuses).toEqual([415, 415, 415]);
+    });
+
+    it('serves application/grpc+proto and application/grpc with parameters', async () => {
+      const statuses: unknown[] = [];
+      for (const type of ['application/grpc+proto', 'application/grpc; charset=utf-8']) {
+        const answer = await raw({ 'content-type': type }, frameMessage(Buffer.from('x')));
+        statuses.push(answer.trailers?.['grpc-status']);
+      }
+      expect(statuses).toEqual(['0', '0']);
+    });
   });
 });
 
