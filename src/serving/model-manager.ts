@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
+import { quotedValue } from '../common/quoted-value.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   MANIFEST_FILE_NAME,
@@ -71,17 +72,12 @@ function invalidArgument(message: string): SluiceError {
   return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
 }
 
-/** A value for a message: long ones are cut, since the whole of a 3000-character name helps nobody. */
-function quoted(value: string): string {
-  return value.length > 60 ? `${JSON.stringify(value.slice(0, 57) + '...')} (${value.length} characters)` : JSON.stringify(value);
-}
-
 /** A name that breaks the manifest rule would be unreachable by URL, or reachable only by a different path. */
 function checkModelName(name: string | undefined): void {
   const pattern = modelNamePattern();
   if (name === undefined || pattern.test(name)) return;
   throw invalidArgument(
-    `\`model_name\` must match ${pattern.source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got ${quoted(name)}`,
+    `\`model_name\` must match ${pattern.source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got ${quotedValue(name)}`,
   );
 }
 

@@ -82,6 +82,22 @@ describe('registering workflows from the workflow store', () => {
     );
   });
 
+  it.each([
+    ['empty', ''],
+    ['with a space and a bang', 'bad name!'],
+    ['starting with a dash', '-x'],
+    ['with a slash', 'a/b'],
+    ['of 129 characters', 'a'.repeat(129)],
+  ])('refuses a workflow_name %s with 400 SLUICE_MANAGEMENT_INVALID_ARGUMENT, registering nothing', async (_what, name) => {
+    const before = (await requestJson(`${t.management}/workflows`)).body;
+    const answer = await register(`url=iris-second-opinion.yaml&workflow_name=${encodeURIComponent(name)}`);
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: expect.stringMatching(/^`workflow_name` must match \^\[A-Za-z0-9\]/) as unknown },
+    });
+    expect((await requestJson(`${t.management}/workflows`)).body).toEqual(before);
+  });
+
   it('registers nothing from a refused file', async () => {
     await register('url=unknown-model');
     expect(await requestJson(`${t.management}/workflows/unknown-model`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_WORKFLOW_NOT_FOUND' } });

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../common/errors/index.js';
-import { packageRoot } from '../../common/package-root.js';
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
+import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../common/schema/index.js';
 import type { TensorSpec } from '../../common/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
 import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';
@@ -22,11 +20,6 @@ function manifestValidator(): SchemaValidator<RawModelManifest> {
   return validator;
 }
 
-/** The one key of `schemas/model.schema.json` read outside validation. */
-interface ModelSchemaNameRule {
-  readonly properties: { readonly name: { readonly pattern: string } };
-}
-
 let namePattern: RegExp | undefined;
 
 /**
@@ -34,10 +27,7 @@ let namePattern: RegExp | undefined;
  * that a name given at registration follows exactly the rule manifests do.
  */
 export function modelNamePattern(): RegExp {
-  if (namePattern === undefined) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'model.schema.json'), 'utf8')) as ModelSchemaNameRule;
-    namePattern = new RegExp(schema.properties.name.pattern);
-  }
+  namePattern ??= schemaPattern('model.schema.json', ['properties', 'name']);
   return namePattern;
 }
 

@@ -1,4 +1,6 @@
-import { isSluiceError } from '../../common/errors/index.js';
+import { isSluiceError, SluiceError } from '../../common/errors/index.js';
+import { quotedValue } from '../../common/quoted-value.js';
+import { schemaPattern } from '../../common/schema/index.js';
 import type { Logger } from '../../common/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
 import type { SnapshotWorkflow } from '../../model-store/index.js';
@@ -62,6 +64,18 @@ export interface WorkflowManagerDeps {
   readonly inference: InferenceService;
 }
 
+let namePattern: RegExp | undefined;
+
+/** The rule of a workflow file's `metadata.name`, read from its schema: every workflow name follows it. */
+function workflowNamePattern(): RegExp {
+  namePattern ??= schemaPattern('workflow.schema.json', ['properties', 'metadata', 'properties', 'name']);
+  return namePattern;
+}
+
+function nameRule(): string {
+  return `must match ${workflowNamePattern().source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters)`;
+}
+
 /**
  * Registers and unregisters workflows. A workflow is parsed, validated against what is registered now
  * (models, handlers, other workflows) and planned before it replaces anything; re-registering a name swaps
@@ -73,8 +87,15 @@ export class WorkflowManager {
 
   constructor(private readonly deps: WorkflowManagerDeps) {}
 
-  /** Reads, validates, plans and registers a workflow; throws `SLUICE_WORKFLOW_INVALID` with every problem. */
+  /**
+   * Reads, validates, plans and registers a workflow; throws `SLUICE_WORKFLOW_INVALID` with every problem,
+   * and `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at once (before anything is read) for a name that breaks the
+   * rule of workflow files' `metadata.name`.
+   */
   register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+    if (request.name !== undefined && !workflowNamePattern().test(request.name)) {
+      return Promise.reject(new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', `\`workflow_name\` ${nameRule()}, got ${quotedValue(request.name)}`));
+    }
     return this.mutations.run(async () => {
       const entry = await this.load(request);
       await this.deps.persist();
@@ -135,6 +156,9 @@ export class WorkflowManager {
   ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
     const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? source.packedAs ?? basename(request.url).replace(/\.(ya?ml)$/, '');
+    if (!workflowNamePattern().test(name)) {
+      throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: the workflow's name comes from its file name, and it ${nameRule()}, got ${quotedValue(name)}; register it with workflow_name`);
+    }
     const models = new Map<string, string>();
     const added: EnsuredModel[] = [];
     try {
