@@ -51,6 +51,13 @@ export function callKnobs(call: GrpcCall): RequestKnobs {
   };
 }
 
+/**
+ * The aborts waiting on each call's cancellation. A stream's requests each wait on the same call, and as
+ * many listeners on the call itself (one per request in flight) would pass the emitter's listener limit;
+ * so each call gets one listener, which runs them all.
+ */
+const waitingOn = new WeakMap<GrpcCall, Set<() => void>>();
+
 /** A signal that aborts when the client cancels the call (or its deadline passes); `dispose` when done. */
 export function callSignal(call: GrpcCall): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
@@ -58,11 +65,22 @@ export function callSignal(call: GrpcCall): { readonly signal: AbortSignal; disp
     controller.abort();
   };
   if (call.cancelled) abort();
-  else call.once('cancelled', abort);
+  else {
+    let waiting = waitingOn.get(call);
+    if (waiting === undefined) {
+      const aborts = new Set<() => void>();
+      waiting = aborts;
+      waitingOn.set(call, aborts);
+      call.once('cancelled', () => {
+        for (const each of aborts) each();
+      });
+    }
+    waiting.add(abort);
+  }
   return {
     signal: controller.signal,
     dispose: () => {
-      call.removeListener('cancelled', abort);
+      waitingOn.get(call)?.delete(abort);
     },
   };
 }
