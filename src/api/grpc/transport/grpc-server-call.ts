@@ -357,6 +357,12 @@ export class GrpcServerCall extends EventEmitter {
       return;
     }
     this.#deadline = Date.now() + timeoutMs;
+    // A zero timeout has passed already: the call must not run, even if it would finish before a timer fires.
+    if (timeoutMs <= 0) {
+      this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      this.#cancel();
+      return;
+    }
     this.#timer = setTimeout(() => {
       this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
       this.#cancel();

@@ -226,6 +226,11 @@ describe('Http2GrpcServer with a grpc-js client', () => {
       expect(answer.headers).toMatchObject({ 'grpc-status': String(status.DEADLINE_EXCEEDED), 'grpc-message': 'Deadline exceeded' });
     });
 
+    it('answers DEADLINE_EXCEEDED at once to a zero grpc-timeout, without running the call', async () => {
+      const answer = await raw({ 'grpc-timeout': '0n' }, frameMessage(Buffer.from('x')));
+      expect({ status: answer.headers['grpc-status'], body: answer.body.length }).toEqual({ status: String(status.DEADLINE_EXCEEDED), body: 0 });
+    });
+
     it('answers INTERNAL for a grpc-timeout that does not parse', async () => {
       const answer = await raw({ 'grpc-timeout': 'soon' }, frameMessage(Buffer.from('x')));
       expect(answer.headers['grpc-status']).toBe(String(status.INTERNAL));
