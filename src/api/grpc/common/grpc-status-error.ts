@@ -5,6 +5,8 @@ import { grpcStatusOf } from '../../error-mapping.js';
 
 /** Trailing metadata entry carrying the Sluice error code of a failed call. */
 export const ERROR_CODE_METADATA = 'sluice-error-code';
+/** Trailing metadata entry carrying the code of the error behind a failure (a failed workflow node's cause). */
+export const CAUSE_CODE_METADATA = 'sluice-cause-code';
 /** Trailing metadata entry telling a refused client when to retry, in seconds (a full queue). */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
@@ -23,13 +25,16 @@ export function asSluiceError(exception: unknown): SluiceError {
 
 /**
  * The gRPC status of an error: the code from `error-mapping.ts`, the Sluice message as details, and the
- * Sluice error code (plus `retry-after` for a full queue) in the trailing metadata.
+ * Sluice error code (plus `retry-after` for a full queue, and the cause's code when the error has one) in
+ * the trailing metadata.
  */
 export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_METADATA, error.code);
   const retryAfter = error.details['retryAfterSeconds'];
   if (typeof retryAfter === 'number') metadata.set(RETRY_AFTER_METADATA, String(retryAfter));
+  const causeCode = error.details['causeCode'];
+  if (typeof causeCode === 'string') metadata.set(CAUSE_CODE_METADATA, causeCode);
   return Object.assign(new Error(error.message, { cause: error }), { code: grpcStatusOf(error.category), details: error.message, metadata });
 }
 

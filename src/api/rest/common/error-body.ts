@@ -13,6 +13,8 @@ export interface TorchServeErrorBody {
   readonly problems?: readonly unknown[];
   /** The plugin at fault, for errors a plugin caused. */
   readonly plugin?: string;
+  /** The code of the error behind this one (a failed workflow node's), when it had one. */
+  readonly causeCode?: string;
 }
 
 /** The Open Inference Protocol / KServe error body, plus Sluice's stable code. */
@@ -21,6 +23,7 @@ export interface OipErrorBody {
   readonly errorCode: string;
   readonly problems?: readonly unknown[];
   readonly plugin?: string;
+  readonly causeCode?: string;
 }
 
 /** The error style of a URL: `/v1/…` and `/v2/…` speak KServe/OIP, everything else TorchServe. */
@@ -40,8 +43,14 @@ function pluginOf(error: SluiceError): { plugin?: string } {
   return typeof plugin === 'string' ? { plugin } : {};
 }
 
+/** The code of the error behind `error`, when it names one (a failed workflow node's cause). */
+function causeOf(error: SluiceError): { causeCode?: string } {
+  const causeCode = error.details['causeCode'];
+  return typeof causeCode === 'string' ? { causeCode } : {};
+}
+
 /** The body for `error` in `style` with the given HTTP status. */
 export function errorBody(error: SluiceError, status: number, style: ErrorStyle): TorchServeErrorBody | OipErrorBody {
-  if (style === 'oip') return { error: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error) };
-  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error) };
+  if (style === 'oip') return { error: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error), ...causeOf(error) };
+  return { code: status, type: ERROR_CODES[error.code].type, message: error.message, errorCode: error.code, ...problemsOf(error), ...pluginOf(error), ...causeOf(error) };
 }
