@@ -121,6 +121,13 @@ describe('workflow runs that go wrong', () => {
     expect(await run('falling-back', {})).toMatchObject({ status: 200, body: 'no answer today' });
   });
 
+  it.each(['maybe', '1', 'true&debug=true'])('refuses ?debug=%s with 400 SLUICE_REQUEST_INVALID rather than reading it as off', async (value) => {
+    expect(await run(`falling-back?debug=${value}`, {})).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_REQUEST_INVALID', message: expect.stringMatching(/^the debug query parameter must be true or false \(once\), got /) as unknown },
+    });
+  });
+
   it('marks a node that fell back as `fallback` in the debug trace', async () => {
     expect(await run('falling-back?debug=true', {})).toMatchObject({
       status: 200,

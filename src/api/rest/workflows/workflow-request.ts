@@ -12,13 +12,20 @@ export function workflowInputsOf(request: FastifyRequest, workflow: WorkflowDefi
   return workflowInputsFromBody(handlerRequestOf(request).body, workflow);
 }
 
+/** `?debug=`: absent or `false` is off, `true` on; anything else is refused rather than read as off. */
+function debugFlag(value: string | string[] | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new SluiceError('SLUICE_REQUEST_INVALID', `the debug query parameter must be true or false (once), got ${JSON.stringify(value)}`);
+}
+
 /**
  * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header, an abort signal that
  * fires when the client goes away before its answer was written, and the request's trace context.
  */
 export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply): WorkflowRunOptions {
-  const query = request.query as Record<string, string | undefined>;
-  const debug = query['debug'] === 'true';
+  const query = request.query as Record<string, string | string[] | undefined>;
+  const debug = debugFlag(query['debug']);
   const timeoutHeader = request.headers[TIMEOUT_HEADER];
   let timeoutMs: number | undefined;
   if (typeof timeoutHeader === 'string') {
