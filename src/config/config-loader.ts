@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { readEnvSettings } from './config-env-reader.js';
 import { readConfigFile } from './config-file-reader.js';
 import { mergeConfigLayers } from './config-layer-merger.js';
+import { checkListenerPorts } from './listener-ports.js';
 import { validateConfigLayer } from './config-layer-validator.js';
 import { resolveConfigPaths } from './config-path-resolver.js';
 import { DEFAULT_CONFIG, type ConfigLayer, type SluiceConfig } from './sluice-config.js';
@@ -47,7 +48,8 @@ function envLayers(env: LoadConfigOptions['env'], cwd: string): ConfigLayer[] {
  * `overrides`. Every source is validated on its own, so a bad value is reported with where it came
  * from: a message starting with the file name, the variable name or {@link OVERRIDES_SOURCE}.
  * Relative paths resolve against the config file's directory, or `cwd` for the other sources; the
- * result's paths are absolute. Throws `SluiceError` `SLUICE_CONFIG_INVALID`.
+ * result's paths are absolute. Two listeners on one port are refused too. Throws `SluiceError`
+ * `SLUICE_CONFIG_INVALID`.
  */
 export function loadConfig(options: LoadConfigOptions): SluiceConfig {
   const cwd = resolve(options.cwd);
@@ -57,5 +59,7 @@ export function loadConfig(options: LoadConfigOptions): SluiceConfig {
     ...envLayers(options.env, cwd),
     resolveConfigPaths(validateConfigLayer(options.overrides ?? {}, OVERRIDES_SOURCE), cwd),
   ];
-  return mergeConfigLayers(DEFAULT_CONFIG, layers);
+  const config = mergeConfigLayers(DEFAULT_CONFIG, layers);
+  checkListenerPorts(config);
+  return config;
 }
