@@ -1,3 +1,4 @@
+import { createPublicKey, type JsonWebKeyInput } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { SluiceError } from '../../src/plugins/sdk/index.js';
@@ -6,9 +7,30 @@ function loadFailed(file: string, reason: string, cause?: unknown): SluiceError 
   return new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `jwt-auth: cannot use the JWKS file ${file}: ${reason}`, { plugin: 'jwt-auth', file }, { cause });
 }
 
+/** The smallest RSA modulus tokens may be verified with, in bits (what the JWT library demands). */
+const MIN_RSA_BITS = 2048;
+
+/**
+ * Why `key` cannot verify tokens, or undefined when it can: a secret (`oct`) key, key material that does
+ * not parse, or an RSA modulus under {@link MIN_RSA_BITS} bits. Found at start-up, such a key would
+ * otherwise fail each request that picks it.
+ */
+function unusableKeyProblem(key: object): string | undefined {
+  if ('kty' in key && key.kty === 'oct') return 'is a secret (oct) key; the file must hold public keys only';
+  let bits: number | undefined;
+  try {
+    bits = createPublicKey({ key, format: 'jwk' } as JsonWebKeyInput).asymmetricKeyDetails?.modulusLength;
+  } catch (error) {
+    return `is not a usable public key: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (bits === 0) return 'is not a usable public key: its RSA modulus is empty';
+  return bits !== undefined && bits < MIN_RSA_BITS ? `has a ${bits}-bit RSA modulus; RS and PS tokens need at least ${MIN_RSA_BITS} bits` : undefined;
+}
+
 /**
  * Reads a JSON Web Key Set (`{"keys": [...]}`) from a local file and returns the key resolver `jwtVerify`
- * takes: it picks the key by the token's `kid` and `alg`. Only public keys belong in the file.
+ * takes: it picks the key by the token's `kid` and `alg`. Only public keys belong in the file, and each
+ * must be usable (see {@link unusableKeyProblem}): a bad key is refused at start-up.
  */
 export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   let parsed: unknown;
@@ -22,6 +44,10 @@ export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   if (keys.some((key) => typeof key !== 'object' || key === null || 'd' in key)) {
     throw loadFailed(file, 'every key must be a JWK object, and a public one (no "d" member)');
   }
+  keys.forEach((key: object, index) => {
+    const problem = unusableKeyProblem(key);
+    if (problem !== undefined) throw loadFailed(file, `key ${index}${'kid' in key && typeof key.kid === 'string' ? ` (kid ${JSON.stringify(key.kid)})` : ''} ${problem}`);
+  });
   try {
     return createLocalJWKSet(parsed as JSONWebKeySet);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -138,6 +139,26 @@ describe('jwt-auth', () => {
     await expect(registerAndStart(fakePluginContext('jwt-auth', config({ jwksFile: 'private.json' }), dir))).rejects.toMatchObject({
       code: 'SLUICE_PLUGIN_LOAD_FAILED',
       message: expect.stringContaining('public') as unknown,
+    });
+  });
+
+  it.each([
+    ['a broken RSA key', { kty: 'RSA', n: '!!', e: 'AQAB', kid: 'g' }, /^jwt-auth: cannot use the JWKS file .*: key 0 \(kid "g"\) is not a usable public key: /],
+    ['a secret oct key', { kty: 'oct', k: 'c2VjcmV0', kid: 's' }, /key 0 \(kid "s"\) is a secret \(oct\) key; the file must hold public keys only$/],
+  ])('refuses to start with a JWKS file holding %s, naming the key', async (_what, key, message) => {
+    await writeFile(join(dir, 'bad.json'), JSON.stringify({ keys: [key] }));
+    await expect(registerAndStart(fakePluginContext('jwt-auth', config({ jwksFile: 'bad.json' }), dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: expect.stringMatching(message) as unknown,
+    });
+  });
+
+  it('refuses to start with an RSA key under 2048 bits', async () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    await writeFile(join(dir, 'short.json'), JSON.stringify({ keys: [publicKey.export({ format: 'jwk' })] }));
+    await expect(registerAndStart(fakePluginContext('jwt-auth', config({ jwksFile: 'short.json' }), dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: expect.stringMatching(/key 0 has a 1024-bit RSA modulus; RS and PS tokens need at least 2048 bits$/) as unknown,
     });
   });
 
