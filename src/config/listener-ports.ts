@@ -4,15 +4,27 @@ import type { SluiceConfig } from './sluice-config.js';
 /** Hosts that bind every address: a port taken on one of them is taken on every host. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
-/** The listeners of `config` that will open, by their key. */
-function listenersOf(config: SluiceConfig): [string, { host: string; port: number }][] {
-  const listeners: [string, { host: string; port: number }][] = [
-    ['inference', config.inference],
-    ['management', config.management],
-    ['metrics', config.metrics],
+/** A listener that will open, by its key. */
+interface Listener {
+  readonly key: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** The listeners of `config` that will open. */
+function listenersOf(config: SluiceConfig): Listener[] {
+  const listeners: Listener[] = [
+    { key: 'inference', ...config.inference },
+    { key: 'management', ...config.management },
+    { key: 'metrics', ...config.metrics },
   ];
-  if (config.grpc.enabled) listeners.push(['grpc.inference', config.grpc.inference], ['grpc.management', config.grpc.management]);
+  if (config.grpc.enabled) listeners.push({ key: 'grpc.inference', ...config.grpc.inference }, { key: 'grpc.management', ...config.grpc.management });
   return listeners;
+}
+
+/** Whether `a` and `b` would bind the same port: equal and not 0, on one host or a wildcard. */
+function clash(a: Listener, b: Listener): boolean {
+  return a.port !== 0 && a.port === b.port && (a.host === b.host || WILDCARD_HOSTS.has(a.host) || WILDCARD_HOSTS.has(b.host));
 }
 
 /**
@@ -22,18 +34,13 @@ function listenersOf(config: SluiceConfig): [string, { host: string; port: numbe
  */
 export function checkListenerPorts(config: SluiceConfig): void {
   const listeners = listenersOf(config);
-  for (let i = 0; i < listeners.length; i++) {
-    for (let j = i + 1; j < listeners.length; j++) {
-      const [firstKey, first] = listeners[i] as [string, { host: string; port: number }];
-      const [secondKey, second] = listeners[j] as [string, { host: string; port: number }];
-      const sameHost = first.host === second.host || WILDCARD_HOSTS.has(first.host) || WILDCARD_HOSTS.has(second.host);
-      if (first.port !== 0 && first.port === second.port && sameHost) {
-        throw new SluiceError(
-          'SLUICE_CONFIG_INVALID',
-          `configuration: \`${secondKey}.port\` ${second.port} is also \`${firstKey}.port\`; give each listener a port of its own (0 picks a free one)`,
-          { source: 'configuration' },
-        );
-      }
-    }
-  }
+  listeners.forEach((second, i) => {
+    const first = listeners.slice(0, i).find((earlier) => clash(earlier, second));
+    if (first === undefined) return;
+    throw new SluiceError(
+      'SLUICE_CONFIG_INVALID',
+      `configuration: \`${second.key}.port\` ${second.port} is also \`${first.key}.port\`; give each listener a port of its own (0 picks a free one)`,
+      { source: 'configuration' },
+    );
+  });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
-import { quotedValue } from '../common/quoted-value.js';
+import { nameRuleProblem } from '../common/name-rule.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   MANIFEST_FILE_NAME,
@@ -74,11 +74,8 @@ function invalidArgument(message: string): SluiceError {
 
 /** A name that breaks the manifest rule would be unreachable by URL, or reachable only by a different path. */
 function checkModelName(name: string | undefined): void {
-  const pattern = modelNamePattern();
-  if (name === undefined || pattern.test(name)) return;
-  throw invalidArgument(
-    `\`model_name\` must match ${pattern.source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters), got ${quotedValue(name)}`,
-  );
+  const problem = name === undefined ? undefined : nameRuleProblem('`model_name`', modelNamePattern(), name);
+  if (problem !== undefined) throw invalidArgument(problem);
 }
 
 /** A default priority must be one of the levels; here the levels given in the same request. */

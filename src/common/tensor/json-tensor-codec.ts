@@ -167,7 +167,8 @@ function fillBool(values: readonly unknown[], where: string): Uint8Array {
 /*
  * One loop per float datatype, each checking the value after conversion: that single test refuses
  * JSON's `1e999` and finite numbers that overflow the datatype, which would otherwise reach the model
- * as infinities.
+ * as infinities. Separate loops each see one array type: one shared loop over the three was 10 to 50 %
+ * slower per element.
  */
 
 function fillFloat16(values: readonly unknown[], where: string): Uint16Array {

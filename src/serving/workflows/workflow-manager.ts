@@ -1,5 +1,5 @@
 import { isSluiceError, SluiceError } from '../../common/errors/index.js';
-import { quotedValue } from '../../common/quoted-value.js';
+import { nameRuleProblem } from '../../common/name-rule.js';
 import { schemaPattern } from '../../common/schema/index.js';
 import type { Logger } from '../../common/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
@@ -72,10 +72,6 @@ function workflowNamePattern(): RegExp {
   return namePattern;
 }
 
-function nameRule(): string {
-  return `must match ${workflowNamePattern().source} (a letter or digit, then letters, digits, '_', '.' or '-'; at most 128 characters)`;
-}
-
 /**
  * Registers and unregisters workflows. A workflow is parsed, validated against what is registered now
  * (models, handlers, other workflows) and planned before it replaces anything; re-registering a name swaps
@@ -93,9 +89,8 @@ export class WorkflowManager {
    * rule of workflow files' `metadata.name`.
    */
   register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
-    if (request.name !== undefined && !workflowNamePattern().test(request.name)) {
-      return Promise.reject(new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', `\`workflow_name\` ${nameRule()}, got ${quotedValue(request.name)}`));
-    }
+    const problem = request.name === undefined ? undefined : nameRuleProblem('`workflow_name`', workflowNamePattern(), request.name);
+    if (problem !== undefined) return Promise.reject(new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', problem));
     return this.mutations.run(async () => {
       const entry = await this.load(request);
       await this.deps.persist();
@@ -156,9 +151,8 @@ export class WorkflowManager {
   ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
     const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? source.packedAs ?? basename(request.url).replace(/\.(ya?ml)$/, '');
-    if (!workflowNamePattern().test(name)) {
-      throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: the workflow's name comes from its file name, and it ${nameRule()}, got ${quotedValue(name)}; register it with workflow_name`);
-    }
+    const problem = nameRuleProblem("the workflow's name, taken from its file name,", workflowNamePattern(), name);
+    if (problem !== undefined) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: ${problem}; register it with workflow_name`);
     const models = new Map<string, string>();
     const added: EnsuredModel[] = [];
     try {

@@ -120,13 +120,6 @@ export function startHttpServerSpan(telemetry: Telemetry, request: HttpRequestLi
   return startServerSpan(telemetry, name, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id));
 }
 
-/** Ends a request's server span with the status it was answered with (a 5xx fails it). */
-export function endHttpServerSpan(server: ServerSpan, status: number): void {
-  server.span.setAttribute(ATTR.httpResponseStatusCode, status);
-  if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
-  server.span.end();
-}
-
 /**
  * The `status` of the access-log line of a request whose client closed the connection before its answer
  * was sent: no status went out, and this is the figure web servers log for it.
@@ -134,13 +127,20 @@ export function endHttpServerSpan(server: ServerSpan, status: number): void {
 export const CLIENT_CLOSED_STATUS = 499;
 
 /**
- * Ends the server span of a request whose client closed the connection before its answer was sent: no
- * status code went out, so the span has none, and `error.type` says why. Its status stays unset, as for a
- * 4xx answer: the client's doing, not the server's failure.
+ * Ends a request's server span with the status it was answered with (a 5xx fails it). For
+ * {@link CLIENT_CLOSED_STATUS} no status code went out, so the span has none and `error.type` says why;
+ * its status stays unset, as for a 4xx answer: the client's doing, not the server's failure.
  */
-export function endAbandonedHttpServerSpan(server: ServerSpan): void {
-  server.span.setAttribute(ATTR.errorType, CLIENT_CLOSED_ERROR_TYPE);
+export function endHttpServerSpan(server: ServerSpan, status: number): void {
+  if (status === CLIENT_CLOSED_STATUS) server.span.setAttribute(ATTR.errorType, CLIENT_CLOSED_ERROR_TYPE);
+  else server.span.setAttribute(ATTR.httpResponseStatusCode, status);
+  if (status >= 500) server.span.setStatus({ code: SpanStatusCode.ERROR });
   server.span.end();
+}
+
+/** Milliseconds since `started` (a `performance.now()` reading), to the microsecond, for access logs. */
+export function latencyMsSince(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
 /** Records on a request's span that it is answered with `error`: the exception for a 5xx, the code otherwise. */
@@ -213,6 +213,11 @@ export function requestLogFields(request: FastifyRequest): LogFields {
  */
 export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
+  /** Writes `request`'s access-log line and ends its span, for an answer with `status`. */
+  const finish = (request: FastifyRequest, state: RequestState, status: number): void => {
+    if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMsSince(state.started), state));
+    if (state.server !== undefined) endHttpServerSpan(state.server, status);
+  };
   fastify.addHook('onRequest', (request, reply, done) => {
     const id = requestIdFrom(request.headers);
     void reply.header(REQUEST_ID_HEADER, id);
@@ -227,9 +232,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       // Kept in the map: the error the request then fails with is still counted (`noteRequestError`).
       if (reply.raw.writableFinished || states.get(request) !== state) return;
       state.abandoned = true;
-      const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
-      if (options.accessLog) logger.info('request', requestAccessLogFields(request, CLIENT_CLOSED_STATUS, latencyMs, state));
-      if (server !== undefined) endAbandonedHttpServerSpan(server);
+      finish(request, state, CLIENT_CLOSED_STATUS);
     });
     done();
   });
@@ -243,10 +246,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     // value (the span and its context) alive as long as the key, and requests that outlive a young
     // collection then carried their spans into the old generation.
     states.delete(request);
-    const status = reply.statusCode;
-    const latencyMs = Math.round((performance.now() - state.started) * 1000) / 1000;
-    if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMs, state));
-    if (state.server !== undefined) endHttpServerSpan(state.server, status);
+    finish(request, state, reply.statusCode);
     done();
   });
 }

@@ -9,7 +9,7 @@ import { readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
-import { accessLogFields, CLIENT_CLOSED_STATUS, endAbandonedHttpServerSpan, endHttpServerSpan, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
+import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import { authenticate } from '../auth/auth-guard.hook.js';
@@ -155,17 +155,16 @@ export class InferenceLane implements RequestLane {
       finished = true;
       connections.requestFinished(socket);
       // Closed before the answer was sent (the client left): the line and the span say so.
-      const abandoned = !response.writableFinished;
+      const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_STATUS;
       if (observe.accessLog) {
-        const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
         logger.info(
           'request',
           accessLogFields({
             method: 'POST',
             url,
             route: route.pattern,
-            status: abandoned ? CLIENT_CLOSED_STATUS : response.statusCode,
-            latencyMs,
+            status,
+            latencyMs: latencyMsSince(started),
             requestId,
             model: route.model,
             errorCode,
@@ -174,9 +173,7 @@ export class InferenceLane implements RequestLane {
           }),
         );
       }
-      if (server === undefined) return;
-      if (abandoned) endAbandonedHttpServerSpan(server);
-      else endHttpServerSpan(server, response.statusCode);
+      if (server !== undefined) endHttpServerSpan(server, status);
     };
     response.once('finish', onFinished);
     response.once('error', onFinished);
