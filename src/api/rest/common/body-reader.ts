@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { SluiceError } from '../../../common/errors/index.js';
-
-/** Largest element of a tensor (8 bytes: FP64, INT64): binary tensors are aligned to it. */
-const TENSOR_ALIGNMENT = 8;
+import { requestBodyMemory } from './body-memory.js';
 
 function tooLarge(limit: number): SluiceError {
   return new SluiceError(
@@ -19,16 +17,6 @@ function clientClosed(received: number, declared: number | undefined, cause?: un
 }
 
 /**
- * An empty buffer of `length` bytes in memory of its own, placed so that byte `alignAt` of it starts on an
- * 8-byte boundary: raw tensors that follow a JSON header of `alignAt` bytes can then be used in place.
- */
-function alignedBuffer(length: number, alignAt: number): Buffer {
-  const backing = Buffer.allocUnsafeSlow(length + TENSOR_ALIGNMENT);
-  const pad = (TENSOR_ALIGNMENT - (alignAt % TENSOR_ALIGNMENT)) % TENSOR_ALIGNMENT;
-  return backing.subarray(pad, pad + length);
-}
-
-/**
  * Reads a request body of at most `limit` bytes. With `alignAt` (the binary tensor extension's header
  * length), the bytes after the header start on an 8-byte boundary, so tensors need no copy. A body
  * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known; a body cut short,
@@ -42,7 +30,7 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
   if (stream.destroyed) return Promise.reject(clientClosed(0, known ? declared : undefined));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let target = known ? alignedBuffer(declared, alignAt ?? 0) : undefined;
+    let target = known ? requestBodyMemory.allocate(declared, alignAt) : undefined;
     let received = 0;
     const fail = (error: SluiceError): void => {
       stream.removeListener('data', onData);
@@ -74,7 +62,7 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
         resolve(target);
         return;
       }
-      target = alignedBuffer(received, alignAt ?? 0);
+      target = requestBodyMemory.allocate(received, alignAt);
       let offset = 0;
       for (const chunk of chunks) {
         chunk.copy(target, offset);
