@@ -18,18 +18,26 @@ export interface TokenAuth {
 }
 
 /**
- * Makes fresh keys, writes the key file (mode 0600) and returns the `token-auth` guard and its
- * `GET /token` endpoint. `now` is the clock keys expire by (tests move it).
+ * Makes fresh keys in memory and returns the `token-auth` guard and its `GET /token` endpoint; nothing is
+ * written until `keys.publish()` writes the key file. `now` is the clock keys expire by (tests move it).
  */
-export async function createTokenAuth(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): Promise<TokenAuth> {
-  const keys = await TokenKeyService.start(options, logger, now);
+export function prepareTokenAuth(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): TokenAuth {
+  const keys = TokenKeyService.create(options, logger, now);
   return { provider: new TokenAuthProvider(keys), endpoint: tokenEndpoint(() => keys), keys };
+}
+
+/** {@link prepareTokenAuth}, then writes the key file (mode 0600): for embedders that start no server with it. */
+export async function createTokenAuth(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): Promise<TokenAuth> {
+  const auth = prepareTokenAuth(options, logger, now);
+  await auth.keys.publish();
+  return auth;
 }
 
 /**
  * The `token-auth` plugin: TorchServe-compatible key authorisation. Its settings are checked when it
- * loads; the keys are made and the key file written only when the `auth` section puts it in front of an
- * API (its provider's `start`). Until then `GET /token` answers 404.
+ * loads; the keys are made when the `auth` section puts it in front of an API (its provider's `start`),
+ * and the key file is written only once the server listens on every port (`serving`), so a start that
+ * fails leaves the key file of a server already running untouched. Until then `GET /token` answers 404.
  */
 export default definePlugin({
   register(context) {
@@ -43,9 +51,11 @@ export default definePlugin({
     };
     context.auth({
       name: 'token-auth',
-      async start() {
-        auth ??= await createTokenAuth(options, context.logger);
+      start() {
+        auth ??= prepareTokenAuth(options, context.logger);
+        return Promise.resolve();
       },
+      serving: () => started().keys.publish(),
       authenticate: (request) => started().provider.authenticate(request),
     });
     context.endpoint(tokenEndpoint(() => started().keys));

@@ -13,22 +13,32 @@ const KEY_NAMES: Readonly<Record<KeyType, string>> = { inference: 'inference key
  * with memory (the file is written first, so a failed write leaves the old keys working).
  */
 export class TokenKeyService {
-  /** Rotations run one after the other, so the file always holds the latest keys. */
+  /** Key file writes (publishing, rotations) run one after the other, so the file always holds the latest keys. */
   private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly keys: TokenKeys,
     readonly keyFile: string,
+    private readonly logger: Logger,
+    private readonly expirationMinutes: number,
   ) {}
 
-  /** Makes fresh keys and writes the key file; logs where it is, never the keys. */
-  static async start(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): Promise<TokenKeyService> {
+  /** Makes fresh keys, in memory only: the key file is written by {@link publish}. */
+  static create(options: TokenAuthOptions, logger: Logger, now: () => number = Date.now): TokenKeyService {
     const lifetime = options.expirationMinutes * MINUTE_MS;
     const apiLifetime = options.apiKeyExpirationMinutes === null ? null : options.apiKeyExpirationMinutes * MINUTE_MS;
     const keys = new TokenKeys({ inference: lifetime, management: lifetime, api: apiLifetime }, now);
-    await writeKeyFile(options.keyFile, keys.fileContent());
-    logger.info('token-auth keys written', { keyFile: options.keyFile, expirationMinutes: options.expirationMinutes });
-    return new TokenKeyService(keys, options.keyFile);
+    return new TokenKeyService(keys, options.keyFile, logger, options.expirationMinutes);
+  }
+
+  /** Writes the current keys to the key file (after any rotation in progress); logs where it is, never the keys. */
+  publish(): Promise<void> {
+    const written = this.writes.then(async () => {
+      await writeKeyFile(this.keyFile, this.keys.fileContent());
+      this.logger.info('token-auth keys written', { keyFile: this.keyFile, expirationMinutes: this.expirationMinutes });
+    });
+    this.writes = written.catch(() => undefined);
+    return written;
   }
 
   /**

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { SluiceConfig } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { runFiles } from './run-files.js';
+import { waitForServing } from './serving-notice.js';
+import { lastLoggedError } from './start-log.js';
 
 const START_WAIT_MS = 60_000;
 
@@ -25,19 +27,16 @@ async function readPid(pidFile: string): Promise<number | undefined> {
   }
 }
 
-async function pingable(config: SluiceConfig): Promise<boolean> {
-  const host = config.inference.host.includes(':') ? `[${config.inference.host}]` : config.inference.host;
-  try {
-    const res = await fetch(`http://${host}:${config.inference.port}/ping`, { signal: AbortSignal.timeout(1000) });
-    return res.status === 200 || res.status === 500;
-  } catch {
-    return false;
-  }
+function exitText(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal !== null) return `killed by ${signal}`;
+  return code === null ? 'could not be started' : `exit status ${code}`;
 }
 
 /**
- * Starts `sluice start --foreground` as a detached process logging to `.sluice/sluice.log`, waits until
- * it answers /ping, and returns. The pid goes to `.sluice/sluice.pid` for `sluice stop`.
+ * Starts `sluice start --foreground` as a detached process logging to `.sluice/sluice.log`, and waits
+ * (at most 60 s) until that process itself reports over IPC that every port listens; another server
+ * answering on the same ports does not count. The pid goes to `.sluice/sluice.pid` for `sluice stop`. A
+ * child that exits first fails the start: status 1, pid file removed, its last logged error quoted.
  */
 export async function startInBackground(config: SluiceConfig, args: readonly string[], cwd: string): Promise<number> {
   const files = runFiles(cwd);
@@ -45,33 +44,31 @@ export async function startInBackground(config: SluiceConfig, args: readonly str
   if (existing !== undefined && alive(existing)) throw new UsageError(`Sluice already runs here (pid ${existing}); stop it with sluice stop`);
   await mkdir(files.dir, { recursive: true });
   const log = await open(files.logFile, 'a');
+  const logStart = (await log.stat()).size;
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
   const child = spawn(process.execPath, [main, 'start', ...args, '--foreground'], {
     cwd,
     detached: true,
-    stdio: ['ignore', log.fd, log.fd],
+    stdio: ['ignore', log.fd, log.fd, 'ipc'],
   });
   await log.close();
+  const outcome = waitForServing(child, START_WAIT_MS);
   const pid = child.pid;
-  if (pid === undefined) throw new Error('could not start the server process');
-  await writeFile(files.pidFile, `${pid}\n`);
-  child.unref();
-  const deadline = Date.now() + START_WAIT_MS;
-  while (Date.now() < deadline) {
-    if (!alive(pid)) {
-      await rm(files.pidFile, { force: true });
-      process.stderr.write(`Sluice exited during start-up; see ${files.logFile}\n`);
-      return 1;
-    }
-    if (await pingable(config)) {
-      process.stdout.write(
-        `Sluice started (pid ${pid}): inference ${config.inference.host}:${config.inference.port}, management ${config.management.host}:${config.management.port}, metrics ${config.metrics.host}:${config.metrics.port}\nLogs: ${files.logFile}. Stop it with: npx sluice stop\n`,
-      );
-      return 0;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  if (pid !== undefined) await writeFile(files.pidFile, `${pid}\n`);
+  const result = await outcome;
+  if (result.kind === 'serving') {
+    process.stdout.write(
+      `Sluice started (pid ${pid}): inference ${config.inference.host}:${config.inference.port}, management ${config.management.host}:${config.management.port}, metrics ${config.metrics.host}:${config.metrics.port}\nLogs: ${files.logFile}. Stop it with: npx sluice stop\n`,
+    );
+    return 0;
   }
-  process.stderr.write(`Sluice did not answer /ping within ${START_WAIT_MS / 1000} s; see ${files.logFile}\n`);
+  if (result.kind === 'timeout') {
+    process.stderr.write(`Sluice (pid ${pid}) did not report serving within ${START_WAIT_MS / 1000} s; see ${files.logFile}, and stop it with sluice stop\n`);
+    return 1;
+  }
+  await rm(files.pidFile, { force: true });
+  const cause = await lastLoggedError(files.logFile, logStart);
+  process.stderr.write(`Sluice exited during start-up (${exitText(result.code, result.signal)}); see ${files.logFile}\n${cause === undefined ? '' : `Last error: ${cause}\n`}`);
   return 1;
 }
 

@@ -1,6 +1,6 @@
 import { isSluiceError } from '../common/errors/index.js';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE_NAME, loadConfig } from '../config/index.js';
+import { DEFAULT_CONFIG_FILE_NAME, loadConfig, loadConfigWithSources } from '../config/index.js';
 import { SLUICE_VERSION } from '../server/version.js';
 import { runArchive } from './archive-command.js';
 import { startInBackground, stopBackground } from './background-server.js';
@@ -24,9 +24,9 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
       return 0;
     case 'start': {
       const flags = parseStartFlags(rest);
-      const config = loadConfig({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
+      const { config, sources } = loadConfigWithSources({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
       const configDirectory = dirname(resolve(cwd, flags.configFile ?? DEFAULT_CONFIG_FILE_NAME));
-      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectory);
+      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectory, sources);
       return startInBackground(config, rest, cwd);
     }
     case 'stop':

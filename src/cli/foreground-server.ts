@@ -1,6 +1,8 @@
-import type { SluiceConfig } from '../config/index.js';
+import { isSluiceError } from '../common/errors/index.js';
+import type { ConfigSources, SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
 import { JsonLogger } from '../telemetry/logging/json-logger.js';
+import { announceServing } from './serving-notice.js';
 
 /** Resolves with the first SIGTERM or SIGINT; a second one exits at once. */
 function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
@@ -19,8 +21,10 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then stops it gracefully. Resolves with the
  * exit status: 0 after a clean stop, 1 when start-up failed. `configDirectory` is the config file's folder.
+ * A configuration problem found during start-up (`SLUICE_CONFIG_INVALID`, such as an auth provider no
+ * plugin offers) is thrown with its source in front, to be reported like a bad value in `sluice.yaml`.
  */
-export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string): Promise<number> {
+export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources): Promise<number> {
   const logger = new JsonLogger(config.logLevel);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
   const stopSignal = firstStopSignal(() => {
@@ -31,6 +35,7 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
   try {
     server = await startServer({ config, logger, restoreSnapshot, configDirectory });
   } catch (error) {
+    if (isSluiceError(error, 'SLUICE_CONFIG_INVALID')) throw sources.attribute(error);
     logger.error('Sluice could not start', { error });
     return 1;
   }
@@ -42,6 +47,7 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
     models: server.startup.loaded,
     failedModels: server.startup.failed.length,
   });
+  announceServing();
   logger.info('signal received', { signal: await stopSignal });
   await server.stop();
   return 0;

@@ -6,6 +6,7 @@ import { mergeConfigLayers } from './config-layer-merger.js';
 import { checkListenerPorts } from './listener-ports.js';
 import { validateConfigLayer } from './config-layer-validator.js';
 import { resolveConfigPaths } from './config-path-resolver.js';
+import { ConfigSources, type SourcedLayer } from './config-sources.js';
 import { DEFAULT_CONFIG, type ConfigLayer, type SluiceConfig } from './sluice-config.js';
 
 /** The file looked for in the working directory when no config file is named. */
@@ -31,15 +32,21 @@ function displayName(file: string, cwd: string): string {
   return fromCwd === '' || fromCwd.startsWith('..') || isAbsolute(fromCwd) ? file : fromCwd;
 }
 
-function fileLayer(configFile: string | undefined, cwd: string): ConfigLayer {
+function fileLayer(configFile: string | undefined, cwd: string): SourcedLayer[] {
   const file = resolve(cwd, configFile ?? DEFAULT_CONFIG_FILE_NAME);
-  if (configFile === undefined && !existsSync(file)) return {};
-  const name = displayName(file, cwd);
-  return resolveConfigPaths(validateConfigLayer(readConfigFile(file, name), name), dirname(file));
+  if (configFile === undefined && !existsSync(file)) return [];
+  const source = displayName(file, cwd);
+  return [{ source, layer: resolveConfigPaths(validateConfigLayer(readConfigFile(file, source), source), dirname(file)) }];
 }
 
-function envLayers(env: LoadConfigOptions['env'], cwd: string): ConfigLayer[] {
-  return readEnvSettings(env).map((setting) => resolveConfigPaths(validateConfigLayer(setting.layer, setting.name), cwd));
+function envLayers(env: LoadConfigOptions['env'], cwd: string): SourcedLayer[] {
+  return readEnvSettings(env).map((setting) => ({ source: setting.name, layer: resolveConfigPaths(validateConfigLayer(setting.layer, setting.name), cwd) }));
+}
+
+/** A loaded configuration and where its keys came from. */
+export interface LoadedConfig {
+  readonly config: SluiceConfig;
+  readonly sources: ConfigSources;
 }
 
 /**
@@ -49,17 +56,21 @@ function envLayers(env: LoadConfigOptions['env'], cwd: string): ConfigLayer[] {
  * from: a message starting with the file name, the variable name or {@link OVERRIDES_SOURCE}.
  * Relative paths resolve against the config file's directory, or `cwd` for the other sources; the
  * result's paths are absolute. Two listeners on one port are refused too. Throws `SluiceError`
- * `SLUICE_CONFIG_INVALID`.
+ * `SLUICE_CONFIG_INVALID`. `sources` names where each key came from, for problems found later.
  */
-export function loadConfig(options: LoadConfigOptions): SluiceConfig {
+export function loadConfigWithSources(options: LoadConfigOptions): LoadedConfig {
   const cwd = resolve(options.cwd);
-  const layers: ConfigLayer[] = [
-    resolveConfigPaths(DEFAULT_CONFIG, cwd),
-    fileLayer(options.configFile, cwd),
+  const sourced: SourcedLayer[] = [
+    ...fileLayer(options.configFile, cwd),
     ...envLayers(options.env, cwd),
-    resolveConfigPaths(validateConfigLayer(options.overrides ?? {}, OVERRIDES_SOURCE), cwd),
+    { source: OVERRIDES_SOURCE, layer: resolveConfigPaths(validateConfigLayer(options.overrides ?? {}, OVERRIDES_SOURCE), cwd) },
   ];
-  const config = mergeConfigLayers(DEFAULT_CONFIG, layers);
+  const config = mergeConfigLayers(DEFAULT_CONFIG, [resolveConfigPaths(DEFAULT_CONFIG, cwd), ...sourced.map((s) => s.layer)]);
   checkListenerPorts(config);
-  return config;
+  return { config, sources: new ConfigSources(sourced) };
+}
+
+/** The configuration {@link loadConfigWithSources} builds, without its sources. */
+export function loadConfig(options: LoadConfigOptions): SluiceConfig {
+  return loadConfigWithSources(options).config;
 }

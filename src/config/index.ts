@@ -16,8 +16,11 @@ export {
   DEFAULT_CONFIG_FILE_NAME,
   OVERRIDES_SOURCE,
   loadConfig,
+  loadConfigWithSources,
   type LoadConfigOptions,
+  type LoadedConfig,
 } from './config-loader.js';
+export { ConfigSources, type SourcedLayer } from './config-sources.js';
 export {
   CONFIG_ENV_PREFIX,
   NON_CONFIG_ENV_VARIABLES,

@@ -105,6 +105,8 @@ export interface SluiceConfig {
   readonly workflows: ModelSelection;
   /** Plugins to load or configure besides the built-in ones. */
   readonly plugins: readonly PluginEntryConfig[];
+  /** How long importing one plugin, and then its `register()`, may each take, in milliseconds. */
+  readonly pluginLoadTimeoutMs: number;
   readonly defaultWorkers: number;
   readonly jobQueueSize: number;
   readonly maxRequestSizeBytes: number;
@@ -166,6 +168,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   workflowStore: './workflows',
   workflows: 'all',
   plugins: [],
+  pluginLoadTimeoutMs: 30000,
   defaultWorkers: 1,
   jobQueueSize: 100,
   maxRequestSizeBytes: 6553500,

@@ -22,7 +22,7 @@ export async function resolveApiGuards(auth: AuthConfig, providers: readonly Aut
     const provider = byName.get(name);
     if (provider === undefined) {
       const known = ['none', ...byName.keys()].join(', ');
-      throw new SluiceError('SLUICE_CONFIG_INVALID', `\`auth.${api}\` names ${JSON.stringify(name)}, which no auth plugin provides (known: ${known})`, {
+      throw new SluiceError('SLUICE_CONFIG_INVALID', `\`auth.${api}\` names ${JSON.stringify(name)}, which no auth plugin provides (known: ${known}); name one of those, or load the plugin that provides it`, {
         key: `auth.${api}`,
       });
     }
@@ -30,4 +30,12 @@ export async function resolveApiGuards(auth: AuthConfig, providers: readonly Aut
   }
   for (const provider of new Set(Object.values(guards))) await provider.start?.();
   return guards;
+}
+
+/**
+ * Tells each provider of `guards` (those {@link resolveApiGuards} started) that every port listens, once
+ * each, in turn; the first that throws refuses the start.
+ */
+export async function notifyProvidersServing(guards: ApiGuards): Promise<void> {
+  for (const provider of new Set(Object.values(guards))) await provider.serving?.();
 }

@@ -8,6 +8,7 @@ import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
 import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
 import { OPEN_HEALTH_ROUTES, PublicRoutes } from '../api/rest/auth/public-routes.js';
 import { mountPluginEndpoints } from '../api/rest/plugin-endpoints.js';
+import { checkPluginEndpoints } from '../api/rest/plugin-endpoint-routes.js';
 import { packageRoot } from '../common/package-root.js';
 import { loadPlugins } from '../plugins/loader/plugin-loader.js';
 import type { PluginEndpoint, PluginExtensions } from '../plugins/registry/plugin-extensions.js';
@@ -21,7 +22,7 @@ import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
-import { resolveApiGuards, type ApiGuards } from './auth-providers.js';
+import { notifyProvidersServing, resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';
 import { InferenceLane, shadowsLaneRoute } from '../api/rest/inference/inference-lane.js';
 import type { LaneContext } from '../api/rest/request-lane.js';
@@ -80,8 +81,9 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
 }
 
 /**
- * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports. A model that fails to
- * load is logged and skipped; a port that cannot bind fails the start.
+ * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
+ * calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
+ * that cannot bind fails the start.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
@@ -98,12 +100,15 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     cwd: options.configDirectory ?? process.cwd(),
     sluiceVersion: SLUICE_VERSION,
     logger,
+    loadTimeoutMs: config.pluginLoadTimeoutMs,
   }).catch(async (error: unknown) => {
     await releaseTelemetry();
     throw error;
   });
   let guards: ApiGuards;
   try {
+    // Before any port opens: a plugin endpoint on a taken route would otherwise fail the start with ports already open.
+    checkPluginEndpoints(plugins.endpoints);
     // Before the models load, so a guard that cannot be set up fails the start at once.
     guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])]);
   } catch (error) {
@@ -185,6 +190,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         },
       });
     }
+    // Only now: a start that fails to listen must leave what a running server published (its key file) alone.
+    await notifyProvidersServing(guards);
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -27,6 +28,15 @@ async function writeConfig(dir: string, ports: { inference: number; management: 
     ].join('\n'),
   );
   return file;
+}
+
+/** An HTTP server on `port` that answers every request 200 `{"status":"Healthy"}`, as a running Sluice's /ping does. */
+async function healthyServer(port: number): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"Healthy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
 }
 
 describe('sluice command line', () => {
@@ -116,5 +126,22 @@ describe('sluice command line', () => {
     expect(stopped).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Sluice \(pid \d+\) stopped\.\n$/) as unknown });
     expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
     await expect(fetch(`http://127.0.0.1:${ports.inference}/ping`)).rejects.toThrow();
+  }, 30_000);
+
+  it('fails a background start whose own server cannot listen, though another one answers /ping on its port', async () => {
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    const other = await healthyServer(ports.inference);
+    try {
+      await writeConfig(dir, ports);
+      const started = await runCli(['start'], dir);
+      expect(started).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Sluice exited during start-up (exit status 1); see ${join(dir, '.sluice', 'sluice.log')}\nLast error: Sluice could not start: listen EADDRINUSE: address already in use 127.0.0.1:${ports.inference}\n`,
+      });
+      expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   }, 30_000);
 });

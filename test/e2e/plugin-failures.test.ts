@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { PluginEntryConfig } from '../../src/config/sluice-config.js';
+import type { ConfigLayer, PluginEntryConfig } from '../../src/config/sluice-config.js';
 import { isSluiceError } from '../../src/common/errors/index.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { RecordingLogger } from '../support/recording-logger.js';
@@ -10,12 +10,12 @@ import { requestJson, startTestServer, type TestServer } from '../support/test-s
 const REGISTERS_NOTHING = 'export default { register() {} };\n';
 
 /** Starts a server with the plugin folders `write` creates under `<dir>/plugins`, listed as `entries`. */
-async function startWith(write: (pluginsDir: string) => Promise<unknown>, entries: (pluginsDir: string) => PluginEntryConfig[], logger = new RecordingLogger()): Promise<TestServer> {
+async function startWith(write: (pluginsDir: string) => Promise<unknown>, entries: (pluginsDir: string) => PluginEntryConfig[], logger = new RecordingLogger(), config: ConfigLayer = {}): Promise<TestServer> {
   const temp = await makeTempDir('sluice-plugins-');
   const pluginsDir = join(temp.dir, 'plugins');
   await write(pluginsDir);
   try {
-    const t = await startTestServer({ demoModels: ['iris'], logger, config: { plugins: entries(pluginsDir) } });
+    const t = await startTestServer({ demoModels: ['iris'], logger, config: { ...config, plugins: entries(pluginsDir) } });
     return { ...t, close: async () => { await t.close(); await temp.cleanup(); } };
   } catch (error) {
     await temp.cleanup();
@@ -24,9 +24,13 @@ async function startWith(write: (pluginsDir: string) => Promise<unknown>, entrie
 }
 
 /** The refusal a start fails with: its code and message. */
-async function refusal(write: (pluginsDir: string) => Promise<unknown>, entries: (pluginsDir: string) => PluginEntryConfig[]): Promise<{ code: string; message: string }> {
+async function refusal(
+  write: (pluginsDir: string) => Promise<unknown>,
+  entries: (pluginsDir: string) => PluginEntryConfig[],
+  options: { logger?: RecordingLogger; config?: ConfigLayer } = {},
+): Promise<{ code: string; message: string }> {
   try {
-    const t = await startWith(write, entries);
+    const t = await startWith(write, entries, options.logger, options.config);
     await t.close();
   } catch (error) {
     if (isSluiceError(error)) return { code: error.code, message: error.message };
@@ -96,7 +100,25 @@ describe('a plugin that cannot be loaded refuses the start, naming the plugin an
   it('an endpoint on the path of a core route', async () => {
     const source = "export default { register(c) { c.endpoint({ name: 'ping', api: 'inference', method: 'GET', path: '/ping', handle: async () => ({ body: 'pong' }) }); } };\n";
     const problem = await refusal((d) => writePluginFolder(join(d, 'shadow'), { name: 'shadow', provides: [{ point: 'endpoint', name: 'ping' }] }, source), (d) => at(d, 'shadow'));
-    expect(problem.message).toBe('plugin shadow: endpoint `ping` (GET /ping) would shadow the core route GET /ping; choose another path');
+    expect(problem).toEqual({ code: 'SLUICE_PLUGIN_INVALID', message: 'plugin shadow: endpoint `ping` (GET /ping) on the inference port would shadow the core route GET /ping; choose another path' });
+  });
+
+  it('a register() that never settles, once pluginLoadTimeoutMs has passed', async () => {
+    const source = 'export default { register() { return new Promise(() => {}); } };\n';
+    const problem = await refusal((d) => writePluginFolder(join(d, 'stuck'), { name: 'stuck' }, source), (d) => at(d, 'stuck'), { config: { pluginLoadTimeoutMs: 200 } });
+    expect(problem).toEqual({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: 'plugin stuck: register() did not finish within 0.2 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+    });
+  });
+
+  it('an entry module whose top-level await never settles, once pluginLoadTimeoutMs has passed', async () => {
+    const source = 'await new Promise(() => {});\nexport default { register() {} };\n';
+    const problem = await refusal((d) => writePluginFolder(join(d, 'frozen'), { name: 'frozen' }, source), (d) => at(d, 'frozen'), { config: { pluginLoadTimeoutMs: 200 } });
+    expect(problem).toEqual({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: expect.stringMatching(/^plugin frozen: its entry module .*frozen\/index\.js \(field `main`\) did not finish loading within 0\.2 s; /) as unknown,
+    });
   });
 
   it('a handler name another plugin already provides', async () => {
@@ -108,6 +130,83 @@ describe('a plugin that cannot be loaded refuses the start, naming the plugin an
   it('a package that is not installed', async () => {
     const problem = await refusal(() => Promise.resolve(), (d) => [{ package: 'sluice-plugin-nowhere', from: d }]);
     expect(problem.message).toMatch(/^plugin package sluice-plugin-nowhere \(`plugins\[0\]`\): no node_modules\/sluice-plugin-nowhere in .* or a folder above it; install the package$/);
+  });
+});
+
+/** A plugin source registering one endpoint per `[api, method, path]`, named `e0`, `e1`, … */
+function endpointsSource(routes: readonly (readonly [string, string, string])[]): string {
+  const calls = routes.map(([api, method, path], i) => `c.endpoint({ name: 'e${i}', api: '${api}', method: '${method}', path: '${path}', handle: async () => ({}) });`);
+  return `export default { register(c) { ${calls.join(' ')} } };\n`;
+}
+
+const endpointManifest = (name: string, count: number): Record<string, unknown> => ({ name, provides: Array.from({ length: count }, (_, i) => ({ point: 'endpoint', name: `e${i}` })) });
+
+describe('a plugin endpoint on a taken route refuses the start before any port opens', () => {
+  async function clash(routes: readonly (readonly [string, string, string])[]): Promise<{ code: string; message: string; listening: number }> {
+    const logger = new RecordingLogger();
+    const problem = await refusal((d) => writePluginFolder(join(d, 'clash'), endpointManifest('clash', routes.length), endpointsSource(routes)), (d) => at(d, 'clash'), { logger });
+    return { ...problem, listening: logger.lines.filter((l) => l.message === 'listening').length };
+  }
+
+  it('a core route of the management port', async () => {
+    expect(await clash([['management', 'GET', '/models']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (GET /models) on the management port would shadow the core route GET /models; choose another path',
+      listening: 0,
+    });
+  });
+
+  it('a core route with parameters, whatever their names', async () => {
+    expect(await clash([['management', 'DELETE', '/models/:id/:v']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (DELETE /models/:id/:v) on the management port would shadow the core route DELETE /models/{model}/{version}; choose another path',
+      listening: 0,
+    });
+  });
+
+  it('the core route of the metrics port', async () => {
+    expect(await clash([['metrics', 'GET', '/metrics']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (GET /metrics) on the metrics port would shadow the core route GET /metrics; choose another path',
+      listening: 0,
+    });
+  });
+
+  it('a route another endpoint already takes on the same port', async () => {
+    expect(await clash([['management', 'GET', '/hello/:name'], ['management', 'GET', '/hello/:who']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e1` (GET /hello/:who) on the management port would shadow GET /hello/:name of plugin clash; choose another path',
+      listening: 0,
+    });
+  });
+
+  it('a path that does not start with a slash', async () => {
+    expect(await clash([['inference', 'GET', 'hello']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (GET hello) has a path that does not start with `/`; write it from the root of the port (`/hello/:name`)',
+      listening: 0,
+    });
+  });
+
+  it('an API that is no HTTP port', async () => {
+    expect(await clash([['grpc', 'GET', '/hello']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (GET /hello) names the API "grpc"; set `api` to inference or management',
+      listening: 0,
+    });
+  });
+});
+
+describe('plugin endpoints on free routes', () => {
+  it('serve the same path on two ports', async () => {
+    const routes = [['inference', 'GET', '/hello'], ['management', 'GET', '/hello']] as const;
+    const t = await startWith((d) => writePluginFolder(join(d, 'twice'), endpointManifest('twice', 2), endpointsSource(routes)), (d) => at(d, 'twice'));
+    try {
+      expect((await requestJson(`${t.inference}/hello`)).status).toBe(200);
+      expect((await requestJson(`${t.management}/hello`)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 

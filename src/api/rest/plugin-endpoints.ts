@@ -1,21 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../common/errors/index.js';
 import type { Logger } from '../../common/logger.js';
 import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
 import type { EndpointContext, EndpointRequest } from '../../plugins/sdk/endpoint.js';
 import { replyWithError } from './common/error-response.filter.js';
+import { routePattern, shadowingEndpoint } from './plugin-endpoint-routes.js';
 
 /** A route as registered: method and URL pattern. */
 export interface RouteKey {
   readonly method: string;
   readonly url: string;
-}
-
-/** Route patterns compare without their parameter names: `/models/:name` and `/models/:id` collide. */
-function pattern(url: string): string {
-  const trimmed = url.length > 1 ? url.replace(/\/+$/, '') : url;
-  return trimmed.replace(/:[^/]+/g, ':');
 }
 
 function stringRecord(value: unknown): Record<string, string> {
@@ -52,9 +46,11 @@ async function answer(endpoint: PluginEndpoint, context: EndpointContext, reques
 }
 
 /**
- * Adds plugin endpoints for one API to its Fastify instance, after the core routes are known. A plugin
- * route with the method and path of a core route (or of another plugin's route) refuses the start, naming
- * both. Errors an endpoint throws are answered like every other error, naming the plugin.
+ * Adds plugin endpoints for one API to its Fastify instance, after its other routes are registered.
+ * `checkPluginEndpoints` has refused clashes with core routes and between endpoints before any port
+ * opened; what is left to catch here is a route a plugin's Nest module registered on the same port, which
+ * refuses the start naming both. Errors an endpoint throws are answered like every other error, naming
+ * the plugin.
  */
 export function mountPluginEndpoints(
   fastify: FastifyInstance,
@@ -63,17 +59,12 @@ export function mountPluginEndpoints(
   contextOf: (endpoint: PluginEndpoint) => EndpointContext,
   logger: Logger,
 ): void {
-  const taken = new Map<string, string>(coreRoutes.map((r) => [`${r.method} ${pattern(r.url)}`, `the core route ${r.method} ${r.url}`]));
+  const taken = new Map<string, string>(coreRoutes.map((r) => [`${r.method} ${routePattern(r.url)}`, `the route ${r.method} ${r.url}`]));
   for (const endpoint of endpoints) {
-    const { method, path, name } = endpoint.value;
-    const key = `${method} ${pattern(path)}`;
+    const { method, path } = endpoint.value;
+    const key = `${method} ${routePattern(path)}`;
     const owner = taken.get(key);
-    if (owner !== undefined) {
-      throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${endpoint.plugin}: endpoint \`${name}\` (${method} ${path}) would shadow ${owner}; choose another path`, {
-        plugin: endpoint.plugin,
-        field: 'provides',
-      });
-    }
+    if (owner !== undefined) throw shadowingEndpoint(endpoint, owner);
     taken.set(key, `${method} ${path} of plugin ${endpoint.plugin}`);
     const context = contextOf(endpoint);
     fastify.route({

@@ -14,6 +14,7 @@ import { orderByDependencies } from './plugin-order.js';
 import { checkDeclaredRegistrations, createPluginContext, type PluginRegistrations } from './plugin-registration.js';
 import { resolvePluginSources, type PluginSource } from './plugin-source.js';
 import { checkSluiceRange } from './sluice-range.js';
+import { withinTimeLimit } from './time-limit.js';
 
 /** Where plugins come from and what they are loaded into. */
 export interface LoadPluginsOptions {
@@ -27,6 +28,8 @@ export interface LoadPluginsOptions {
   readonly cwd: string;
   readonly sluiceVersion: string;
   readonly logger: Logger;
+  /** How long importing one plugin's entry module, and then its `register()`, may each take (`pluginLoadTimeoutMs`). */
+  readonly loadTimeoutMs: number;
 }
 
 interface Candidate {
@@ -48,11 +51,19 @@ function asLoadFailure(name: string, error: unknown): SluiceError {
   return new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `plugin ${name}: register() failed: ${reason}`, { plugin: name }, { cause: error });
 }
 
+function tooSlow(name: string, what: string, limitMs: number): SluiceError {
+  return new SluiceError(
+    'SLUICE_PLUGIN_LOAD_FAILED',
+    `plugin ${name}: ${what} within ${limitMs / 1000} s; make it finish (start long work in the background instead of awaiting it), or raise \`pluginLoadTimeoutMs\``,
+    { plugin: name, limitMs },
+  );
+}
+
 /**
  * Loads every plugin before the server serves anything: discover (built-in folders and the config's
  * entries) → read and validate each manifest → check its Sluice range and config → order by dependencies
- * → import → register. Any failure refuses the start with a `SLUICE_PLUGIN_*` error naming the plugin and
- * the field, unless the plugin's entry says `optional: true`: then it is skipped with a warning (and so
+ * → import → register (each within `loadTimeoutMs`). Any failure refuses the start with a `SLUICE_PLUGIN_*`
+ * error naming the plugin and the field, unless the plugin's entry says `optional: true`: then it is skipped with a warning (and so
  * are plugins that depend on it, under the same rule). The registries are frozen once all are loaded.
  */
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginExtensions> {
@@ -94,7 +105,8 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginEx
     try {
       const absent = (manifest.dependencies ?? []).find((dep) => !loaded.some((l) => l.candidate.name === dep));
       if (absent !== undefined) throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${manifest.name}: its dependency \`${absent}\` could not be loaded`, { plugin: manifest.name, field: 'dependencies' });
-      const plugin = await importPlugin(manifest.name, pluginEntryFile(source.folder, manifest.main ?? 'index.js', options.packageRoot));
+      const file = pluginEntryFile(source.folder, manifest.main ?? 'index.js', options.packageRoot);
+      const plugin = await withinTimeLimit(importPlugin(manifest.name, file), options.loadTimeoutMs, () => tooSlow(manifest.name, `its entry module ${file} (field \`main\`) did not finish loading`, options.loadTimeoutMs));
       const registration = createPluginContext({
         manifest,
         config: candidate.config,
@@ -103,8 +115,12 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginEx
         sluiceVersion: options.sluiceVersion,
         logger: logger.child({ plugin: manifest.name }),
       });
-      await plugin.register(registration.context);
-      registration.close();
+      try {
+        await withinTimeLimit(Promise.resolve(plugin.register(registration.context)), options.loadTimeoutMs, () => tooSlow(manifest.name, 'register() did not finish', options.loadTimeoutMs));
+      } finally {
+        // A register() cut off by the time limit may still run; what it registers later is refused.
+        registration.close();
+      }
       checkDeclaredRegistrations(manifest, registration.registrations);
       loaded.push({ candidate, registrations: registration.registrations });
     } catch (error) {

@@ -38,5 +38,12 @@ export interface AuthProvider {
    * provider that is loaded but unused does nothing. Throwing refuses the start.
    */
   start?(): Promise<void>;
+  /**
+   * Called once every port of the server listens, before the start completes, on each provider whose
+   * `start` was called. Effects other processes see, and that a start which fails to listen must not leave
+   * behind (writing the key file clients read), belong here: a start that fails never calls it. Requests may
+   * already arrive while it runs. Throwing refuses the start (the ports close again).
+   */
+  serving?(): Promise<void>;
   authenticate(request: AuthRequest): Promise<AuthPrincipal>;
 }

@@ -2,13 +2,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import tokenAuthPlugin, { type KeyFileContent } from '../../../../plugins/token-auth/index.js';
+import { authRequest, bearer } from '../../../support/auth-request.js';
 import { fakePluginContext, type FakePluginContext } from '../../../support/fake-plugin-context.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
-/** Registers the plugin and starts its provider, as the server does when `auth` names token-auth. */
+/** Registers the plugin, starts its provider and says the ports listen, as the server does when `auth` names token-auth. */
 async function registerAndStart(context: FakePluginContext): Promise<FakePluginContext> {
   await tokenAuthPlugin.register(context);
   await context.providers[0]?.start?.();
+  await context.providers[0]?.serving?.();
   return context;
 }
 
@@ -30,6 +32,18 @@ describe('token-auth plugin registration', () => {
   it('writes no key file while no API uses it', async () => {
     await tokenAuthPlugin.register(fakePluginContext('token-auth', {}, dir));
     await expect(stat(join(dir, '.sluice', 'key_file.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('writes no key file at start, only once the server serves, with the keys it accepts', async () => {
+    const context = fakePluginContext('token-auth', {}, dir);
+    await tokenAuthPlugin.register(context);
+    const [provider] = context.providers;
+    await provider?.start?.();
+    const keyFile = join(dir, '.sluice', 'key_file.json');
+    await expect(stat(keyFile)).rejects.toMatchObject({ code: 'ENOENT' });
+    await provider?.serving?.();
+    const { management } = JSON.parse(await readFile(keyFile, 'utf8')) as KeyFileContent;
+    await expect(provider?.authenticate(authRequest('management', bearer(management.key)))).resolves.toMatchObject({ subject: 'management key' });
   });
 
   it('writes the key file under the config directory by default, readable by its owner only', async () => {

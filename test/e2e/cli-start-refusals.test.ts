@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { CLI_MAIN } from '../support/cli-process.js';
+import { writePluginFolder } from '../support/plugin-folder.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+/** Longer than any refusal takes; a start still running then is killed, and its `code` is null. */
+const HANG_LIMIT_MS = 30_000;
+/** Each test's limit: room for one start to be killed at {@link HANG_LIMIT_MS} and reported. */
+const TEST_TIMEOUT_MS = HANG_LIMIT_MS + 10_000;
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `sluice start --foreground` in `cwd` with only `env` (and PATH) set. */
+function start(cwd: string, env: Readonly<Record<string, string>> = {}): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground'], { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const killer = setTimeout(() => child.kill('SIGKILL'), HANG_LIMIT_MS);
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The JSON log lines of `stdout` at level error. */
+function errorLines(stdout: string): unknown[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: string })
+    .filter((line) => line.level === 'error');
+}
+
+describe('sluice start refuses a configuration problem found during start-up like a bad value in sluice.yaml', () => {
+  let dir = '';
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir('sluice-cli-'));
+    await mkdir(join(dir, 'model-store'));
+  });
+  afterEach(async () => {
+    await cleanup();
+  });
+
+  /** A config with ephemeral ports and an empty model store, plus `extra` lines. */
+  async function writeConfig(...extra: string[]): Promise<void> {
+    const lines = [
+      'inference: { port: 0 }',
+      'management: { port: 0 }',
+      'metrics: { port: 0 }',
+      'grpc: { inference: { port: 0 }, management: { port: 0 } }',
+      'modelStore: ./model-store',
+      'snapshot: { file: ./state/snapshot.json }',
+      'logLevel: warn',
+      ...extra,
+    ];
+    await writeFile(join(dir, 'sluice.yaml'), `${lines.join('\n')}\n`);
+  }
+
+  it('names the file and `auth.management` when it names a provider no plugin offers', async () => {
+    await writeConfig('auth: { management: nobody }');
+    expect(await start(dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'sluice: sluice.yaml: `auth.management` names "nobody", which no auth plugin provides (known: none, jwt-auth, token-auth); ' +
+        'name one of those, or load the plugin that provides it [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('names SLUICE_AUTH_INFERENCE when the variable names a provider no plugin offers', async () => {
+    await writeConfig();
+    expect(await start(dir, { SLUICE_AUTH_INFERENCE: 'nobody' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'sluice: SLUICE_AUTH_INFERENCE: `auth.inference` names "nobody", which no auth plugin provides (known: none, jwt-auth, token-auth); ' +
+        'name one of those, or load the plugin that provides it [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('names SLUICE_PLUGINS when an entry names no built-in plugin', async () => {
+    await writeConfig();
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"name": "nowhere"}]' });
+    expect(finished).toMatchObject({
+      code: 1,
+      stderr:
+        'sluice: SLUICE_PLUGINS: `plugins[0].name`: there is no built-in plugin `nowhere`; built-in plugins: builtin-handlers, cpu-executor, envelopes, ' +
+        'gpu-executor, image-classifier, jwt-auth, ocr, text-classifier, token-auth. Use `path` or `package` for other plugins [SLUICE_CONFIG_INVALID]\n',
+    });
+    expect(errorLines(finished.stdout)).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+
+  it('names SLUICE_PLUGINS when an entry names a plugin two ways', async () => {
+    await writeConfig();
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"name": "ocr", "path": "./ocr"}]' });
+    expect(finished).toMatchObject({
+      code: 1,
+      stderr:
+        'sluice: SLUICE_PLUGINS: `plugins[0]` sets `name` and `path`; give exactly one of `name` (a built-in plugin), `path` (a folder) ' +
+        'or `package` (an npm package) [SLUICE_CONFIG_INVALID]\n',
+    });
+    expect(errorLines(finished.stdout)).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+});
+
+describe('sluice start with a plugin that never finishes', () => {
+  let dir = '';
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir('sluice-cli-'));
+    await mkdir(join(dir, 'model-store'));
+    await writeFile(
+      join(dir, 'sluice.yaml'),
+      ['inference: { port: 0 }', 'management: { port: 0 }', 'metrics: { port: 0 }', 'grpc: { inference: { port: 0 }, management: { port: 0 } }', 'modelStore: ./model-store', 'logLevel: warn', ''].join(
+        '\n',
+      ),
+    );
+  });
+  afterEach(async () => {
+    await cleanup();
+  });
+
+  it('exits 1 with the reason logged when register() never settles, even while it holds a timer', async () => {
+    await writePluginFolder(join(dir, 'stuck'), { name: 'stuck' }, 'export default { register() { return new Promise(() => { setInterval(() => {}, 60_000); }); } };\n');
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
+    expect(finished.code).toBe(1);
+    expect(errorLines(finished.stdout)).toEqual([
+      expect.objectContaining({
+        msg: 'Sluice could not start',
+        error: {
+          name: 'SluiceError',
+          code: 'SLUICE_PLUGIN_LOAD_FAILED',
+          message: 'plugin stuck: register() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+        },
+      }),
+    ]);
+  }, TEST_TIMEOUT_MS);
+
+  it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
+    const source = "export default { register(c) { c.auth({ name: 'stuck', start: () => new Promise(() => {}), authenticate: async () => ({ subject: 'x', scopes: [] }) }); } };\n";
+    await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'auth', name: 'stuck' }] }, source);
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck' });
+    expect(finished).toMatchObject({
+      code: 1,
+      stderr:
+        'sluice: stopped unfinished: the process ran out of work while still waiting for a promise that can no longer settle ' +
+        "(a plugin's start() or onShutdown callback that never resolves, for example); fix or remove that plugin\n",
+    });
+  }, TEST_TIMEOUT_MS);
+});
