@@ -23,6 +23,8 @@ export interface InProcessRun {
   readonly model: string;
   readonly batchSize: number;
   readonly intraOpNumThreads: number;
+  /** Threads the session was given: `intraOpNumThreads`, with 0 counted out as Sluice does (0 when it could not count). */
+  readonly threadsUsed?: number;
   readonly runs: number;
   readonly itemsPerSecond: number;
   /** Mean time of one `session.run`, in microseconds. */

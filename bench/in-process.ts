@@ -2,6 +2,8 @@ import * as ort from 'onnxruntime-node';
 import { type InProcessRun } from './bench-results.js';
 import { sampleInstance } from './bench-models.js';
 import { startForeignCpuMeter } from './cpu-usage.js';
+import { physicalCoresAvailable } from '../src/runtime/onnx/physical-cores.js';
+import { intraOpThreads } from '../src/runtime/onnx/session-options.js';
 
 /** Batch sizes setup a tries; the best is the in-process throughput limit. */
 export const IN_PROCESS_BATCH_SIZES: readonly number[] = [1, 8, 16, 32, 64, 128];
@@ -16,7 +18,7 @@ export interface SessionThroughputSpec {
   readonly batchSizes: readonly number[];
   /** Time spent measuring each batch size, after its warm-up. */
   readonly secondsPerBatch: number;
-  /** ORT intra-op threads; 0 lets ORT choose (one per physical core), as Sluice does by default. */
+  /** ORT intra-op threads; 0 is one per physical core, counted as Sluice counts them by default. */
   readonly intraOpNumThreads: number;
   /** CPUs of the machine, to tell how much other processes used meanwhile. */
   readonly cpus: number;
@@ -27,8 +29,9 @@ export interface SessionThroughputSpec {
  * serialisation, nothing but ONNX Runtime. Session options are Sluice's defaults except for the threads.
  */
 export async function measureSessionThroughput(spec: SessionThroughputSpec): Promise<InProcessRun[]> {
+  const threadsUsed = intraOpThreads(spec.intraOpNumThreads, physicalCoresAvailable());
   const session = await ort.InferenceSession.create(spec.modelPath, {
-    intraOpNumThreads: spec.intraOpNumThreads,
+    intraOpNumThreads: threadsUsed,
     interOpNumThreads: 0,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
@@ -59,6 +62,7 @@ export async function measureSessionThroughput(spec: SessionThroughputSpec): Pro
         model: spec.model,
         batchSize,
         intraOpNumThreads: spec.intraOpNumThreads,
+        threadsUsed,
         runs: count,
         itemsPerSecond: (count * batchSize * 1000) / elapsedMs,
         runUs: (elapsedMs * 1000) / count,

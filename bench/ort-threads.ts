@@ -1,7 +1,7 @@
 /**
  * `npm run bench:threads`: `session.run` throughput of the demo MLP and CNN in this process with ONNX
- * Runtime's `intraOpNumThreads` at 0 (ORT's default: one thread per physical core), 1 and 2, at batch 1
- * and at the best batch size, to choose Sluice's default thread setting.
+ * Runtime's `intraOpNumThreads` at 0 (Sluice's default: one thread per physical core, as Sluice counts
+ * them), 1 and 2, at batch 1 and at the best batch size, to choose Sluice's default thread setting.
  *
  *   npm run bench:threads -- [--seconds 1] [--threads 0,1,2] [--json threads.json]
  */
@@ -55,7 +55,7 @@ for (const model of [models.mlp, models.cnn]) {
     const best = bestInProcess(own, model.name);
     rows.push([
       model.name,
-      threads === 0 ? '0 (ORT default)' : String(threads),
+      threads === 0 ? `0 (default: ${own[0]?.threadsUsed ?? '?'})` : String(threads),
       formatCount(single?.itemsPerSecond ?? Number.NaN),
       formatCount(single?.runUs ?? Number.NaN),
       best === undefined ? '-' : String(best.batchSize),

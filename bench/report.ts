@@ -76,7 +76,7 @@ export function formatInProcessTable(runs: readonly InProcessRun[]): string {
     runs.map((run) => [
       run.model,
       String(run.batchSize),
-      run.intraOpNumThreads === 0 ? 'default' : String(run.intraOpNumThreads),
+      run.intraOpNumThreads === 0 ? `default (${run.threadsUsed === undefined || run.threadsUsed === 0 ? 'ONNX Runtime' : run.threadsUsed})` : String(run.intraOpNumThreads),
       formatCount(run.itemsPerSecond),
       formatCount(run.runUs),
     ]),

@@ -15,7 +15,7 @@ export type IntraOpSpinning = 'during-run' | 'always' | 'never';
 
 /** How a session is created. Every field is optional; the runtime documents its defaults. */
 export interface RuntimeSessionOptions {
-  /** Threads used inside one operator (0 = the runtime's default: one per physical core). */
+  /** Threads used inside one operator (0 = one per physical core the process may use). */
   readonly intraOpNumThreads?: number;
   /** Whether those threads busy-wait for work, and when. */
   readonly intraOpSpinning?: IntraOpSpinning;

@@ -1,9 +1,11 @@
 import { type InferenceSession } from 'onnxruntime-node';
 import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOptions } from '../model-runtime.js';
+import { physicalCoresAvailable } from './physical-cores.js';
 
 /**
  * What an omitted {@link RuntimeSessionOptions} field means for ONNX models:
- * - `intraOpNumThreads: 0` and `interOpNumThreads: 0`: ONNX Runtime picks (one thread per physical core);
+ * - `intraOpNumThreads: 0`: one thread per physical core this process may use ({@link intraOpThreads});
+ * - `interOpNumThreads: 0`: ONNX Runtime picks;
  * - `intraOpSpinning: 'during-run'`: the intra-op threads busy-wait between the operators of a run, and
  *   sleep once it ends. ORT's own default also spins between runs: on a server whose event loop shares the
  *   cores, a thread spinning between short runs takes a core from the event loop (see docs/performance.md);
@@ -31,6 +33,16 @@ export const DEFAULT_SESSION_OPTIONS = {
 const ORT_LOG_SEVERITY_ERROR = 3;
 
 /**
+ * The intra-op threads a session gets for `requested`: 0 means one per physical core this process may use,
+ * counted by Sluice from the operating system (its affinity mask, topology and CPU quota). ONNX Runtime
+ * counts cores too, but on some virtual machines it sees one core where there are two and so computes
+ * at half speed; its count is used only where the system's cannot be read.
+ */
+export function intraOpThreads(requested: number, cores: number | undefined): number {
+  return requested === 0 ? (cores ?? 0) : requested;
+}
+
+/**
  * ORT session options for creating a session with exactly one execution provider, `provider`; the
  * provider preference list itself is handled by the fallback in `execution-provider.ts`.
  */
@@ -39,7 +51,7 @@ export function toOrtSessionOptions(
   provider: ExecutionProviderName,
 ): InferenceSession.SessionOptions {
   return {
-    intraOpNumThreads: options.intraOpNumThreads ?? DEFAULT_SESSION_OPTIONS.intraOpNumThreads,
+    intraOpNumThreads: intraOpThreads(options.intraOpNumThreads ?? DEFAULT_SESSION_OPTIONS.intraOpNumThreads, physicalCoresAvailable()),
     interOpNumThreads: options.interOpNumThreads ?? DEFAULT_SESSION_OPTIONS.interOpNumThreads,
     executionMode: options.executionMode ?? DEFAULT_SESSION_OPTIONS.executionMode,
     graphOptimizationLevel: options.graphOptimizationLevel ?? DEFAULT_SESSION_OPTIONS.graphOptimizationLevel,

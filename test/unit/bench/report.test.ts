@@ -70,10 +70,15 @@ describe('formatRatios', () => {
 });
 
 describe('formatInProcessTable', () => {
-  it('lists every batch size, with ORT’s own thread choice as default', () => {
+  it('lists every batch size, with ORT’s own thread choice as default where the cores were not counted', () => {
     const lines = formatInProcessTable([inProcessRun('cnn', 8, 4000), { ...inProcessRun('cnn', 8, 3000), intraOpNumThreads: 1 }]).split('\n');
-    expect(lines[2]?.split(/\s{2,}/)).toEqual(['cnn', '8', 'default', '4 000', '2 000']);
+    expect(lines[2]?.split(/\s{2,}/)).toEqual(['cnn', '8', 'default (ONNX Runtime)', '4 000', '2 000']);
     expect(lines[3]?.split(/\s{2,}/)).toEqual(['cnn', '8', '1', '3 000', '2 667']);
+  });
+
+  it('shows how many threads the default gave', () => {
+    const lines = formatInProcessTable([{ ...inProcessRun('cnn', 8, 4000), threadsUsed: 2 }]).split('\n');
+    expect(lines[2]?.split(/\s{2,}/)[2]).toBe('default (2)');
   });
 });
 

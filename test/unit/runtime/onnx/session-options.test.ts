@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
-import { toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
+import { physicalCoresAvailable } from '../../../../src/runtime/onnx/physical-cores.js';
+import { intraOpThreads, toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
 import { addOnce } from '../../../support/add-model-run.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
@@ -9,7 +10,7 @@ import { makeTempDir } from '../../../support/temp-dir.js';
 describe('toOrtSessionOptions', () => {
   it('fills in the documented defaults when nothing is set', () => {
     expect(toOrtSessionOptions({}, 'cpu')).toEqual({
-      intraOpNumThreads: 0,
+      intraOpNumThreads: physicalCoresAvailable() ?? 0,
       interOpNumThreads: 0,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
@@ -33,6 +34,18 @@ describe('toOrtSessionOptions', () => {
       'cpu',
     );
     expect(ort).toMatchObject({ intraOpNumThreads: 2, interOpNumThreads: 3, executionMode: 'parallel', graphOptimizationLevel: 'basic' });
+  });
+
+  it('gives 0 intra-op threads one per physical core', () => {
+    expect(intraOpThreads(0, 6)).toBe(6);
+  });
+
+  it('leaves 0 intra-op threads to ONNX Runtime when the cores cannot be counted', () => {
+    expect(intraOpThreads(0, undefined)).toBe(0);
+  });
+
+  it('keeps an explicit intra-op thread count whatever the cores', () => {
+    expect(intraOpThreads(3, 6)).toBe(3);
   });
 
   it('names exactly the one provider being tried, ignoring the preference list', () => {
