@@ -82,7 +82,7 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
 
 /**
  * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
- * calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
+ * writes the snapshot and calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
  * that cannot bind fails the start.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
@@ -190,7 +190,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         },
       });
     }
-    // Only now: a start that fails to listen must leave what a running server published (its key file) alone.
+    // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.
+    await core.serving();
     await notifyProvidersServing(guards);
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {

@@ -20,6 +20,7 @@ import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
 import type { ModelVersion } from './model-version.js';
 import { MutationQueue } from './mutation-queue.js';
+import { checkModelNameFree } from './name-claims.js';
 import { compareVersions } from './version-order.js';
 
 /** A registration request (the management API's parameters, typed). */
@@ -62,6 +63,8 @@ export interface ModelManagerDeps {
   readonly logger: Logger;
   /** The registered workflows, written to the same snapshot. */
   readonly workflowsForSnapshot?: () => readonly SnapshotWorkflow[];
+  /** Whether a workflow holds `name`: a model may not take it. */
+  readonly workflowNamed: (name: string) => boolean;
 }
 
 function reasonOf(error: unknown): string {
@@ -115,20 +118,25 @@ function withoutUndefined<T extends object>(value: T): T {
 }
 
 /**
- * Registers, scales, re-defaults and unregisters model versions. Changes run one at a time, and after
- * each the registered set is written to the snapshot so that a restart restores it.
+ * Registers, scales, re-defaults and unregisters model versions. Changes run one at a time, and once the
+ * server serves ({@link ModelManager.serving}) the registered set is written to the snapshot after each
+ * so that a restart restores it.
  */
 export class ModelManager {
   private readonly mutations = new MutationQueue();
+  /** Set by {@link serving}: before it, the snapshot on disk may be a running server's and is left alone. */
+  private publishing = false;
 
   constructor(private readonly deps: ModelManagerDeps) {}
 
   /**
    * Loads every version `url` stands for; all or nothing. Throws `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at
-   * once (not through the promise) when the request's own arguments are invalid.
+   * once (not through the promise) when the request's own arguments are invalid, and
+   * `SLUICE_MODEL_ALREADY_REGISTERED` when its `name` is a workflow's (at once when the request gives it).
    */
   register(request: RegisterRequest): Promise<ModelVersion[]> {
     checkRegisterRequest(request);
+    if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
     return this.mutations.run(async () => {
       const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
       const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
@@ -237,9 +245,21 @@ export class ModelManager {
     });
   }
 
-  /** Writes the snapshot now (after a workflow change, or once start-up has loaded everything). */
+  /** Writes the snapshot now (after a workflow change); does nothing before {@link serving}. */
   persist(): Promise<void> {
     return this.mutations.run(() => this.writeSnapshot());
+  }
+
+  /**
+   * Called once the server listens on every port: writes the snapshot, and from now on after every change.
+   * Until then start-up writes none, so a start that fails leaves the snapshot of a server already running
+   * from the same folder as it was.
+   */
+  serving(): Promise<void> {
+    return this.mutations.run(async () => {
+      this.publishing = true;
+      await this.writeSnapshot();
+    });
   }
 
   /** Unloads every version (shutdown); queued requests are answered with `reason`. */
@@ -291,6 +311,7 @@ export class ModelManager {
     for (const { manifest } of sources) {
       checkDefaultPriority(overrides, manifest);
       const name = overrides.name ?? manifest.name;
+      checkModelNameFree(name, this.deps.workflowNamed);
       if (this.deps.registry.has(name, manifest.version)) {
         throw new SluiceError(
           'SLUICE_MODEL_ALREADY_REGISTERED',
@@ -301,6 +322,8 @@ export class ModelManager {
     const loaded: ModelVersion[] = [];
     try {
       for (const source of sources) loaded.push(await loadModelVersion(source.manifest, source.origin, overrides, this.deps.loader));
+      // A workflow may have taken the name while the versions loaded; nothing awaits between here and `add`.
+      for (const version of loaded) checkModelNameFree(version.name, this.deps.workflowNamed);
     } catch (error) {
       await Promise.all(loaded.map((v) => v.unload()));
       throw error;
@@ -334,7 +357,7 @@ export class ModelManager {
 
   private async writeSnapshot(): Promise<void> {
     const store = this.deps.snapshots;
-    if (store === undefined) return;
+    if (store === undefined || !this.publishing) return;
     const registry = this.deps.registry;
     const snapshot: Snapshot = {
       format: 1,

@@ -138,6 +138,7 @@ export class ServingCore {
       snapshots: snapshotsEnabled ? new SnapshotStore(options.config.snapshot.file) : undefined,
       logger: options.logger,
       workflowsForSnapshot: () => this.workflowManager.snapshotEntries(),
+      workflowNamed: (name) => this.workflows.find(name) !== undefined,
     });
     for (const { handler, origin } of options.nodeHandlers ?? []) this.nodeHandlers.register(handler, origin);
     this.nodeHandlers.freeze();
@@ -151,6 +152,7 @@ export class ServingCore {
       ensureModels: (request) => this.manager.ensureRegistered(request),
       removeModel: (name, version) => this.manager.unregister(name, version),
       inference: this.inference,
+      modelNamed: (name) => this.registry.has(name),
     });
     const nodeEnded = hooks.has('onWorkflowNodeEnd')
       ? (event: NodeEndEvent): void => {
@@ -168,13 +170,17 @@ export class ServingCore {
 
   /**
    * Loads what start-up serves: the models (snapshot or configuration), then the workflows (the
-   * snapshot's, or the configured ones), then writes the snapshot.
+   * snapshot's, or the configured ones). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
     const models = await this.manager.startup(restoreSnapshot);
     const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
-    await this.manager.persist();
     return { ...models, workflows };
+  }
+
+  /** Called once every port listens: writes the snapshot of what start-up loaded, and after every later change. */
+  serving(): Promise<void> {
+    return this.manager.serving();
   }
 
   /** TorchServe's health rule: every version has at least its minimum of workers. */

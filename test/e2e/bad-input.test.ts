@@ -200,8 +200,8 @@ describe('bad input', () => {
     ['an absolute path', '/etc/passwd'],
     ['a file:// URL', 'file:///etc/passwd'],
     ['an encoded traversal', '%2e%2e%2firis'],
-  ])('registering %s → 403, nothing loaded', async (_case, url) => {
-    expect(await register(url)).toMatchObject({ status: 403, body: { errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
+  ])('registering %s → 403 ForbiddenException, nothing loaded', async (_case, url) => {
+    expect(await register(url)).toMatchObject({ status: 403, body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
   });
 
   it.each([
@@ -209,8 +209,8 @@ describe('bad input', () => {
     ['a cloud metadata address, even when allow-listed', 'http://169.254.169.254/latest/meta-data/'],
     ['a link-local IPv6 address', 'http://[fe80::1]/model.sluice'],
     ['a metadata host name', 'http://metadata.google.internal/model.sluice'],
-  ])('registering %s → 403', async (_case, url) => {
-    expect(await register(url)).toMatchObject({ status: 403, body: { errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
+  ])('registering %s → 403 ForbiddenException', async (_case, url) => {
+    expect(await register(url)).toMatchObject({ status: 403, body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
   });
 
   it('an archive with path traversal → 400, nothing written outside the store', async () => {

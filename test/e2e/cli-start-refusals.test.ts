@@ -113,6 +113,46 @@ describe('sluice start refuses a configuration problem found during start-up lik
     });
     expect(errorLines(finished.stdout)).toEqual([]);
   }, TEST_TIMEOUT_MS);
+
+  it('names SLUICE_PLUGINS and the folder when an entry names a path that does not exist', async () => {
+    await writeConfig();
+    expect(await start(dir, { SLUICE_PLUGINS: '[{"path": "./nowhere"}]' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `sluice: SLUICE_PLUGINS: \`plugins[0].path\`: there is no folder at ${join(dir, 'nowhere')}; fix the path, or remove the entry [SLUICE_CONFIG_INVALID]\n`,
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('names SLUICE_PLUGINS and the package when an entry names a package that is not installed', async () => {
+    await writeConfig();
+    expect(await start(dir, { SLUICE_PLUGINS: '[{"package": "sluice-plugin-nowhere"}]' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `sluice: SLUICE_PLUGINS: \`plugins[0].package\`: package \`sluice-plugin-nowhere\` is not installed (no node_modules/sluice-plugin-nowhere in ${dir} ` +
+        'or a folder above it); install it, fix the name or `from`, or remove the entry [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('names the file and the entry when a `plugins` entry of sluice.yaml names a path that does not exist', async () => {
+    await writeConfig('plugins:', '  - { name: ocr }', '  - { path: ./nowhere }');
+    expect(await start(dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `sluice: sluice.yaml: \`plugins[1].path\`: there is no folder at ${join(dir, 'nowhere')}; fix the path, or remove the entry [SLUICE_CONFIG_INVALID]\n`,
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('names the file and the entry when a `plugins` entry of sluice.yaml names a package that is not installed', async () => {
+    await writeConfig('plugins:', '  - { package: sluice-plugin-nowhere }');
+    expect(await start(dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `sluice: sluice.yaml: \`plugins[0].package\`: package \`sluice-plugin-nowhere\` is not installed (no node_modules/sluice-plugin-nowhere in ${dir} ` +
+        'or a folder above it); install it, fix the name or `from`, or remove the entry [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, TEST_TIMEOUT_MS);
 });
 
 describe('sluice start with a plugin that never finishes', () => {

@@ -129,7 +129,10 @@ describe('a plugin that cannot be loaded refuses the start, naming the plugin an
 
   it('a package that is not installed', async () => {
     const problem = await refusal(() => Promise.resolve(), (d) => [{ package: 'sluice-plugin-nowhere', from: d }]);
-    expect(problem.message).toMatch(/^plugin package sluice-plugin-nowhere \(`plugins\[0\]`\): no node_modules\/sluice-plugin-nowhere in .* or a folder above it; install the package$/);
+    expect(problem).toEqual({
+      code: 'SLUICE_CONFIG_INVALID',
+      message: expect.stringMatching(/^`plugins\[0\]\.package`: package `sluice-plugin-nowhere` is not installed \(no node_modules\/sluice-plugin-nowhere in .*\/plugins or a folder above it\); /) as unknown,
+    });
   });
 });
 

@@ -107,10 +107,12 @@ describe('registering workflows from the workflow store', () => {
     ['../x', '"../x"'],
     ['/etc/passwd', '"/etc/passwd"'],
     ['file:///etc/passwd', '"file:///etc/passwd"'],
-  ])('refuses url=%s, outside the workflow store, with 403', async (url, quoted) => {
+  ])('refuses url=%s, outside the workflow store, with 403 ForbiddenException', async (url, quoted) => {
     expect(await register(`url=${encodeURIComponent(url)}`)).toMatchObject({
       status: 403,
       body: {
+        code: 403,
+        type: 'ForbiddenException',
         errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
         message: `workflow url ${quoted} is not a plain name in the workflow store; give a workflow-store name (a file, directory or .sluice archive in the workflow store) or an http(s) URL that allowedUrls allows`,
       },

@@ -46,7 +46,7 @@ export const ERROR_CODES = {
   SLUICE_SNAPSHOT_INVALID: { category: 'INTERNAL', type: 'InternalServerException' },
   // Management API arguments.
   SLUICE_MANAGEMENT_INVALID_ARGUMENT: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
-  SLUICE_MANAGEMENT_URL_NOT_ALLOWED: { category: 'PERMISSION_DENIED', type: 'ModelNotFoundException' },
+  SLUICE_MANAGEMENT_URL_NOT_ALLOWED: { category: 'PERMISSION_DENIED', type: 'ForbiddenException' },
   SLUICE_MANAGEMENT_DOWNLOAD_FAILED: { category: 'INVALID_ARGUMENT', type: 'DownloadArchiveException' },
   // Scheduling and execution.
   SLUICE_QUEUE_FULL: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },

@@ -72,10 +72,23 @@ function entryKind(entry: PluginEntryConfig, index: number): { kind: 'name' | 'p
 }
 
 /**
+ * A `path` or `package` entry that names nothing on disk: a configuration value like a built-in name that
+ * does not exist, so it is `SLUICE_CONFIG_INVALID` keyed by the entry's field, for the CLI to name its source.
+ */
+function notFound(kind: 'path' | 'package', value: string, from: string, index: number): SluiceError {
+  const key = `plugins[${index}].${kind}`;
+  const problem =
+    kind === 'path'
+      ? `there is no folder at ${value}; fix the path, or remove the entry`
+      : `package \`${value}\` is not installed (no node_modules/${value} in ${from} or a folder above it); install it, fix the name or \`from\`, or remove the entry`;
+  return new SluiceError('SLUICE_CONFIG_INVALID', `\`${key}\`: ${problem}`, { key });
+}
+
+/**
  * Every plugin to load: the built-in folders under `pluginsDir` (each configured by a `name` entry, or left
  * out with `enabled: false`), then the `path` and `package` entries in the order listed. Throws
  * `SLUICE_CONFIG_INVALID` for an entry that names no plugin, a built-in that does not exist, or a plugin
- * listed twice.
+ * listed twice; an entry whose `path` or `package` is not found comes back in `missing` with such an error.
  */
 export async function resolvePluginSources(
   pluginsDir: string,
@@ -114,8 +127,7 @@ export async function resolvePluginSources(
     const folder = kind === 'path' ? ((await isDirectory(value)) ? value : undefined) : await findPackage(value, from);
     const optional = entry.optional ?? false;
     if (folder === undefined) {
-      const where = kind === 'path' ? `the folder ${value} does not exist` : `no node_modules/${value} in ${from} or a folder above it; install the package`;
-      missing.push({ label, optional, error: new SluiceError('SLUICE_PLUGIN_INVALID', `${label} (\`plugins[${index}]\`): ${where}`, { key: `plugins[${index}]` }) });
+      missing.push({ label, optional, error: notFound(kind, value, from, index) });
       continue;
     }
     sources.push({ folder, label, builtIn: false, optional, config: entry.config ?? {}, configDirectory: from });

@@ -14,6 +14,7 @@ import { torchServeHandlers } from './torchserve/torchserve-handlers.js';
 import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './torchserve/torchserve-spec.js';
 import { withLocalHandlers } from './local-handlers-catalog.js';
 import { MutationQueue } from '../mutation-queue.js';
+import { checkWorkflowNameFree } from '../name-claims.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflowStore, type WorkflowSource } from './workflow-sources.js';
 
@@ -62,6 +63,8 @@ export interface WorkflowManagerDeps {
   /** Unregisters a model version that a refused TorchServe spec had registered. */
   readonly removeModel: (name: string, version: string) => Promise<unknown>;
   readonly inference: InferenceService;
+  /** Whether a model holds `name`: a workflow may not take it. */
+  readonly modelNamed: (name: string) => boolean;
 }
 
 let namePattern: RegExp | undefined;
@@ -85,13 +88,15 @@ export class WorkflowManager {
 
   /**
    * Reads, validates, plans and registers a workflow; throws `SLUICE_WORKFLOW_INVALID` with every problem,
-   * and `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at once (before anything is read) for a name that breaks the
-   * rule of workflow files' `metadata.name`.
+   * `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at once (before anything is read) for a name that breaks the
+   * rule of workflow files' `metadata.name`, and `SLUICE_MODEL_ALREADY_REGISTERED` for a name a model holds.
    */
   register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
     const problem = request.name === undefined ? undefined : nameRuleProblem('`workflow_name`', workflowNamePattern(), request.name);
     if (problem !== undefined) return Promise.reject(new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', problem));
     return this.mutations.run(async () => {
+      // A name given outright is refused before anything is read (or a TorchServe spec's models loaded).
+      if (request.name !== undefined) checkWorkflowNameFree(request.name, this.deps.modelNamed);
       const entry = await this.load(request);
       await this.deps.persist();
       return entry;
@@ -148,11 +153,12 @@ export class WorkflowManager {
     document: unknown,
     source: WorkflowSource,
     request: RegisterWorkflowRequest,
-  ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler> }> {
+  ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler>; added: readonly EnsuredModel[] }> {
     const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? source.packedAs ?? basename(request.url).replace(/\.(ya?ml)$/, '');
     const problem = nameRuleProblem("the workflow's name, taken from its file name,", workflowNamePattern(), name);
     if (problem !== undefined) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: ${problem}; register it with workflow_name`);
+    checkWorkflowNameFree(name, this.deps.modelNamed);
     const models = new Map<string, string>();
     const added: EnsuredModel[] = [];
     try {
@@ -173,7 +179,7 @@ export class WorkflowManager {
         request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, source.baseDir)).path;
       const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
       const text = convertTorchServeSpec(spec, name, '1');
-      return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers };
+      return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers, added };
     } catch (error) {
       await this.takeBack(added, name);
       throw error;
@@ -204,9 +210,16 @@ export class WorkflowManager {
     const loaded =
       torchServe !== undefined
         ? await this.loadTorchServe(torchServe, source, request)
-        : { ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog }), localHandlers: undefined };
+        : { ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog }), localHandlers: undefined, added: [] };
     const { plan, warnings } = loaded;
     const name = request.name ?? plan.workflow.name;
+    // Checked here, with nothing awaited before `put`, so that a model registered meanwhile cannot slip in.
+    try {
+      checkWorkflowNameFree(name, this.deps.modelNamed);
+    } catch (error) {
+      await this.takeBack(loaded.added, name);
+      throw error;
+    }
     const entry: RegisteredWorkflow = {
       name,
       version: plan.workflow.version,

@@ -62,7 +62,7 @@ describe('a configuration error found after loading', () => {
   });
 
   test('of another code stays as it is', () => {
-    const error = new SluiceError('SLUICE_PLUGIN_INVALID', 'plugin at ./p (`plugins[0]`): the folder does not exist', { key: 'plugins[0]' });
+    const error = new SluiceError('SLUICE_PLUGIN_INVALID', 'plugin at ./p: sluice-plugin.yaml: `version` is required', { key: 'plugins[0]' });
     expect(sources({ SLUICE_PLUGINS: '[{"path": "p"}]' }).attribute(error)).toBe(error);
   });
 });

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { makeTempDir } from '../support/temp-dir.js';
+import { copyDemoModels, requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * A second server sharing the first one's snapshot file whose start fails to listen: the snapshot must stay
+ * the running server's. The second one serves other models, so a snapshot it wrote would differ in more than
+ * its time; its clash is on the gRPC management port, the last port a start opens.
+ */
+describe('snapshot and a start that fails to listen', () => {
+  let a: TestServer;
+  let snapshotFile = '';
+
+  beforeAll(async () => {
+    a = await startTestServer({ demoModels: ['iris'] });
+    snapshotFile = a.config.snapshot.file;
+  });
+  afterAll(() => a.close());
+
+  it('leaves the running server snapshot byte for byte unchanged', async () => {
+    const before = await readFile(snapshotFile, 'utf8');
+    const takenPort = Number(a.grpcManagement.slice(a.grpcManagement.lastIndexOf(':') + 1));
+    const other = await makeTempDir('sluice-second-');
+    try {
+      await expect(
+        startTestServer({
+          dir: other.dir,
+          prepare: (store) => copyDemoModels(store, ['mlp']),
+          restoreSnapshot: false,
+          config: {
+            grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: takenPort } },
+            snapshot: { enabled: true, file: snapshotFile },
+          },
+        }),
+      ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    } finally {
+      await other.cleanup();
+    }
+    expect(await readFile(snapshotFile, 'utf8')).toBe(before);
+  });
+
+  it('still takes the running server management changes', async () => {
+    expect((await requestJson(`${a.management}/models/iris?min_worker=2&max_worker=3`, { method: 'PUT' })).status).toBe(200);
+    const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { models: unknown[] };
+    expect(snapshot.models).toEqual([expect.objectContaining({ name: 'iris', version: '1.0', minWorkers: 2, maxWorkers: 3 })]);
+  });
+});
