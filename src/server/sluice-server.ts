@@ -83,7 +83,8 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
 /**
  * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
  * writes the snapshot and calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
- * that cannot bind fails the start.
+ * that cannot bind, or a snapshot that cannot be restored, fails the start, and a start that fails shuts down
+ * whatever it had started (models, ports, plugins, its own telemetry) before it throws.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
@@ -143,7 +144,6 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     await releaseTelemetry();
     throw error;
   }
-  const startup = await core.start(options.restoreSnapshot ?? true);
   const endpointContext = (endpoint: PluginEndpoint): EndpointContext => ({
     models: () => core.registry.all().map((v) => v.description),
     workflows: () => core.workflows.names(),
@@ -174,6 +174,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     return app;
   };
   try {
+    // Inside the try: a start-up that fails here (a corrupt snapshot, say) must release the plugins and telemetry too.
+    const startup = await core.start(options.restoreSnapshot ?? true);
     const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
     const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
     const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
@@ -210,7 +212,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     };
     return { core, inference, management, metrics, grpc, startup, plugins, stop };
   } catch (error) {
-    await Promise.all(apps.map((a) => a.close()));
+    // Settled, not all: one port that fails to close must not keep the plugins and telemetry running.
+    await Promise.allSettled(apps.map((a) => a.close()));
     await core.shutdown(0);
     await plugins.shutdown();
     await releaseTelemetry();

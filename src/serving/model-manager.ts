@@ -113,6 +113,24 @@ function checkRegisterRequest(request: RegisterRequest): void {
   checkGivenPriorities(request);
 }
 
+/**
+ * Refuses a second source of the same name and version in one registration (two version directories whose
+ * manifests give one version), before anything loads: one of them would be registered and the other not.
+ */
+function checkNotTwice(seen: Map<string, string>, name: string, manifest: ModelManifest): void {
+  const key = `${name}\u0000${manifest.version}`;
+  const first = seen.get(key);
+  if (first === undefined) {
+    seen.set(key, manifest.manifestPath);
+    return;
+  }
+  throw new SluiceError(
+    'SLUICE_MANIFEST_INVALID',
+    `${manifest.manifestPath}: \`version\` "${manifest.version}" of model \`${name}\` is also the version in ${first}; give each version directory a version of its own`,
+    { source: manifest.manifestPath },
+  );
+}
+
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
@@ -137,12 +155,15 @@ export class ModelManager {
   register(request: RegisterRequest): Promise<ModelVersion[]> {
     checkRegisterRequest(request);
     if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
-    return this.mutations.run(async () => {
-      const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
-      const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
-      await this.writeSnapshot();
-      return loaded;
-    });
+    // Downloading and unpacking touch no registered version, so they run before this registration's turn:
+    // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
+    return this.deps.sources.resolve(request.url, request.traceHeaders).then((sources) =>
+      this.mutations.run(async () => {
+        const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
+        await this.writeSnapshot();
+        return loaded;
+      }),
+    );
   }
 
   /**
@@ -308,10 +329,12 @@ export class ModelManager {
   }
 
   private async loadAll(sources: readonly ModelSource[], overrides: SettingOverrides): Promise<ModelVersion[]> {
+    const seen = new Map<string, string>();
     for (const { manifest } of sources) {
       checkDefaultPriority(overrides, manifest);
       const name = overrides.name ?? manifest.name;
       checkModelNameFree(name, this.deps.workflowNamed);
+      checkNotTwice(seen, name, manifest);
       if (this.deps.registry.has(name, manifest.version)) {
         throw new SluiceError(
           'SLUICE_MODEL_ALREADY_REGISTERED',
@@ -328,8 +351,19 @@ export class ModelManager {
       await Promise.all(loaded.map((v) => v.unload()));
       throw error;
     }
-    for (const version of loaded) this.deps.registry.add(version);
+    this.addAll(loaded);
     return loaded;
+  }
+
+  /** Adds `loaded`; a model they bring in defaults to the highest of its versions among them, as at start-up. */
+  private addAll(loaded: readonly ModelVersion[]): void {
+    const registry = this.deps.registry;
+    const newNames = new Set(loaded.map((v) => v.name).filter((name) => !registry.has(name)));
+    for (const version of loaded) registry.add(version);
+    for (const name of newNames) {
+      const highest = loaded.filter((v) => v.name === name).map((v) => v.version).sort(compareVersions).at(-1);
+      if (highest !== undefined) registry.setDefault(name, highest);
+    }
   }
 
   private defaultToHighestVersions(): void {

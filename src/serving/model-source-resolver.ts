@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   downloadArchive,
@@ -21,6 +22,18 @@ export interface ModelSource {
 
 /** Where downloads wait (inside the store) until they are unpacked. */
 const DOWNLOAD_DIR = '.downloads';
+
+/**
+ * An error about the downloaded archive `file` as one about `url`: the user gave the URL, and the file was
+ * a temporary one of the server's, gone by the time they read the message.
+ */
+function namedAfterUrl(error: unknown, file: string, url: string): unknown {
+  const path = resolve(file);
+  if (!isSluiceError(error) || !error.message.startsWith(path)) return error;
+  const renamed = (text: string): string => (text.startsWith(path) ? url + text.slice(path.length) : text);
+  const details = Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, typeof value === 'string' ? renamed(value) : value]));
+  return new SluiceError(error.code, renamed(error.message), details, { cause: error });
+}
 
 /**
  * Turns the `url` of a registration into manifests: model-store names (directories, nested version
@@ -66,7 +79,9 @@ export class ModelSourceResolver {
         allowedPatterns: this.config.allowedUrls,
         ...(headers !== undefined ? { headers } : {}),
       });
-      const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive);
+      const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive).catch((error: unknown) => {
+        throw namedAfterUrl(error, file, url);
+      });
       return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
     } finally {
       await rm(file, { force: true });

@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
+import { Gate } from '../support/gate.js';
 import { startLoopbackFileServer, type LoopbackFileServer } from '../support/loopback-file-server.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -10,6 +11,8 @@ describe('management API', () => {
   let files: LoopbackFileServer;
   let filesUrl = '';
   let downloads = 0;
+  /** Holds the answer to `/models/held.sluice` while a test wants a download in flight. */
+  const heldDownload = new Gate();
   const manage = (path: string, method = 'GET'): ReturnType<typeof requestJson> => requestJson(`${t.management}${path}`, { method });
 
   beforeAll(async () => {
@@ -31,6 +34,8 @@ describe('management API', () => {
     files = await startLoopbackFileServer((req, res) => {
       downloads++;
       if (req.url === '/models/mlp.sluice') res.end(archive);
+      else if (req.url === '/models/not-an-archive.sluice') res.end('just some text');
+      else if (req.url === '/models/held.sluice') void heldDownload.pass().then(() => res.writeHead(404).end());
       else res.writeHead(404).end();
     });
     filesUrl = files.url;
@@ -95,10 +100,38 @@ describe('management API', () => {
     });
   });
 
+  it('refuses with 400 and registers nothing when two version directories give the same version', async () => {
+    const twice = join(t.config.modelStore, 'twice');
+    for (const copy of ['a', 'b']) {
+      await cp(join(t.config.modelStore, 'iris'), join(twice, copy), { recursive: true });
+      const manifest = join(twice, copy, 'model.yaml');
+      await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('name: iris', 'name: twice'));
+    }
+    expect(await manage('/models?url=twice', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANIFEST_INVALID',
+        message: `${join(twice, 'b', 'model.yaml')}: \`version\` "1.0" of model \`twice\` is also the version in ${join(twice, 'a', 'model.yaml')}; give each version directory a version of its own`,
+      },
+    });
+    expect(await manage('/models/twice')).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+  });
+
   it('registers from an allowed URL', async () => {
     const url = encodeURIComponent(`${filesUrl}/models/mlp.sluice`);
     expect(await manage(`/models?url=${url}&model_name=mlp-remote`, 'POST')).toMatchObject({ status: 200 });
     expect((await manage('/models/mlp-remote')).body).toMatchObject([{ modelName: 'mlp-remote', modelUrl: `${filesUrl}/models/mlp.sluice` }]);
+  });
+
+  it('names the URL, not a file of the server, when a downloaded archive is bad', async () => {
+    const url = `${filesUrl}/models/not-an-archive.sluice`;
+    expect(await manage(`/models?url=${encodeURIComponent(url)}&model_name=not-an-archive`, 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_ARCHIVE_INVALID',
+        message: `${url}: is not gzip-compressed; a .sluice archive is a gzip-compressed tar file made by Sluice's archive packer`,
+      },
+    });
   });
 
   it('answers synchronous=false with 202 and loads in the background', async () => {
@@ -118,11 +151,40 @@ describe('management API', () => {
     expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers: 1, maxWorkers: 4, workers: [{}] }]);
   });
 
+  it('scales a model while a registration is still downloading', async () => {
+    heldDownload.hold();
+    try {
+      const url = encodeURIComponent(`${files.url}/models/held.sluice`);
+      expect(await manage(`/models?url=${url}&model_name=held&synchronous=false`, 'POST')).toMatchObject({ status: 202 });
+      await heldDownload.untilArrived(1);
+      const scaled = manage('/models/mlp?min_worker=2', 'PUT');
+      const blocked = new Promise<'still waiting'>((resolve) => {
+        setTimeout(() => {
+          resolve('still waiting');
+        }, 5000).unref();
+      });
+      expect(await Promise.race([scaled, blocked])).toMatchObject({ status: 200, body: { status: 'Model "mlp" version 1.0 now has min_worker=2, max_worker=4' } });
+    } finally {
+      heldDownload.release();
+    }
+  });
+
   it('refuses max_worker below min_worker with 400', async () => {
     expect(await manage('/models/mlp?min_worker=3&max_worker=2', 'PUT')).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'max_worker (2) must be at least min_worker (3)' },
     });
+  });
+
+  it('refuses max_worker 0 with 400 and keeps the bounds, so the snapshot stays one a restart can restore', async () => {
+    const before = await readFile(t.config.snapshot.file, 'utf8');
+    const [{ minWorkers, maxWorkers }] = (await manage('/models/mlp')).body as [{ minWorkers: number; maxWorkers: number }];
+    expect(await manage('/models/mlp?max_worker=0', 'PUT')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'query parameter `max_worker` must be an integer between 1 and 256, got "0"' },
+    });
+    expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers, maxWorkers }]);
+    expect(await readFile(t.config.snapshot.file, 'utf8')).toBe(before);
   });
 
   it('keeps several versions side by side with the highest as default, and describes all', async () => {
@@ -132,6 +194,14 @@ describe('management API', () => {
       { modelVersion: '2.0', isDefault: true },
     ]);
     expect((await manage('/models/multi/1.0')).body).toMatchObject([{ modelVersion: '1.0' }]);
+  });
+
+  it('makes the highest version the default when one registration brings in several, as start-up does', async () => {
+    expect(await manage('/models?url=multi&model_name=multi-late', 'POST')).toMatchObject({ status: 200 });
+    expect((await manage('/models/multi-late/all')).body).toMatchObject([
+      { modelVersion: '1.0', isDefault: false },
+      { modelVersion: '2.0', isDefault: true },
+    ]);
   });
 
   it('sets the default version, which unversioned requests then use', async () => {

@@ -102,6 +102,7 @@ class Unpacker {
       const target = type in LINK_TYPES ? ` (to ${quote(header.linkname ?? '')})` : '';
       throw this.fail(code, `entry ${quote(name)} is ${kind}${target}; archives must contain regular files only`, name);
     }
+    this.checkManifestPathFree(named.path, type, name);
     if (type === 'directory') {
       entry.resume();
       if (named.path !== '') await this.makeDirectory(join(this.workDir, named.path), name);
@@ -111,6 +112,18 @@ class Unpacker {
       throw this.fail('SLUICE_ARCHIVE_INVALID', `entry ${quote(name)} has the unsupported type ${type}; archives must contain regular files only`, name);
     }
     await this.acceptFile(entry, named.path, header.size);
+  }
+
+  /**
+   * `SLUICE-ARCHIVE.json` is kept in memory and written into place only after the checks, so nothing else
+   * may take its path on disk first (a directory of that name, or a file below one).
+   */
+  private checkManifestPathFree(path: string, type: string, name: string): void {
+    const atManifestPath = path === ARCHIVE_MANIFEST_NAME || path.startsWith(`${ARCHIVE_MANIFEST_NAME}/`);
+    const isManifestFile = path === ARCHIVE_MANIFEST_NAME && (type === 'file' || type === 'contiguous-file');
+    if (!atManifestPath || isManifestFile) return;
+    const problem = `entry ${quote(name)} takes the place of ${ARCHIVE_MANIFEST_NAME}, which must be a file at the archive root`;
+    throw this.fail('SLUICE_ARCHIVE_INVALID', `${problem}; ${REPACK_ADVICE}`, name);
   }
 
   private async acceptFile(entry: Entry, path: string, size: number): Promise<void> {

@@ -149,7 +149,8 @@ export class ModelsController {
   private async scaleVersion(model: string, version: string | undefined, query: RawQuery): Promise<StatusAnswer> {
     const q = new QueryReader(query, SCALE_PARAMS);
     const min = q.integer('min_worker', 0, MAX_WORKERS);
-    const max = q.integer('max_worker', 0, MAX_WORKERS);
+    // At least 1, as a manifest's workers.max: scaling to zero is min_worker=0, and a snapshot holding max 0 could not be restored.
+    const max = q.integer('max_worker', 1, MAX_WORKERS);
     q.boolean('synchronous');
     q.integer('timeout', -1);
     if (min === undefined && max === undefined) {

@@ -267,6 +267,18 @@ describe('extractModelArchive', () => {
         () => `holds "model.onnx" twice; ${REPACK}`,
       ],
       [
+        'a directory named SLUICE-ARCHIVE.json',
+        () => gzipOf([archiveManifestEntry(FILES), { header: { name: 'SLUICE-ARCHIVE.json/', type: 'directory' } }, ...fileEntries()]),
+        'SLUICE_ARCHIVE_INVALID',
+        () => `entry "SLUICE-ARCHIVE.json/" takes the place of SLUICE-ARCHIVE.json, which must be a file at the archive root; ${REPACK}`,
+      ],
+      [
+        'a listed file below a directory named SLUICE-ARCHIVE.json',
+        () => gzipOf([archiveManifestEntry({ ...FILES, 'SLUICE-ARCHIVE.json/x': 'x' }), ...fileEntries({ ...FILES, 'SLUICE-ARCHIVE.json/x': 'x' })]),
+        'SLUICE_ARCHIVE_INVALID',
+        () => `entry "SLUICE-ARCHIVE.json/x" takes the place of SLUICE-ARCHIVE.json, which must be a file at the archive root; ${REPACK}`,
+      ],
+      [
         'SLUICE-ARCHIVE.json that is not JSON',
         () => gzipOf([{ header: { name: 'SLUICE-ARCHIVE.json' }, content: '{"format": 1, "files": [' }, ...fileEntries()]),
         'SLUICE_ARCHIVE_INVALID',
