@@ -1,4 +1,5 @@
 export {
+  ALL_VERSIONS,
   MANIFEST_FILE_NAME,
   type AutoscaleSettings,
   type BatchingSettings,

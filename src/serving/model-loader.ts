@@ -8,6 +8,7 @@ import type { ExecutorRegistry } from '../plugins/registry/executor-registry.js'
 import type { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import type { NamedRegistry } from '../plugins/registry/named-registry.js';
 import type { Envelope } from '../plugins/sdk/envelope.js';
+import type { Executor } from '../plugins/sdk/executor.js';
 import type { ModelRuntime, RuntimeSessionOptions } from '../runtime/model-runtime.js';
 import { ModelVersion, type ModelOrigin } from './model-version.js';
 import { resolveTensorSpecs } from './spec-resolution.js';
@@ -64,6 +65,20 @@ export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, o
   };
 }
 
+/**
+ * The settings a version loads with: those of {@link resolveSettings}, with the batching defaults of
+ * `executor` (when it has any) between the server's and the manifest's.
+ */
+export function versionSettingsOf(manifest: ModelManifest, executor: Executor | undefined, config: SluiceConfig, overrides: SettingOverrides): VersionSettings {
+  const executorBatching = executor?.batchingDefaults?.(manifest.declaredBatching, [...(manifest.inputs ?? []), ...(manifest.outputs ?? [])]);
+  return resolveSettings(manifest, config, {
+    ...(executorBatching
+      ? { batchSize: executorBatching.maxBatchSize, maxBatchDelayMs: executorBatching.maxBatchDelayMs, preferredBatchSizes: executorBatching.preferredBatchSizes }
+      : {}),
+    ...overrides,
+  });
+}
+
 /** A model batches when every input and output has a variable first dimension. */
 export function isBatchable(inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): boolean {
   return [...inputs, ...outputs].every((spec) => spec.shape.length > 0 && spec.shape[0] === -1);
@@ -90,13 +105,7 @@ export async function loadModelVersion(
   } catch (error) {
     throw new SluiceError('SLUICE_MANIFEST_INVALID', `${manifest.manifestPath}: ${isSluiceError(error) ? error.message : String(error)}`);
   }
-  const executorBatching = executor.batchingDefaults?.(manifest.declaredBatching, [...(manifest.inputs ?? []), ...(manifest.outputs ?? [])]);
-  const settings = resolveSettings(manifest, deps.config, {
-    ...(executorBatching
-      ? { batchSize: executorBatching.maxBatchSize, maxBatchDelayMs: executorBatching.maxBatchDelayMs, preferredBatchSizes: executorBatching.preferredBatchSizes }
-      : {}),
-    ...overrides,
-  });
+  const settings = versionSettingsOf(manifest, executor, deps.config, overrides);
   const executorModel = await executor.load({
     modelPath: manifest.modelPath,
     runtime: deps.runtime,

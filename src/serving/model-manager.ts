@@ -15,12 +15,14 @@ import {
   type ModelManifest,
   type SnapshotWorkflow,
 } from '../model-store/index.js';
-import { loadModelVersion, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
+import { loadModelVersion, versionSettingsOf, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
 import type { ModelVersion } from './model-version.js';
 import { MutationQueue } from './mutation-queue.js';
 import { checkModelNameFree } from './name-claims.js';
+import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from './preferred-batch-sizes.js';
+import { UnrestoredModels } from './unrestored-models.js';
 import { compareVersions } from './version-order.js';
 
 /** A registration request (the management API's parameters, typed). */
@@ -49,6 +51,8 @@ export interface StartupReport {
   readonly loaded: readonly string[];
   readonly failed: readonly { readonly source: string; readonly reason: string }[];
   readonly restoredFromSnapshot: boolean;
+  /** Snapshot entries (`name@version`) that failed to load and stay in the snapshot for the next start. */
+  readonly kept: readonly string[];
   /** The workflows of the restored snapshot, for the workflow manager to register next. */
   readonly snapshotWorkflows?: readonly SnapshotWorkflow[];
 }
@@ -111,6 +115,7 @@ function checkDefaultPriority(overrides: SettingOverrides, manifest: ModelManife
 function checkRegisterRequest(request: RegisterRequest): void {
   checkModelName(request.name);
   checkGivenPriorities(request);
+  checkGivenPreferredBatchSizes(request);
 }
 
 /**
@@ -144,6 +149,8 @@ export class ModelManager {
   private readonly mutations = new MutationQueue();
   /** Set by {@link serving}: before it, the snapshot on disk may be a running server's and is left alone. */
   private publishing = false;
+  /** Snapshot entries start-up could not load; written to every snapshot until unregistered or registered again. */
+  private readonly unrestored = new UnrestoredModels();
 
   constructor(private readonly deps: ModelManagerDeps) {}
 
@@ -215,39 +222,62 @@ export class ModelManager {
     });
   }
 
-  /** Unregisters one version, or every version when `version` is omitted; answers the removed versions. */
+  /**
+   * Unregisters one version, or every version when `version` is omitted; answers the removed versions. A
+   * snapshot entry start-up could not load is unregistered the same way (it leaves the snapshot).
+   */
   unregister(name: string, version?: string): Promise<string[]> {
     return this.mutations.run(async () => {
       const registry = this.deps.registry;
+      if (this.unrestored.has(name, version) && !registry.has(name, version)) {
+        const dropped = this.unrestored.drop(name, version);
+        this.deps.logger.info('model unregistered (it was kept in the snapshot, not loaded)', { model: name, versions: dropped });
+        await this.writeSnapshot();
+        return dropped;
+      }
       const targets = version === undefined ? registry.versionsOf(name) : [registry.resolve(name, version)];
+      const kept = version === undefined ? this.unrestored.drop(name) : [];
       if (version !== undefined) registry.remove(name, version);
       else for (const target of [...targets].reverse()) this.removeAny(target);
       await Promise.all(targets.map((t) => t.unload()));
       this.deps.logger.info('model unregistered', { model: name, versions: targets.map((t) => t.version) });
       await this.writeSnapshot();
-      return targets.map((t) => t.version);
+      return [...targets.map((t) => t.version), ...kept];
     });
   }
 
   /**
    * Loads what start-up should serve: the last snapshot when there is one and `restore` is set, else the
-   * configured `models`. A version that fails to load is logged and skipped; the others still load.
+   * configured `models`. A version that fails to load is logged and skipped; the others still load. A
+   * snapshot entry that fails stays in the snapshot (see {@link UnrestoredModels}), so that the next start
+   * tries it again.
    */
   startup(restore: boolean): Promise<StartupReport> {
     return this.mutations.run(async () => {
       const snapshot = restore ? await this.deps.snapshots?.read() : undefined;
       const failed: { source: string; reason: string }[] = [];
       const loaded: string[] = [];
-      const attempt = async (source: string, load: () => Promise<ModelVersion[]>): Promise<void> => {
+      const kept: string[] = [];
+      const attempt = async (source: string, load: () => Promise<ModelVersion[]>): Promise<boolean> => {
         try {
           loaded.push(...(await load()).map((v) => `${v.name}@${v.version}`));
+          return true;
         } catch (error) {
           failed.push({ source, reason: reasonOf(error) });
           this.deps.logger.error('model failed to load; the other models still start', { source, reason: reasonOf(error) });
+          return false;
         }
       };
       if (snapshot) {
-        for (const entry of snapshot.models) await attempt(entry.url, () => this.restoreEntry(entry));
+        for (const entry of snapshot.models) {
+          if (await attempt(entry.url, () => this.restoreEntry(entry))) continue;
+          this.unrestored.keep(entry);
+          kept.push(`${entry.name}@${entry.version}`);
+          this.deps.logger.warn(
+            'model from the snapshot kept in the snapshot but not loaded: the next start tries it again; unregister it or register it again to change that',
+            { model: entry.name, version: entry.version, source: entry.url },
+          );
+        }
         for (const entry of snapshot.models.filter((e) => e.isDefault)) {
           if (this.deps.registry.has(entry.name, entry.version)) this.deps.registry.setDefault(entry.name, entry.version);
         }
@@ -260,6 +290,7 @@ export class ModelManager {
       return {
         loaded,
         failed,
+        kept,
         restoredFromSnapshot: snapshot !== undefined,
         ...(snapshot?.workflows ? { snapshotWorkflows: snapshot.workflows } : {}),
       };
@@ -333,6 +364,8 @@ export class ModelManager {
     for (const { manifest } of sources) {
       checkDefaultPriority(overrides, manifest);
       const name = overrides.name ?? manifest.name;
+      const settings = versionSettingsOf(manifest, this.deps.loader.executors.find(manifest.executor), this.deps.config, overrides);
+      checkPreferredBatchSizesAgainst(overrides, settings, `model \`${name}\` version \`${manifest.version}\``);
       checkModelNameFree(name, this.deps.workflowNamed);
       checkNotTwice(seen, name, manifest);
       if (this.deps.registry.has(name, manifest.version)) {
@@ -359,7 +392,11 @@ export class ModelManager {
   private addAll(loaded: readonly ModelVersion[]): void {
     const registry = this.deps.registry;
     const newNames = new Set(loaded.map((v) => v.name).filter((name) => !registry.has(name)));
-    for (const version of loaded) registry.add(version);
+    for (const version of loaded) {
+      registry.add(version);
+      // Registered again: the registration now stands for the entry start-up could not load.
+      this.unrestored.drop(version.name, version.version);
+    }
     for (const name of newNames) {
       const highest = loaded.filter((v) => v.name === name).map((v) => v.version).sort(compareVersions).at(-1);
       if (highest !== undefined) registry.setDefault(name, highest);
@@ -389,6 +426,28 @@ export class ModelManager {
     return isPathInside(store, version.origin.dir) ? { storePath: relative(store, version.origin.dir) } : {};
   }
 
+  private snapshotEntryOf(v: ModelVersion): SnapshotModel {
+    return {
+      name: v.name,
+      version: v.version,
+      url: v.origin.url,
+      ...this.storePathOf(v),
+      isDefault: this.deps.registry.defaultVersionOf(v.name) === v.version,
+      minWorkers: v.settings.minWorkers,
+      maxWorkers: v.settings.maxWorkers,
+      batchSize: v.settings.batchSize,
+      maxBatchDelayMs: v.settings.maxBatchDelayMs,
+      responseTimeoutMs: v.settings.responseTimeoutMs,
+      jobQueueSize: v.settings.jobQueueSize,
+      preferredBatchSizes: v.settings.preferredBatchSizes,
+      priorityLevels: v.settings.priorityLevels,
+      defaultPriority: v.settings.defaultPriority,
+      queuePolicy: v.settings.queuePolicy,
+      preserveOrdering: v.settings.preserveOrdering,
+    };
+  }
+
+  /** The registered versions, then the snapshot entries start-up could not load (kept for the next start). */
   private async writeSnapshot(): Promise<void> {
     const store = this.deps.snapshots;
     if (store === undefined || !this.publishing) return;
@@ -396,24 +455,10 @@ export class ModelManager {
     const snapshot: Snapshot = {
       format: 1,
       createdAt: new Date().toISOString(),
-      models: registry.all().map((v) => ({
-        name: v.name,
-        version: v.version,
-        url: v.origin.url,
-        ...this.storePathOf(v),
-        isDefault: registry.defaultVersionOf(v.name) === v.version,
-        minWorkers: v.settings.minWorkers,
-        maxWorkers: v.settings.maxWorkers,
-        batchSize: v.settings.batchSize,
-        maxBatchDelayMs: v.settings.maxBatchDelayMs,
-        responseTimeoutMs: v.settings.responseTimeoutMs,
-        jobQueueSize: v.settings.jobQueueSize,
-        preferredBatchSizes: v.settings.preferredBatchSizes,
-        priorityLevels: v.settings.priorityLevels,
-        defaultPriority: v.settings.defaultPriority,
-        queuePolicy: v.settings.queuePolicy,
-        preserveOrdering: v.settings.preserveOrdering,
-      })),
+      models: [
+        ...registry.all().map((v) => this.snapshotEntryOf(v)),
+        ...this.unrestored.forSnapshot((name) => (registry.has(name) ? registry.defaultVersionOf(name) : undefined)),
+      ],
       ...(this.deps.workflowsForSnapshot ? { workflows: this.deps.workflowsForSnapshot() } : {}),
     };
     await store.write(snapshot);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { status, type Client, type ClientReadableStream } from '@grpc/grpc-js';
 import { callError, grpcClient, unary } from '../support/grpc-clients.js';
+import { writeIdentityModel } from '../support/onnx-models.js';
+import { addStoreModel } from '../support/store-models.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -154,6 +156,40 @@ describe('TorchServe management over gRPC (ManagementAPIsService)', () => {
       code: status.PERMISSION_DENIED,
       errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
     });
+  });
+
+  it.each([
+    ['response_timeout', 86_401, 'response_timeout must be between 1 and 86400, got 86401'],
+    ['max_batch_delay', 3_600_001, 'max_batch_delay must be between 1 and 3600000, got 3600001'],
+  ])('refuses %s above its limit, as REST does, registering nothing', async (field, value, details) => {
+    expect(await callError(unary(client, 'RegisterModel', { url: 'iris', model_name: 'iris-limits', [field]: value }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details,
+      errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+    });
+    expect(await callError(unary(client, 'DescribeModel', { model_name: 'iris-limits' }))).toMatchObject({ code: status.NOT_FOUND });
+  });
+
+  it('takes response_timeout and max_batch_delay at their limits, as REST does', async () => {
+    await unary(client, 'RegisterModel', { url: 'iris', model_name: 'iris-limits', response_timeout: 86_400, max_batch_delay: 3_600_000 });
+    const described = JSON.parse((await unary<{ msg: string }>(client, 'DescribeModel', { model_name: 'iris-limits' })).msg) as Record<string, unknown>[];
+    expect(described[0]).toMatchObject({ responseTimeout: 86_400, maxBatchDelay: 3_600_000 });
+    await unary(client, 'UnregisterModel', { model_name: 'iris-limits' });
+  });
+
+  it("refuses a batch_size below the manifest's preferred batch sizes with INVALID_ARGUMENT", async () => {
+    await addStoreModel(t.config.modelStore, 'tuned', (dir) => writeIdentityModel(dir, 'FP32', [-1, 2]), {
+      name: 'tuned',
+      version: '1',
+      batching: { maxBatchSize: 32, preferredBatchSizes: [8, 16] },
+    });
+    expect(await callError(unary(client, 'RegisterModel', { url: 'tuned', batch_size: 4 }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details:
+        "`batch_size` (4) is below the preferred batch sizes of model `tuned` version `1` (8, 16, from its manifest's batching.preferredBatchSizes); give a batch_size of at least 16, or preferred_batch_sizes as well (empty for none)",
+      errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+    });
+    expect(await callError(unary(client, 'DescribeModel', { model_name: 'tuned' }))).toMatchObject({ code: status.NOT_FOUND });
   });
 
   it('refuses to register a version twice with ALREADY_EXISTS', async () => {

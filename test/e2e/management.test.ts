@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { Gate } from '../support/gate.js';
 import { startLoopbackFileServer, type LoopbackFileServer } from '../support/loopback-file-server.js';
+import { writeIdentityModel } from '../support/onnx-models.js';
+import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('management API', () => {
@@ -290,5 +292,83 @@ describe('management API', () => {
       },
     });
     expect(await manage('/models/iris-prio')).toMatchObject({ status: 404 });
+  });
+
+  it('refuses preferred_batch_sizes that repeat a size or exceed the batch_size given with them, before downloading anything', async () => {
+    const url = encodeURIComponent(`${filesUrl}/models/mlp.sluice`);
+    const before = downloads;
+    expect(await manage(`/models?url=${url}&model_name=mlp-sizes&preferred_batch_sizes=8,8,100&batch_size=4&synchronous=false`, 'POST')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: '`preferred_batch_sizes` gives 8 more than once; give each size once' },
+    });
+    expect(await manage(`/models?url=${url}&model_name=mlp-sizes&preferred_batch_sizes=2,100&batch_size=4&synchronous=false`, 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message: '`preferred_batch_sizes` holds 100, more than `batch_size` (4); give sizes from 1 to 4, or a larger batch_size',
+      },
+    });
+    expect(downloads).toBe(before);
+    expect(await manage('/models/mlp-sizes')).toMatchObject({ status: 404 });
+  });
+
+  it("refuses preferred_batch_sizes above the manifest's batch size when no batch_size is given", async () => {
+    expect(await manage('/models?url=mlp&model_name=mlp-sizes&preferred_batch_sizes=8,100', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message:
+          "`preferred_batch_sizes` holds 100, more than the batch size model `mlp-sizes` version `1.0` runs with (64, from its manifest's batching.maxBatchSize or its executor); give sizes from 1 to 64, or batch_size as well",
+      },
+    });
+    expect(await manage('/models/mlp-sizes')).toMatchObject({ status: 404 });
+  });
+
+  it("refuses a batch_size below the manifest's preferred batch sizes, and takes it with preferred_batch_sizes", async () => {
+    await addStoreModel(t.config.modelStore, 'tuned', (dir) => writeIdentityModel(dir, 'FP32', [-1, 2]), {
+      name: 'tuned',
+      version: '1',
+      batching: { maxBatchSize: 32, preferredBatchSizes: [8, 16] },
+    });
+    expect(await manage('/models?url=tuned&batch_size=4', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message:
+          "`batch_size` (4) is below the preferred batch sizes of model `tuned` version `1` (8, 16, from its manifest's batching.preferredBatchSizes); give a batch_size of at least 16, or preferred_batch_sizes as well (empty for none)",
+      },
+    });
+    expect(await manage('/models/tuned')).toMatchObject({ status: 404 });
+    expect(await manage('/models?url=tuned&batch_size=4&preferred_batch_sizes=', 'POST')).toMatchObject({ status: 200 });
+    expect((await manage('/models/tuned')).body).toMatchObject([{ batchSize: 4, batching: { preferredBatchSizes: [] } }]);
+  });
+
+  it.each([
+    ['response_timeout', 86_401, 'query parameter `response_timeout` must be an integer between 1 and 86400, got "86401"'],
+    ['max_batch_delay', 3_600_001, 'query parameter `max_batch_delay` must be an integer between 0 and 3600000, got "3600001"'],
+  ])('refuses %s above the limit gRPC has, registering nothing', async (parameter, value, message) => {
+    expect(await manage(`/models?url=iris&model_name=iris-limits&${parameter}=${value}`, 'POST')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message },
+    });
+    expect(await manage('/models/iris-limits')).toMatchObject({ status: 404 });
+  });
+
+  it('takes response_timeout and max_batch_delay at their limits', async () => {
+    expect(await manage('/models?url=iris&model_name=iris-limits&response_timeout=86400&max_batch_delay=3600000', 'POST')).toMatchObject({ status: 200 });
+    expect((await manage('/models/iris-limits')).body).toMatchObject([{ responseTimeout: 86_400, maxBatchDelay: 3_600_000 }]);
+    expect(await manage('/models/iris-limits', 'DELETE')).toMatchObject({ status: 200 });
+  });
+
+  it('refuses a model whose version is "all", which GET /models/{m}/all could not describe on its own', async () => {
+    const dir = await addStoreModel(t.config.modelStore, 'all-version', (d) => writeIdentityModel(d, 'FP32', [-1, 2]), { name: 'all-version', version: 'all' });
+    expect(await manage('/models?url=all-version', 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANIFEST_INVALID',
+        message: `${join(dir, 'model.yaml')}: \`version\` must not be "all": the management APIs read "all" as every version of a model (GET /models/<name>/all); choose another version`,
+      },
+    });
+    expect(await manage('/models/all-version')).toMatchObject({ status: 404 });
   });
 });

@@ -8,7 +8,7 @@ import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-
 import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';
 import { nodeErrorCode } from '../fs/error-facts.js';
 import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
-import { MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
+import { ALL_VERSIONS, MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
 
 /** A manifest larger than this is certainly not a hand-written `model.yaml`. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -118,6 +118,22 @@ async function readManifestText(baseDir: string, manifestPath: string, source: s
   return readFile(manifestPath, 'utf8');
 }
 
+/**
+ * Refuses, before schema validation and with a message saying why, the two versions the schema alone would
+ * explain badly: a YAML number (1.0 read as 1), and "all".
+ */
+function checkVersionValue(document: unknown, source: string): void {
+  const version = typeof document === 'object' && document !== null ? (document as { version?: unknown }).version : undefined;
+  if (typeof version === 'number') {
+    throw invalid(source, ['`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1']);
+  }
+  if (version === ALL_VERSIONS) {
+    throw invalid(source, [
+      `\`version\` must not be "${ALL_VERSIONS}": the management APIs read "${ALL_VERSIONS}" as every version of a model (GET /models/<name>/${ALL_VERSIONS}); choose another version`,
+    ]);
+  }
+}
+
 /** Server-wide values a manifest falls back to. */
 export interface ManifestDefaults {
   /** `workers.min` when the manifest gives none (the config's `defaultWorkers`). */
@@ -135,9 +151,7 @@ export async function loadManifestAs(dir: string, source: string, defaults: Mani
   const manifestPath = join(baseDir, MANIFEST_FILE_NAME);
   const text = await readManifestText(baseDir, manifestPath, source);
   const document = parseYaml(text, source, manifestPath);
-  if (typeof document === 'object' && document !== null && typeof (document as { version?: unknown }).version === 'number') {
-    throw invalid(source, ['`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1']);
-  }
+  checkVersionValue(document, source);
   const raw = manifestValidator().validate(document, source);
 
   const problems: string[] = [];

@@ -100,3 +100,9 @@ export interface ModelManifest {
 
 /** The manifest's file name inside a model directory. */
 export const MANIFEST_FILE_NAME = 'model.yaml';
+
+/**
+ * The word the management APIs read as "every version" (`GET /models/{name}/all`), so no version may be
+ * called so: a version of that name could not be described on its own.
+ */
+export const ALL_VERSIONS = 'all';

@@ -3,11 +3,13 @@ import { GrpcMethod } from '@nestjs/microservices';
 import { SluiceError } from '../../../common/errors/index.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
+import { ALL_VERSIONS } from '../../../model-store/index.js';
 import { describeVersion } from '../../common/model-describe.js';
+import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
 import { callTraceContext } from '../common/grpc-call-scope.js';
 
 const SERVICE = 'ManagementAPIsService';
-const MAX_WORKERS = 256;
+const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers: MAX_WORKERS } = REGISTRATION_LIMITS;
 
 /** `ManagementResponse`: JSON for descriptions and lists, a status sentence for changes. */
 interface ManagementResponse {
@@ -58,11 +60,11 @@ export class TorchServeManagementController {
   @GrpcMethod(SERVICE, 'RegisterModel')
   async registerModel(request: RegisterModelRequest, _metadata: unknown, call: object): Promise<ManagementResponse> {
     if (request.url === '') throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'url is required: a model-store name or an allowed http(s) URL');
-    const responseTimeout = optionalInteger(request.response_timeout, 'response_timeout', 1, 86_400);
+    const responseTimeout = optionalInteger(request.response_timeout, 'response_timeout', 1, maxResponseTimeoutS);
     const overrides = {
       name: request.model_name === '' ? undefined : request.model_name,
-      batchSize: optionalInteger(request.batch_size, 'batch_size', 1, 4096),
-      maxBatchDelayMs: optionalInteger(request.max_batch_delay, 'max_batch_delay', 1, 3_600_000),
+      batchSize: optionalInteger(request.batch_size, 'batch_size', 1, maxBatchSize),
+      maxBatchDelayMs: optionalInteger(request.max_batch_delay, 'max_batch_delay', 1, maxBatchDelayMs),
       minWorkers: optionalInteger(request.initial_workers, 'initial_workers', 1, MAX_WORKERS),
       responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
     };
@@ -92,7 +94,7 @@ export class TorchServeManagementController {
   @GrpcMethod(SERVICE, 'DescribeModel')
   describeModel(request: ModelRef): ManagementResponse {
     const { registry } = this.core;
-    const versions = request.model_version === 'all' ? registry.versionsOf(request.model_name) : [registry.resolve(request.model_name, versionOf(request))];
+    const versions = request.model_version === ALL_VERSIONS ? registry.versionsOf(request.model_name) : [registry.resolve(request.model_name, versionOf(request))];
     if (versions.length === 0) registry.resolve(request.model_name);
     return { msg: JSON.stringify(versions.map((v) => describeVersion(v, registry))) };
   }

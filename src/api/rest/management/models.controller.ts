@@ -4,7 +4,9 @@ import { SluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
+import { ALL_VERSIONS } from '../../../model-store/index.js';
 import { describeVersion, type ModelVersionView } from '../../common/model-describe.js';
+import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
 import { requestTraceContext } from '../common/request-observer.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
@@ -25,7 +27,7 @@ const REGISTER_PARAMS = [
 ];
 const SCALE_PARAMS = ['min_worker', 'max_worker', 'synchronous', 'timeout'];
 const LIST_PARAMS = ['limit', 'next_page_token'];
-const MAX_WORKERS = 256;
+const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers: MAX_WORKERS } = REGISTRATION_LIMITS;
 
 /** A `{status}` answer, as TorchServe gives for management changes. */
 interface StatusAnswer {
@@ -47,15 +49,15 @@ export class ModelsController {
   async register(@Query() query: RawQuery, @Req() http: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
     const q = new QueryReader(query, REGISTER_PARAMS);
     const url = q.requiredString('url');
-    const responseTimeout = q.integer('response_timeout', 1);
+    const responseTimeout = q.integer('response_timeout', 1, maxResponseTimeoutS);
     const request = {
       url,
       name: q.string('model_name'),
-      batchSize: q.integer('batch_size', 1, 4096),
-      maxBatchDelayMs: q.integer('max_batch_delay', 0),
+      batchSize: q.integer('batch_size', 1, maxBatchSize),
+      maxBatchDelayMs: q.integer('max_batch_delay', 0, maxBatchDelayMs),
       minWorkers: q.integer('initial_workers', 0, MAX_WORKERS),
       responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
-      preferredBatchSizes: q.integerList('preferred_batch_sizes', 1, 4096),
+      preferredBatchSizes: q.integerList('preferred_batch_sizes', 1, maxBatchSize),
       priorityLevels: q.integer('priority_levels', 1, 16),
       defaultPriority: q.integer('default_priority', 1, 16),
       queuePolicy: q.oneOf('queue_policy', ['reject', 'delay'] as const),
@@ -105,7 +107,7 @@ export class ModelsController {
   @Get(':model/:version')
   describeVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): ModelVersionView[] {
     QueryReader.refuseAll(query);
-    const versions = version === 'all' ? this.core.registry.versionsOf(model) : [this.core.registry.resolve(model, version)];
+    const versions = version === ALL_VERSIONS ? this.core.registry.versionsOf(model) : [this.core.registry.resolve(model, version)];
     return versions.map((v) => describeVersion(v, this.core.registry));
   }
 

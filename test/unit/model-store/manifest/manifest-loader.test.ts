@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
+import { createSchemaValidator } from '../../../../src/common/schema/index.js';
 import { loadManifest } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { IRIS_MANIFEST, writeIrisModel } from '../../../support/model-fixture.js';
@@ -180,6 +181,11 @@ describe('loadManifest', () => {
     ['a list at the top', '- name\n', '`(top level)` must be object (got a list)'],
     ['missing name', 'version: "1"\nmodel: model.onnx\n', '`name` is required'],
     ['numeric version', 'name: m\nversion: 1.0\nmodel: model.onnx\n', '`version` must be a string; quote it in YAML (for example version: "1.0") so that 1.0 is not read as the number 1'],
+    [
+      'the version "all", which the management APIs read as every version',
+      'name: m\nversion: all\nmodel: model.onnx\n',
+      '`version` must not be "all": the management APIs read "all" as every version of a model (GET /models/<name>/all); choose another version',
+    ],
     ['bad name', 'name: ../m\nversion: "1"\nmodel: model.onnx\n', '`name` must match pattern "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" (got "../m")'],
     ['unknown key', base + 'modle: x\n', '`modle` is not a known key (allowed here: name, version, description, runtime, model, handler, handlerOptions, envelope, labels, inputs, outputs, batching, workers, executor, executorOptions, device, responseTimeoutMs, jobQueueSize, runtimeOptions)'],
     ['unknown runtime', base + 'runtime: torch\n', '`runtime` must be one of "onnx" (got "torch")'],
@@ -206,6 +212,16 @@ describe('loadManifest', () => {
   it.each(corpus)('refuses %s', async (_title, manifest, problem) => {
     const dir = await modelWith(manifest);
     expect(await loadError(dir)).toEqual({ code: 'SLUICE_MANIFEST_INVALID', message: `${join(dir, 'model.yaml')}: ${problem}` });
+  });
+
+  it('refuses the version "all" by the schema too, so that editors validating model.yaml with it agree', () => {
+    const validator = createSchemaValidator('model.schema.json', 'SLUICE_MANIFEST_INVALID');
+    expect(() => validator.validate({ name: 'm', version: 'all', model: 'model.onnx' }, 'model.yaml')).toThrow('model.yaml: `version` must NOT be valid (got "all")');
+  });
+
+  it.each(['all-2', 'ALL', 'small'])('accepts the version %s, which is not "all"', async (version) => {
+    const dir = await modelWith(`name: m\nversion: "${version}"\nmodel: model.onnx\n`);
+    expect((await loadManifest(dir)).version).toBe(version);
   });
 
   it('lists every problem at once', async () => {

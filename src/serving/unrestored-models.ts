@@ -1,0 +1,49 @@
+import type { SnapshotModel } from '../model-store/index.js';
+import { compareVersions } from './version-order.js';
+
+/**
+ * Snapshot entries that failed to load when start-up restored them (a model file briefly unreadable, a
+ * download that failed). They stay in every snapshot written, so that the next start tries them again,
+ * until they are unregistered or registered again.
+ */
+export class UnrestoredModels {
+  private entries: SnapshotModel[] = [];
+
+  /** Keeps `entry` for the snapshots to come. */
+  keep(entry: SnapshotModel): void {
+    this.entries.push(entry);
+  }
+
+  /** Whether `name` (at `version`, when given) is kept. */
+  has(name: string, version?: string): boolean {
+    return this.entries.some((e) => matches(e, name, version));
+  }
+
+  /** Stops keeping `name` (only `version`, when given); answers the versions it kept. */
+  drop(name: string, version?: string): string[] {
+    const dropped = this.entries.filter((e) => matches(e, name, version));
+    this.entries = this.entries.filter((e) => !matches(e, name, version));
+    return dropped.map((e) => e.version);
+  }
+
+  /**
+   * The kept entries as the next snapshot records them. A snapshot needs exactly one default version per
+   * model: a model with a loaded version has its default among them (`loadedDefault`), so no kept entry
+   * of it is a default; of a model that is only kept, the entry that was the default still is, else its
+   * highest version.
+   */
+  forSnapshot(loadedDefault: (name: string) => string | undefined): SnapshotModel[] {
+    const defaults = new Map<string, string>();
+    for (const name of new Set(this.entries.map((e) => e.name))) {
+      if (loadedDefault(name) !== undefined) continue;
+      const own = this.entries.filter((e) => e.name === name);
+      const chosen = own.find((e) => e.isDefault) ?? [...own].sort((a, b) => compareVersions(a.version, b.version)).at(-1);
+      if (chosen !== undefined) defaults.set(name, chosen.version);
+    }
+    return this.entries.map((e) => ({ ...e, isDefault: defaults.get(e.name) === e.version }));
+  }
+}
+
+function matches(entry: SnapshotModel, name: string, version: string | undefined): boolean {
+  return entry.name === name && (version === undefined || entry.version === version);
+}
