@@ -9,7 +9,7 @@ export { parseWorkflow, type ParseWorkflowOptions } from './parser/parse-workflo
 export type { ParsedWorkflow } from './parser/parsed-workflow.js';
 export { DEFAULT_PARSE_LIMITS, type WorkflowParseLimits } from './parser/parse-limits.js';
 
-export { validateWorkflow, type ValidatedWorkflow } from './validator/validate-workflow.js';
+export { validateWorkflow, type ValidatedWorkflow, type ValidateWorkflowOptions } from './validator/validate-workflow.js';
 export type { HandlerDescription, WorkflowCatalog, WorkflowSignature } from './validator/workflow-catalog.js';
 export { createStaticCatalog, type StaticCatalogContents } from './validator/static-catalog.js';
 

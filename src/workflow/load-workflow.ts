@@ -12,6 +12,8 @@ export interface LoadWorkflowOptions {
   readonly file: string;
   readonly catalog: WorkflowCatalog;
   readonly limits?: Partial<WorkflowParseLimits>;
+  /** The name the workflow is served under, when it is not its `metadata.name`. */
+  readonly name?: string;
 }
 
 /** A workflow ready to run, and the warnings its validation gave. */
@@ -26,6 +28,6 @@ export interface LoadedWorkflow {
  */
 export function loadWorkflow(text: string, options: LoadWorkflowOptions): LoadedWorkflow {
   const parsed = parseWorkflow(text, { file: options.file, ...(options.limits !== undefined && { limits: options.limits }) });
-  const { workflow, warnings } = validateWorkflow(parsed, options.catalog);
+  const { workflow, warnings } = validateWorkflow(parsed, options.catalog, options.name === undefined ? {} : { name: options.name });
   return { plan: planWorkflow(workflow), warnings };
 }

@@ -19,6 +19,16 @@ const INVALID = readdirSync(INVALID_DIR)
 
 const CLEAR = [[5.1, 3.5, 1.4, 0.2]];
 
+/** A workflow whose one node runs `iris-second-opinion`. */
+const CALLER = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: caller }
+inputs: { measurements: { datatype: FP32, shape: [-1, 4] } }
+nodes:
+  opinion: { workflow: iris-second-opinion, inputs: { measurements: $request.measurements } }
+outputs: { label: opinion.label }
+`;
+
 /** A workflow of one `test/gated-tag` node answering `version` as its `tag`. */
 function taggedWorkflow(version: string): string {
   return `apiVersion: sluice/v1
@@ -43,6 +53,7 @@ describe('registering workflows from the workflow store', () => {
       nodeHandlers: [gatedTagHandler(gate)],
       prepare: async (_store, dir) => {
         await copyExampleWorkflows(dir, ['iris-second-opinion.yaml']);
+        await writeWorkflowFile(dir, 'caller.yaml', CALLER);
         for (const name of INVALID) await copyFile(join(INVALID_DIR, `${name}.yaml`), join(workflowStoreOf(dir), `${name}.yaml`));
       },
     });
@@ -96,6 +107,18 @@ describe('registering workflows from the workflow store', () => {
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: expect.stringMatching(/^`workflow_name` must match \^\[A-Za-z0-9\]/) as unknown },
     });
     expect((await requestJson(`${t.management}/workflows`)).body).toEqual(before);
+  });
+
+  it('refuses a workflow registered under the name of the workflow it calls with 400 SLUICE_WORKFLOW_INVALID, keeping the one called', async () => {
+    await register('url=iris-second-opinion');
+    expect(await register('url=caller&workflow_name=iris-second-opinion')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_WORKFLOW_INVALID',
+        message: 'workflow caller.yaml is invalid (1 problem):\ncaller.yaml:6:24: error: nodes.opinion.workflow: the workflow calls itself; a workflow node must name another workflow',
+      },
+    });
+    expect(await run('iris-second-opinion', { measurements: CLEAR })).toMatchObject({ status: 200, body: { label: [0] } });
   });
 
   it('registers nothing from a refused file', async () => {
@@ -233,5 +256,33 @@ describe('workflows registered at start-up', () => {
         fields: { source: 'unknown-model', reason: readFileSync(join(INVALID_DIR, 'unknown-model.expected.txt'), 'utf8').trimEnd() },
       },
     ]);
+  });
+});
+
+describe('a workflow calling one whose name sorts after it, at start-up', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      demoModels: ['iris', 'iris-quick'],
+      prepare: async (_store, dir) => {
+        await copyExampleWorkflows(dir, ['iris-second-opinion.yaml']);
+        await writeWorkflowFile(dir, 'caller.yaml', CALLER);
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  /*
+   *   caller: opinion (workflow: iris-second-opinion) ──▶ label        `caller` is read first
+   */
+  it('registers both with `workflows: all`', async () => {
+    expect((await requestJson(`${t.management}/workflows`)).body).toEqual({
+      workflows: [
+        { workflowName: 'caller', workflowUrl: 'caller', workflowVersion: '1' },
+        { workflowName: 'iris-second-opinion', workflowUrl: 'iris-second-opinion', workflowVersion: '1.0' },
+      ],
+    });
+    expect(await requestJson(`${t.inference}/wfpredict/caller`, { method: 'POST', json: { measurements: CLEAR } })).toMatchObject({ status: 200, body: [0] });
   });
 });

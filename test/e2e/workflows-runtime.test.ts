@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { failingHandler, gatedTagHandler, NodeGate, silentHandler } from '../support/workflows/test-node-handlers.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
@@ -200,3 +204,43 @@ describe('workflow runs that go wrong', () => {
     });
   });
 });
+
+describe('a workflow run in a process of its own', () => {
+  /*
+   *   each (forEach over 40 items, 32 calls at once) ──▶ out
+   *   a0 … a11 (in parallel) ──▶ a0 … a11
+   *
+   *   every call and node in flight listens to its run's abort signal: that is no leak to warn of on stderr
+   */
+  it('runs many calls and nodes at once without warning of a listener leak', async () => {
+    const workflowModule = pathToFileURL(join(packageRoot(), 'dist', 'src', 'workflow', 'index.js')).href;
+    const script = `
+      import { createStaticCatalog, executeWorkflow, loadWorkflow } from ${JSON.stringify(workflowModule)};
+      const pass = { name: 't/pass', inputs: ['i'], outputs: { out: {} }, run: (v) => new Promise((r) => setImmediate(() => r({ out: v.i }))) };
+      const parallel = Array.from({ length: 12 }, (_, i) => 'a' + i);
+      const text = JSON.stringify({
+        apiVersion: 'sluice/v1', kind: 'Workflow', metadata: { name: 'many' },
+        nodes: { each: { handler: 't/pass', forEach: { value: Array.from({ length: 40 }, (_, i) => i) }, inputs: { i: '$item' } },
+          ...Object.fromEntries(parallel.map((id, i) => [id, { handler: 't/pass', inputs: { i: { value: i } } }])) },
+        outputs: { out: 'each.out', ...Object.fromEntries(parallel.map((id) => [id, id + '.out'])) },
+      });
+      const { plan } = loadWorkflow(text, { file: 'many.yaml', catalog: createStaticCatalog({ handlers: [pass] }) });
+      const logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
+      const { outputs } = await executeWorkflow(plan, {}, { models: { infer: () => Promise.reject(new Error('no models')) }, handler: () => pass, workflow: () => undefined, logger });
+      await new Promise((r) => setImmediate(r));
+      console.log(outputs.out.length, Object.keys(outputs).length - 1);
+    `;
+    const { stdout, stderr } = await runNode(script);
+    expect({ stdout, stderr }).toEqual({ stdout: '40 12\n', stderr: '' });
+  });
+});
+
+/** Runs `script` as an ES module in a new Node.js process; resolves with what it printed. */
+function runNode(script: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error !== null) reject(new Error(`${error.message}\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}

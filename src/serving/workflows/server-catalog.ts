@@ -1,5 +1,5 @@
 import type { NodeHandlerRegistry } from '../../plugins/registry/node-handler-registry.js';
-import type { WorkflowCatalog, WorkflowSignature } from '../../workflow/index.js';
+import { workflowSignature, type WorkflowCatalog, type WorkflowSignature } from '../../workflow/index.js';
 import type { ModelRegistry } from '../model-registry.js';
 import type { WorkflowRegistry } from './workflow-registry.js';
 
@@ -37,8 +37,7 @@ export function createServerCatalog(sources: ServerCatalogSources): WorkflowCata
     workflow(name): WorkflowSignature | undefined {
       const found = workflows.find(name);
       if (found === undefined) return undefined;
-      const definition = found.plan.workflow;
-      return { name, inputs: definition.inputs, outputs: Object.keys(definition.outputs) };
+      return { ...workflowSignature(found.plan.workflow), name };
     },
     workflowNames() {
       return workflows.names();

@@ -6,7 +6,7 @@ import type { SluiceConfig } from '../../config/index.js';
 import type { SnapshotWorkflow } from '../../model-store/index.js';
 import { basename } from 'node:path';
 import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
-import { formatWorkflowProblem, loadWorkflow, type LoadedWorkflow, type WorkflowCatalog } from '../../workflow/index.js';
+import { formatWorkflowProblem, loadWorkflow, type LoadedWorkflow, type WorkflowCatalog, type WorkflowProblem } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
 import type { EnsuredModel, ModelManager } from '../model-manager.js';
 import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
@@ -31,6 +31,16 @@ function torchServeDocument(source: WorkflowSource): unknown {
     throw error;
   }
   return looksLikeTorchServeSpec(document) ? document : undefined;
+}
+
+/**
+ * Whether a workflow was refused for a `workflow:` node (among other problems, maybe): at start-up, the
+ * workflow it calls may simply not be registered yet.
+ */
+function refusedForWorkflowNode(error: unknown): boolean {
+  if (!isSluiceError(error, 'SLUICE_WORKFLOW_INVALID')) return false;
+  const problems = (error.details as { problems?: readonly WorkflowProblem[] } | undefined)?.problems ?? [];
+  return problems.some((problem) => /^nodes\.[^.]+\.workflow$/.test(problem.path));
 }
 
 /** A workflow registration. */
@@ -124,21 +134,36 @@ export class WorkflowManager {
 
   /**
    * Registers the start-up workflows: the snapshot's when one was restored, else the configured ones. A
-   * workflow that fails is logged with its problems; the others still register.
+   * workflow that fails is logged with its problems; the others still register. The list is in name order,
+   * so a workflow may call one that comes after it: one refused for a workflow node is tried again once
+   * others have registered, until a pass registers none.
    */
   startup(fromSnapshot: readonly SnapshotWorkflow[] | undefined): Promise<WorkflowStartupReport> {
     return this.mutations.run(async () => {
-      const requests = fromSnapshot ?? (await this.configured()).map((url) => ({ url }));
+      let pending: readonly RegisterWorkflowRequest[] = fromSnapshot ?? (await this.configured()).map((url) => ({ url }));
       const loaded: string[] = [];
       const failed: { source: string; reason: string }[] = [];
-      for (const request of requests) {
-        try {
-          loaded.push((await this.load(request)).name);
-        } catch (error) {
-          const reason = isSluiceError(error) || error instanceof Error ? error.message : String(error);
-          failed.push({ source: request.url, reason });
-          this.deps.logger.error('workflow failed to load; the others still start', { source: request.url, reason });
+      const fail = (source: string, reason: string): void => {
+        failed.push({ source, reason });
+        this.deps.logger.error('workflow failed to load; the others still start', { source, reason });
+      };
+      while (pending.length > 0) {
+        const waiting: { request: RegisterWorkflowRequest; reason: string }[] = [];
+        const before = loaded.length;
+        for (const request of pending) {
+          try {
+            loaded.push((await this.load(request)).name);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            if (refusedForWorkflowNode(error)) waiting.push({ request, reason });
+            else fail(request.url, reason);
+          }
         }
+        if (loaded.length === before) {
+          for (const { request, reason } of waiting) fail(request.url, reason);
+          break;
+        }
+        pending = waiting.map(({ request }) => request);
       }
       return { loaded, failed };
     });
@@ -210,7 +235,11 @@ export class WorkflowManager {
     const loaded =
       torchServe !== undefined
         ? await this.loadTorchServe(torchServe, source, request)
-        : { ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog }), localHandlers: undefined, added: [] };
+        : {
+            ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog, ...(request.name !== undefined ? { name: request.name } : {}) }),
+            localHandlers: undefined,
+            added: [],
+          };
     const { plan, warnings } = loaded;
     const name = request.name ?? plan.workflow.name;
     // Checked here, with nothing awaited before `put`, so that a model registered meanwhile cannot slip in.

@@ -54,7 +54,8 @@ async function callModel(node: WorkflowNode, model: string, version: string | un
 async function callHandler(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
   const handler = context.services.handler(name);
   if (handler === undefined) throw new Error(`handler \`${name}\` is not registered`);
-  const outputs = await handler.run(inputs, {
+  // Typed as the contract promises, but a plugin's JavaScript may answer anything.
+  const outputs: unknown = await handler.run(inputs, {
     workflow: context.workflow,
     node: node.id,
     logger: context.services.logger.child({ workflow: context.workflow, node: node.id }),
@@ -62,12 +63,20 @@ async function callHandler(node: WorkflowNode, name: string, inputs: Outputs, si
     config: context.services.handlerConfig?.(name) ?? {},
     ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),
   });
-  if (typeof outputs !== 'object' || Array.isArray(outputs)) throw new Error('the handler returned no outputs mapping');
-  return outputs;
+  // `null` is an object too: taken for a mapping, it would fail whatever reads it later, outside the node.
+  if (typeof outputs !== 'object' || outputs === null || Array.isArray(outputs)) throw new Error('the handler returned no outputs mapping');
+  return outputs as Outputs;
 }
 
 async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
-  if (context.depth >= MAX_WORKFLOW_DEPTH) throw new Error(`sub-workflows nest more than ${MAX_WORKFLOW_DEPTH} levels deep`);
+  if (context.depth >= MAX_WORKFLOW_DEPTH) {
+    // Another attempt would nest just as deep: the error is one retries leave alone.
+    throw new SluiceError(
+      'SLUICE_WORKFLOW_INVALID',
+      `sub-workflows nest more than ${MAX_WORKFLOW_DEPTH} levels deep; make the chain of workflow nodes shorter`,
+      { workflow: name, maxDepth: MAX_WORKFLOW_DEPTH },
+    );
+  }
   const plan = context.services.workflow(name);
   if (plan === undefined) {
     throw new SluiceError('SLUICE_WORKFLOW_NOT_FOUND', `workflow \`${name}\` is not registered`, { workflow: name });

@@ -2,6 +2,7 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import type { Condition } from '../definition/condition.js';
 import { describeValue } from '../values/describe-value.js';
 import { conditionValue } from '../values/condition-value.js';
+import { ownValue, setOwn } from '../values/own-property.js';
 import type { BindingScope } from './resolve-binding.js';
 
 /**
@@ -14,15 +15,19 @@ export function conditionContext(condition: Condition, scope: BindingScope): Rec
   const nodes: Record<string, Record<string, unknown>> = {};
   for (const reference of condition.references) {
     if (reference.kind === 'request') {
-      const value = scope.request[reference.input];
-      if (value !== undefined) request[reference.input] = conditionValue(value);
+      const value = ownValue(scope.request, reference.input);
+      if (value !== undefined) setOwn(request, reference.input, conditionValue(value));
       continue;
     }
     const outcome = scope.outcome(reference.node);
     if (outcome.status !== 'done') continue;
-    const outputs = (nodes[reference.node] ??= {});
-    const value = reference.output === undefined ? undefined : outcome.outputs[reference.output];
-    if (reference.output !== undefined && value !== undefined) outputs[reference.output] = conditionValue(value);
+    let outputs = ownValue(nodes, reference.node);
+    if (outputs === undefined) {
+      outputs = {};
+      setOwn(nodes, reference.node, outputs);
+    }
+    const value = reference.output === undefined ? undefined : ownValue(outcome.outputs, reference.output);
+    if (reference.output !== undefined && value !== undefined) setOwn(outputs, reference.output, conditionValue(value));
   }
   return { request, nodes };
 }

@@ -5,7 +5,8 @@ import type { WorkflowInputSpec, WorkflowInputType } from '../definition/workflo
 import { suggestName } from '../problems/did-you-mean.js';
 import { describeValue } from '../values/describe-value.js';
 import { formatShape, shapesCompatible } from '../values/shape-compatibility.js';
-import { isTensor } from '../values/tensor-value.js';
+import { hasOwnKey, ownValue, setOwn } from '../values/own-property.js';
+import { isWellFormedTensor } from '../values/tensor-value.js';
 
 const TYPE_WORDS: Readonly<Record<Exclude<WorkflowInputType, 'tensor' | 'any'>, string>> = {
   bytes: 'raw bytes',
@@ -18,7 +19,7 @@ const TYPE_WORDS: Readonly<Record<Exclude<WorkflowInputType, 'tensor' | 'any'>, 
 };
 
 function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !isTensor(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !isWellFormedTensor(value);
 }
 
 function fitsType(type: Exclude<WorkflowInputType, 'tensor' | 'any'>, value: unknown): boolean {
@@ -41,7 +42,7 @@ function fitsType(type: Exclude<WorkflowInputType, 'tensor' | 'any'>, value: unk
 }
 
 function describeInput(value: unknown): string {
-  if (isTensor(value)) return `a ${value.datatype} tensor`;
+  if (isWellFormedTensor(value)) return `a ${value.datatype} tensor`;
   if (value instanceof Uint8Array) return 'raw bytes';
   return describeValue(value);
 }
@@ -50,7 +51,8 @@ function describeInput(value: unknown): string {
 function tensorInput(name: string, spec: WorkflowInputSpec, value: unknown): Tensor | string {
   const where = `input \`${name}\``;
   let tensor: Tensor;
-  if (isTensor(value)) {
+  // Only a real tensor passes as it is: a JSON object shaped like one is JSON data, checked as such.
+  if (isWellFormedTensor(value)) {
     tensor = value;
   } else if (spec.datatype === undefined) {
     return `${where} must be a tensor (got ${describeInput(value)})`;
@@ -79,27 +81,27 @@ export function checkRequestInputs(workflow: WorkflowDefinition, request: Readon
   const checked: Record<string, unknown> = {};
   const declared = Object.keys(workflow.inputs);
   for (const name of Object.keys(request)) {
-    if (!(name in workflow.inputs)) problems.push(`there is no input \`${name}\` (${suggestName(name, declared, 'inputs')})`);
+    if (!hasOwnKey(workflow.inputs, name)) problems.push(`there is no input \`${name}\` (${suggestName(name, declared, 'inputs')})`);
   }
   for (const [name, spec] of Object.entries(workflow.inputs)) {
-    const value = request[name];
+    const value = ownValue(request, name);
     if (value === undefined) {
       if (!spec.optional) problems.push(`input \`${name}\` is missing`);
       continue;
     }
     if (spec.type === 'any') {
-      checked[name] = value;
+      setOwn(checked, name, value);
     } else if (spec.type === 'tensor') {
       try {
         const tensor = tensorInput(name, spec, value);
         if (typeof tensor === 'string') problems.push(tensor);
-        else checked[name] = tensor;
+        else setOwn(checked, name, tensor);
       } catch (error) {
         if (!isSluiceError(error)) throw error;
         problems.push(error.message);
       }
     } else if (fitsType(spec.type, value)) {
-      checked[name] = value;
+      setOwn(checked, name, value);
     } else {
       problems.push(`input \`${name}\` must be ${TYPE_WORDS[spec.type]} (got ${describeInput(value)})`);
     }

@@ -1,4 +1,5 @@
 import type { Binding } from '../definition/value-source.js';
+import { ownValue } from '../values/own-property.js';
 
 /** What a run knows about a node when a binding is resolved. */
 export type NodeOutcome =
@@ -30,16 +31,15 @@ export function resolveBinding(binding: Binding, scope: BindingScope): BindingVa
       case 'item':
         return { status: 'value', value: scope.item };
       case 'request': {
-        const value = scope.request[source.input];
+        const value = ownValue(scope.request, source.input);
         if (value !== undefined) return { status: 'value', value };
         break;
       }
       case 'node': {
         const outcome = scope.outcome(source.node);
         if (outcome.status === 'pending') return { status: 'pending' };
-        if (outcome.status === 'done' && outcome.outputs[source.output] !== undefined) {
-          return { status: 'value', value: outcome.outputs[source.output] };
-        }
+        const value = outcome.status === 'done' ? ownValue(outcome.outputs, source.output) : undefined;
+        if (value !== undefined) return { status: 'value', value };
         break;
       }
     }

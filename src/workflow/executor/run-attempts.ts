@@ -15,9 +15,18 @@ export class AttemptsFailed extends Error {
   }
 }
 
-/** Errors that another attempt cannot fix: bad data and things that do not exist. */
+/**
+ * Errors that another attempt cannot fix: bad data and things that do not exist — also when they failed
+ * a node of a sub-workflow, so that nested workflows do not multiply their retries over a lasting error.
+ */
 function isRetryable(error: unknown): boolean {
-  return !isSluiceError(error) || (error.category !== 'INVALID_ARGUMENT' && error.category !== 'NOT_FOUND');
+  let current: unknown = error;
+  while (isSluiceError(current)) {
+    if (current.category === 'INVALID_ARGUMENT' || current.category === 'NOT_FOUND') return false;
+    if (current.code !== 'SLUICE_WORKFLOW_NODE_FAILED') return true;
+    current = current.cause;
+  }
+  return true;
 }
 
 /** The wait before retry `retry` (1 for the first retry): `backoffMs`, doubling each time. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { WorkflowNode } from '../definition/workflow-definition.js';
 import { callTarget, type CallContext } from './call-target.js';
 import type { WorkflowClock } from './execute-options.js';
@@ -41,6 +42,8 @@ export async function runNode(
   if (list === undefined) return once(undefined, signal);
   hooks.calls(list.length);
   const siblings = new AbortController();
+  // Each call in flight listens to it: `concurrency` listeners are expected, not a leak to warn of.
+  setMaxListeners(0, siblings.signal);
   const onAbort = (): void => {
     siblings.abort(signal.reason);
   };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
@@ -9,6 +10,9 @@ import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-b
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
 import { runNode } from './run-node.js';
 import type { RunTrace } from './run-trace.js';
+import { setLongTimeout, type LongTimeout } from './long-timeout.js';
+import type { Binding } from '../definition/value-source.js';
+import { setOwn } from '../values/own-property.js';
 
 type Outputs = Readonly<Record<string, unknown>>;
 
@@ -43,12 +47,18 @@ export class WorkflowRun {
   private readonly nodesController = new AbortController();
   private ended = false;
   private settle: { resolve: (outputs: Outputs) => void; reject: (error: Error) => void } | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: LongTimeout | undefined;
+  /** The outputs, in order; those before {@link knownOutputs} are known (a settled node stays settled). */
+  private readonly outputBindings: readonly (readonly [string, Binding])[];
+  private knownOutputs = 0;
   private readonly scope: BindingScope;
   private readonly observed = new Map<string, WorkflowNodeObservation>();
 
   constructor(private readonly setup: RunSetup) {
+    // Every node running listens to it: parallel branches are expected, not a leak to warn of.
+    setMaxListeners(0, this.nodesController.signal);
     this.scope = { request: setup.request, outcome: (id) => this.outcomes.get(id) ?? PENDING };
+    this.outputBindings = Object.entries(setup.plan.workflow.outputs);
   }
 
   /** Runs the plan; resolves with the workflow's outputs (absent ones left out). */
@@ -61,7 +71,7 @@ export class WorkflowRun {
         return;
       }
       signal?.addEventListener('abort', this.onAbort, { once: true });
-      if (timeoutMs !== undefined) this.timer = setTimeout(this.onDeadline, timeoutMs);
+      if (timeoutMs !== undefined) this.timer = setLongTimeout(this.onDeadline, timeoutMs);
       for (const id of plan.order) this.waiting.set(id, plan.nodes[id]?.dependencies.length ?? 0);
       for (const id of plan.order) if (!this.ended && this.waiting.get(id) === 0) this.ready(id);
       this.checkOutputs();
@@ -128,7 +138,7 @@ export class WorkflowRun {
       const inputs: Record<string, unknown> = {};
       for (const [name, binding] of Object.entries(node.inputs)) {
         const bound = resolveBinding(binding, itemScope);
-        if (bound.status === 'value') inputs[name] = bound.value;
+        if (bound.status === 'value') setOwn(inputs, name, bound.value);
       }
       return inputs;
     };
@@ -226,13 +236,20 @@ export class WorkflowRun {
     this.checkOutputs();
   }
 
+  /**
+   * Ends the run once every output is known. Only the outputs not known yet are looked at again, so a run
+   * costs the number of nodes plus the number of outputs, not their product.
+   */
   private checkOutputs(): void {
     if (this.ended) return;
+    for (let next = this.outputBindings[this.knownOutputs]; next !== undefined; next = this.outputBindings[this.knownOutputs]) {
+      if (resolveBinding(next[1], this.scope).status === 'pending') return;
+      this.knownOutputs += 1;
+    }
     const outputs: Record<string, unknown> = {};
-    for (const [name, binding] of Object.entries(this.setup.plan.workflow.outputs)) {
+    for (const [name, binding] of this.outputBindings) {
       const bound = resolveBinding(binding, this.scope);
-      if (bound.status === 'pending') return;
-      if (bound.status === 'value') outputs[name] = bound.value;
+      if (bound.status === 'value') setOwn(outputs, name, bound.value);
     }
     this.end(undefined, outputs);
   }
@@ -240,7 +257,7 @@ export class WorkflowRun {
   private end(error: Error | undefined, outputs: Outputs = {}): void {
     if (this.ended) return;
     this.ended = true;
-    clearTimeout(this.timer);
+    this.timer?.clear();
     this.setup.signal?.removeEventListener('abort', this.onAbort);
     this.nodesController.abort(error ?? new RunFinished());
     for (const id of [...this.observed.keys()]) this.observedEnd(id, 'cancelled');

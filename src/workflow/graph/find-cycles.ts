@@ -13,8 +13,9 @@ function rotated(cycle: readonly string[], rank: ReadonlyMap<string, number>): s
  * Every cycle a depth-first search meets, one per back edge, each as the path around it with its first
  * node repeated at the end (`a, b, c, a`; a self-loop is `a, a`). Paths follow the edges of `graph` and
  * start at the cycle's node that comes first among the graph's keys, so the result is deterministic.
+ * The search stops once it has found `limit` cycles: a dense graph has far more cycles than nodes.
  */
-export function findCycles(graph: Graph): string[][] {
+export function findCycles(graph: Graph, limit = Infinity): string[][] {
   const rank = new Map([...graph.keys()].map((id, index) => [id, index]));
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
@@ -24,6 +25,7 @@ export function findCycles(graph: Graph): string[][] {
     state.set(id, 'open');
     path.push(id);
     for (const next of graph.get(id) ?? []) {
+      if (cycles.length >= limit) break;
       const nextState = state.get(next);
       if (nextState === 'open') {
         const cycle = rotated([...path.slice(path.indexOf(next)), next], rank);
@@ -39,6 +41,6 @@ export function findCycles(graph: Graph): string[][] {
     path.pop();
     state.set(id, 'done');
   };
-  for (const id of graph.keys()) if (!state.has(id)) visit(id);
+  for (const id of graph.keys()) if (!state.has(id) && cycles.length < limit) visit(id);
   return cycles;
 }

@@ -4,6 +4,7 @@ import type { WorkflowDefinition } from '../definition/workflow-definition.js';
 import { reverseGraph } from '../graph/graph.js';
 import { stageLevels } from '../graph/stage-levels.js';
 import { topologicalOrder } from '../graph/topological-order.js';
+import { setOwn } from '../values/own-property.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { PlannedNode, WorkflowPlan } from './workflow-plan.js';
 
@@ -23,13 +24,13 @@ export function planWorkflow(workflow: WorkflowDefinition): WorkflowPlan {
   const nodes: Record<string, PlannedNode> = {};
   for (const node of Object.values(workflow.nodes)) {
     const id = node.id;
-    nodes[id] = {
+    setOwn(nodes, id, {
       node,
       dependencies: dependencies.get(id) ?? [],
       dataDependencies: nodeDataDependencies(node),
       dependents: dependents.get(id) ?? [],
       stage: stageOf.get(id) ?? 0,
-    };
+    });
   }
   return deepFreeze({ workflow, nodes, order, stages });
 }

@@ -5,6 +5,7 @@ import type { Binding } from '../definition/value-source.js';
 import type { WorkflowInputSpec, WorkflowInputType } from '../definition/workflow-input-spec.js';
 import { childPointer, pointerOf, type JsonPointer } from '../problems/json-pointer.js';
 import type { ProblemCollector } from '../problems/problem-collector.js';
+import { setOwn } from '../values/own-property.js';
 import { parseBindingText } from './binding-syntax.js';
 import type { NodeDraft, WorkflowDraft } from './workflow-draft.js';
 
@@ -85,7 +86,7 @@ function readNode(id: string, raw: RawRecord, base: NodePolicies, problems: Prob
   const inputs: Record<string, Binding> = {};
   for (const [name, value] of Object.entries(record(raw['inputs']) ?? {})) {
     const binding = readBinding(value, childPointer(childPointer(at, 'inputs'), name), problems);
-    if (binding !== undefined) inputs[name] = binding;
+    if (binding !== undefined) setOwn(inputs, name, binding);
   }
   const forEach = raw['forEach'] === undefined ? undefined : readBinding(raw['forEach'], childPointer(at, 'forEach'), problems);
   if (refused) return undefined;
@@ -128,14 +129,15 @@ function readInput(name: string, raw: RawRecord, problems: ProblemCollector): Wo
 /**
  * Reads a workflow document into a {@link WorkflowDraft}, tolerating values the schema already refused
  * (they are skipped, not reported twice) so that every other problem can still be found. Reports nodes
- * that are not exactly one kind, and reference strings it cannot read.
+ * that are not exactly one kind, and reference strings it cannot read. `servedName` is the name the
+ * workflow is served under, when it is not its `metadata.name`.
  */
-export function buildDraft(document: RawRecord, file: string, problems: ProblemCollector): WorkflowDraft {
+export function buildDraft(document: RawRecord, file: string, problems: ProblemCollector, servedName?: string): WorkflowDraft {
   const metadata = record(document['metadata']);
   const defaults = problems.hasErrorWithin('/defaults') ? BUILT_IN_POLICIES : readPolicies(record(document['defaults']), BUILT_IN_POLICIES);
   const inputs: Record<string, WorkflowInputSpec> = {};
   for (const [name, raw] of Object.entries(record(document['inputs']) ?? {})) {
-    inputs[name] = readInput(name, record(raw) ?? {}, problems);
+    setOwn(inputs, name, readInput(name, record(raw) ?? {}, problems));
   }
   const rawNodes = Object.entries(record(document['nodes']) ?? {});
   const nodes = new Map<string, NodeDraft>();
@@ -147,13 +149,13 @@ export function buildDraft(document: RawRecord, file: string, problems: ProblemC
   const outputs: Record<string, Binding> = {};
   for (const [name, raw] of Object.entries(rawOutputs ?? {})) {
     const binding = readBinding(raw, pointerOf('outputs', name), problems);
-    if (binding !== undefined) outputs[name] = binding;
+    if (binding !== undefined) setOwn(outputs, name, binding);
   }
   const complete = nodes.size === rawNodes.length && rawOutputs !== undefined && Object.keys(outputs).length === Object.keys(rawOutputs).length;
   const description = string(metadata?.['description']);
   return {
     file,
-    name: string(metadata?.['name']) ?? '',
+    name: servedName ?? string(metadata?.['name']) ?? '',
     version: string(metadata?.['version']) ?? '1',
     ...(description !== undefined && { description }),
     inputs,

@@ -5,6 +5,7 @@ import { describeTarget } from '../definition/node-target.js';
 import type { ValueSource } from '../definition/value-source.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
 import { modelInputTensor } from '../values/model-input-tensor.js';
+import { ownValue } from '../values/own-property.js';
 import { formatShape, shapesCompatible } from '../values/shape-compatibility.js';
 import type { ValidationContext } from './validation-context.js';
 import type { NodeDraft } from './workflow-draft.js';
@@ -23,7 +24,7 @@ interface SourceFacts {
 
 function factsOf(context: ValidationContext, source: ValueSource): SourceFacts | undefined {
   if (source.kind === 'request') {
-    const spec = context.draft.inputs[source.input];
+    const spec = ownValue(context.draft.inputs, source.input);
     if (spec === undefined) return undefined;
     return { shown: `\`$request.${source.input}\``, ...(spec.datatype && { datatype: spec.datatype }), ...(spec.shape && { shape: spec.shape }), list: false };
   }

@@ -1,6 +1,7 @@
 import type { ValueSource } from '../definition/value-source.js';
 import { describeTarget } from '../definition/node-target.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
+import { ownValue } from '../values/own-property.js';
 import type { ValidationContext } from './validation-context.js';
 
 const LIST_SOURCES = 'fan out over a handler output declared `list`, a forEach node\'s output, a `list` request input or a `{ value: [...] }` list';
@@ -11,7 +12,7 @@ function notAList(context: ValidationContext, source: ValueSource): string | und
     case 'literal':
       return Array.isArray(source.value) ? undefined : 'the literal is not a list';
     case 'request': {
-      const spec = context.draft.inputs[source.input];
+      const spec = ownValue(context.draft.inputs, source.input);
       if (spec === undefined || spec.type === 'list' || spec.type === 'any') return undefined;
       return `\`$request.${source.input}\` is a ${spec.type} input`;
     }

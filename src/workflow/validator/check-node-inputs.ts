@@ -1,6 +1,7 @@
 import { describeTarget } from '../definition/node-target.js';
 import { suggestName } from '../problems/did-you-mean.js';
 import { childPointer } from '../problems/json-pointer.js';
+import { hasOwnKey } from '../values/own-property.js';
 import type { ValidationContext } from './validation-context.js';
 
 /**
@@ -21,7 +22,7 @@ export function checkNodeInputs(context: ValidationContext): void {
       }
     }
     for (const port of ports.inputs) {
-      if (port.required && !(port.name in node.inputs)) {
+      if (port.required && !hasOwnKey(node.inputs, port.name)) {
         problems.error(inputsAt, `gives no value for input \`${port.name}\` of ${target}`, `add \`${port.name}: <reference>\` under \`inputs\``, 'key');
       }
     }

@@ -3,13 +3,14 @@ import type { Binding, ValueSource } from '../definition/value-source.js';
 import { closestName, suggestName } from '../problems/did-you-mean.js';
 import { childPointer } from '../problems/json-pointer.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
+import { hasOwnKey } from '../values/own-property.js';
 import { describeNode, type ValidationContext } from './validation-context.js';
 
 /** Where a binding sits, which decides whether `$item` may appear in it. */
 type BindingPlace = 'input of a forEach node' | 'input' | 'forEach' | 'output';
 
 function checkRequestInput(context: ValidationContext, input: string, shown: string, at: string, anchor: ProblemAnchor): void {
-  if (input in context.draft.inputs) return;
+  if (hasOwnKey(context.draft.inputs, input)) return;
   const close = closestName(input, Object.keys(context.draft.inputs));
   const hint = close === undefined ? `declare \`${input}\` under \`inputs\`` : `did you mean \`${close}\`?`;
   context.problems.error(at, `\`${shown}\` is not a declared input`, hint, anchor);

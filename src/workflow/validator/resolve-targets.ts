@@ -4,7 +4,7 @@ import type { NodeTarget } from '../definition/node-target.js';
 import { suggestName } from '../problems/did-you-mean.js';
 import { childPointer } from '../problems/json-pointer.js';
 import type { ValidationContext } from './validation-context.js';
-import type { HandlerDescription, WorkflowSignature } from './workflow-catalog.js';
+import type { HandlerDescription, WorkflowCatalog, WorkflowSignature } from './workflow-catalog.js';
 
 function modelPorts(model: ModelDescription): NodePorts {
   return {
@@ -30,6 +30,25 @@ function workflowPorts(signature: WorkflowSignature): NodePorts {
     })),
     outputs: signature.outputs.map((name) => ({ name, required: true })),
   };
+}
+
+/**
+ * The chain of registered workflows by which `from` calls `name` (`[from, …, name]`), or undefined when
+ * it does not; each workflow is looked at once.
+ */
+function callPathTo(catalog: WorkflowCatalog, from: string, name: string): string[] | undefined {
+  const seen = new Set<string>([from]);
+  const stack: string[][] = [[from]];
+  while (stack.length > 0) {
+    const path = stack.pop() ?? [];
+    for (const next of catalog.workflow(path.at(-1) ?? '')?.calls ?? []) {
+      if (next === name) return [...path, next];
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push([...path, next]);
+    }
+  }
+  return undefined;
 }
 
 function resolve(context: ValidationContext, target: NodeTarget, at: string): NodePorts | undefined {
@@ -59,6 +78,15 @@ function resolve(context: ValidationContext, target: NodeTarget, at: string): No
         return undefined;
       }
       const signature = catalog.workflow(target.workflow);
+      const loop = signature === undefined ? undefined : callPathTo(catalog, target.workflow, context.draft.name);
+      if (loop !== undefined) {
+        problems.error(
+          childPointer(at, 'workflow'),
+          `the workflow calls itself through workflow \`${target.workflow}\`: ${[context.draft.name, ...loop].join(' → ')}`,
+          'a workflow cannot call itself, not even through other workflows; remove the workflow node that closes the loop',
+        );
+        return undefined;
+      }
       if (signature !== undefined) return workflowPorts(signature);
       problems.error(childPointer(at, 'workflow'), `unknown workflow \`${target.workflow}\``, suggestName(target.workflow, catalog.workflowNames(), 'workflows'));
       return undefined;

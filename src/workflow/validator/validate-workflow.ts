@@ -17,6 +17,16 @@ import type { ValidationContext } from './validation-context.js';
 import type { WorkflowCatalog } from './workflow-catalog.js';
 import type { WorkflowDraft } from './workflow-draft.js';
 import { workflowSchema } from './workflow-schema.js';
+import { setOwn } from '../values/own-property.js';
+
+/** Options of {@link validateWorkflow}. */
+export interface ValidateWorkflowOptions {
+  /**
+   * The name the workflow is served under, when it is not its `metadata.name` (a registration's
+   * `workflow_name`): the definition takes it, and a workflow node calling it is a call to itself.
+   */
+  readonly name?: string;
+}
 
 /** A workflow that passed validation, and what is worth knowing about it all the same. */
 export interface ValidatedWorkflow {
@@ -30,7 +40,7 @@ function definitionOf(draft: WorkflowDraft, context: ValidationContext): Workflo
     const { at: _at, when: _when, ...rest } = node;
     const when = context.conditions.get(node.id);
     const ports = context.ports.get(node.id) ?? { inputs: [], outputs: [] };
-    nodes[node.id] = { ...rest, ports, ...(when !== undefined && { when }) };
+    setOwn(nodes, node.id, { ...rest, ports, ...(when !== undefined && { when }) });
   }
   return {
     name: draft.name,
@@ -50,11 +60,11 @@ function definitionOf(draft: WorkflowDraft, context: ValidationContext): Workflo
  * `SLUICE_WORKFLOW_INVALID` listing them all (and the warnings). Otherwise returns the definition with
  * defaults applied, and warnings (nodes that contribute to no output).
  */
-export function validateWorkflow(parsed: ParsedWorkflow, catalog: WorkflowCatalog): ValidatedWorkflow {
+export function validateWorkflow(parsed: ParsedWorkflow, catalog: WorkflowCatalog, options: ValidateWorkflowOptions = {}): ValidatedWorkflow {
   const problems = new ProblemCollector(parsed.file, parsed.text, parsed.sourceMap);
   const schema = workflowSchema();
   if (!schema(parsed.document)) reportSchemaErrors(schema.errors ?? [], problems);
-  const draft = buildDraft(parsed.document, parsed.file, problems);
+  const draft = buildDraft(parsed.document, parsed.file, problems, options.name);
   const context: ValidationContext = { draft, catalog, problems, ports: new Map(), conditions: new Map(), unknownNodeReferenced: false };
   checkConditions(context);
   resolveTargets(context);

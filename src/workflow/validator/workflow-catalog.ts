@@ -10,6 +10,11 @@ export interface WorkflowSignature {
   readonly name: string;
   readonly inputs: Readonly<Record<string, WorkflowInputSpec>>;
   readonly outputs: readonly string[];
+  /**
+   * The workflows its `workflow:` nodes call, so that a workflow calling back the one being validated is
+   * refused; absent when unknown.
+   */
+  readonly calls?: readonly string[];
 }
 
 /**

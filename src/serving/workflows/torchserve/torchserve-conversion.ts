@@ -9,14 +9,12 @@ export function convertedHandlerName(workflow: string, node: string): string {
 /** Attempts a workflow node may make at most. */
 const MAX_ATTEMPTS = 10;
 
-function parentsOf(spec: TorchServeSpec, node: string): string[] {
-  return Object.entries(spec.dag)
-    .filter(([, children]) => children.includes(node))
-    .map(([parent]) => parent);
+function parentsOf(spec: TorchServeSpec, node: string): readonly string[] {
+  return spec.parents.get(node) ?? [];
 }
 
 /** The parents of `node` in the spec's DAG, in DAG order. */
-export function torchServeParents(spec: TorchServeSpec, node: string): string[] {
+export function torchServeParents(spec: TorchServeSpec, node: string): readonly string[] {
   return parentsOf(spec, node);
 }
 
@@ -29,7 +27,8 @@ export function torchServeParents(spec: TorchServeSpec, node: string): string[] 
  */
 export function convertTorchServeSpec(spec: TorchServeSpec, workflow: string, version: string): string {
   // The spec's node names become workflow node ids, which allow letters, digits, '_' and '-'.
-  const nodes: Record<string, unknown> = {};
+  // Entries, made into an object at the end: assigning a node called `__proto__` would set the prototype.
+  const nodes: [string, unknown][] = [];
   for (const node of spec.nodes) {
     const parents = parentsOf(spec, node);
     const model = spec.models.find((m) => m.node === node);
@@ -42,14 +41,17 @@ export function convertTorchServeSpec(spec: TorchServeSpec, workflow: string, ve
     // TorchServe counts retries; Sluice counts attempts, the first included.
     const attempts = Math.min(MAX_ATTEMPTS, (model?.retryAttempts ?? spec.retryAttempts ?? 0) + 1);
     const timeoutMs = model?.timeoutMs ?? spec.timeoutMs;
-    nodes[node] = {
-      handler: convertedHandlerName(workflow, node),
-      inputs,
-      retry: { attempts, backoffMs: 0 },
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    };
+    nodes.push([
+      node,
+      {
+        handler: convertedHandlerName(workflow, node),
+        inputs,
+        retry: { attempts, backoffMs: 0 },
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      },
+    ]);
   }
-  const leaves = spec.nodes.filter((n) => (spec.dag[n] ?? []).length === 0);
+  const leaves = spec.nodes.filter((n) => (spec.dag.get(n) ?? []).length === 0);
   const [onlyLeaf] = leaves;
   const outputs = leaves.length === 1 && onlyLeaf !== undefined ? { result: `${onlyLeaf}.result` } : Object.fromEntries(leaves.map((l) => [l, `${l}.result`]));
   return dump({
@@ -57,7 +59,7 @@ export function convertTorchServeSpec(spec: TorchServeSpec, workflow: string, ve
     kind: 'Workflow',
     metadata: { name: workflow, version, description: 'Converted from a TorchServe workflow spec.' },
     inputs: { body: { type: 'any', description: 'the request body' } },
-    nodes,
+    nodes: Object.fromEntries(nodes),
     outputs,
   });
 }

@@ -10,7 +10,7 @@ import type { TorchServeSpec } from './torchserve-spec.js';
 type SpecFunction = (input: WorkflowValue, context: NodeHandlerContext) => unknown;
 
 /** What a node of a converted spec takes: `body`, or one input per parent. */
-function inputNames(spec: TorchServeSpec, node: string): string[] {
+function inputNames(spec: TorchServeSpec, node: string): readonly string[] {
   const parents = torchServeParents(spec, node);
   return parents.length <= 1 ? ['body'] : parents;
 }

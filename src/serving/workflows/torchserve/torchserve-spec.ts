@@ -1,6 +1,9 @@
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../../common/errors/index.js';
 
+/** Most nodes a DAG may have: the nodes a workflow may have. */
+const MAX_NODES = 1000;
+
 /** Global settings of a TorchServe workflow spec's `models:` section, with the spec's own key names. */
 const MODEL_SETTING_KEYS = ['min-workers', 'max-workers', 'batch-size', 'max-batch-delay', 'retry-attempts', 'timeout-ms'] as const;
 
@@ -21,10 +24,12 @@ export interface TorchServeModel {
 /** A TorchServe workflow spec, read and checked. */
 export interface TorchServeSpec {
   readonly models: readonly TorchServeModel[];
-  /** Node → its children. */
-  readonly dag: Readonly<Record<string, readonly string[]>>;
+  /** Node → its children (a map: node names such as `constructor` are names, not properties). */
+  readonly dag: ReadonlyMap<string, readonly string[]>;
   /** Every node of the DAG, in first-mention order. */
   readonly nodes: readonly string[];
+  /** Node → its parents, in DAG order, each once. */
+  readonly parents: ReadonlyMap<string, readonly string[]>;
   /** Workflow-wide retries and timeout (`retry-attempts`, `timeout-ms`). */
   readonly retryAttempts?: number;
   readonly timeoutMs?: number;
@@ -88,10 +93,12 @@ export function readTorchServeSpec(document: unknown, file: string): TorchServeS
     if (!isRecord(entry) || typeof entry['url'] !== 'string') throw invalid(file, `model \`${node}\` needs a \`url\` (a model-store name or archive)`);
     models.push({ node, url: entry['url'], ...global, ...settings(entry, `models.${node}.`, file) });
   }
-  const dag: Record<string, string[]> = {};
-  const nodes: string[] = [];
+  const dag = new Map<string, string[]>();
+  const mentioned = new Set<string>();
   const mention = (name: string): void => {
-    if (!nodes.includes(name)) nodes.push(name);
+    mentioned.add(name);
+    // Checked as the nodes come: the checks below walk the graph, and a huge one would hold the server.
+    if (mentioned.size > MAX_NODES) throw invalid(file, `the dag has more than ${MAX_NODES} nodes; a workflow has at most ${MAX_NODES}`);
   };
   for (const [node, children] of Object.entries(document['dag'])) {
     if (!Array.isArray(children) || !children.every((c): c is string => typeof c === 'string')) {
@@ -99,22 +106,30 @@ export function readTorchServeSpec(document: unknown, file: string): TorchServeS
     }
     mention(node);
     children.forEach(mention);
-    dag[node] = children;
+    dag.set(node, children);
   }
-  const hasParent = new Set(Object.values(dag).flat());
+  const nodes = [...mentioned];
+  const hasParent = new Set([...dag.values()].flat());
   const starts = nodes.filter((n) => !hasParent.has(n));
   if (starts.length !== 1) throw invalid(file, `the dag must have exactly one start node, it has ${starts.length} (${starts.join(', ') || 'none: it is a cycle'})`);
   assertAcyclic(dag, nodes, file);
-  return { models, dag, nodes, ...(global.retryAttempts !== undefined ? { retryAttempts: global.retryAttempts } : {}), ...(global.timeoutMs !== undefined ? { timeoutMs: global.timeoutMs } : {}) };
+  return { models, dag, nodes, parents: parentsOf(dag, nodes), ...(global.retryAttempts !== undefined ? { retryAttempts: global.retryAttempts } : {}), ...(global.timeoutMs !== undefined ? { timeoutMs: global.timeoutMs } : {}) };
 }
 
-function assertAcyclic(dag: Readonly<Record<string, readonly string[]>>, nodes: readonly string[], file: string): void {
+/** Each node's parents in DAG order, found in one pass over the edges. */
+function parentsOf(dag: ReadonlyMap<string, readonly string[]>, nodes: readonly string[]): Map<string, string[]> {
+  const parents = new Map<string, Set<string>>(nodes.map((node) => [node, new Set()]));
+  for (const [parent, children] of dag) for (const child of children) parents.get(child)?.add(parent);
+  return new Map([...parents].map(([node, of]) => [node, [...of]]));
+}
+
+function assertAcyclic(dag: ReadonlyMap<string, readonly string[]>, nodes: readonly string[], file: string): void {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (node: string, path: string[]): void => {
     if (state.get(node) === 'done') return;
     if (state.get(node) === 'visiting') throw invalid(file, `the dag has a cycle: ${[...path.slice(path.indexOf(node)), node].join(' → ')}`);
     state.set(node, 'visiting');
-    for (const child of dag[node] ?? []) visit(child, [...path, node]);
+    for (const child of dag.get(node) ?? []) visit(child, [...path, node]);
     state.set(node, 'done');
   };
   for (const node of nodes) visit(node, []);

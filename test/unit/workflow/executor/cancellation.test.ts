@@ -66,6 +66,20 @@ describe('timeouts and cancellation', () => {
   });
 
   /*
+   *   slow (answers when the test opens its gate) ──▶ out        a deadline of 2^31 ms is past what
+   *                                                              one timer can wait, not 1 ms away
+   */
+  it('keeps a request deadline longer than a timer can wait', async () => {
+    const gate = new Gate();
+    const harness = new WorkflowHarness().handler('t/slow', { inputs: [], outputs: { out: {} }, run: () => gate.opened.then(() => ({ out: 'done' })) });
+    const plan = harness.plan(workflow('patient').handler('slow', 't/slow').output('out', 'slow.out'));
+    const run = harness.run(plan, {}, { timeoutMs: 2 ** 31 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gate.open();
+    expect((await run).outputs).toEqual({ out: 'done' });
+  });
+
+  /*
    *   stuck (never answers) ──▶ out        the client goes away while stuck runs
    */
   it('cancels outstanding nodes when the signal aborts', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { loadWorkflow } from '../../../../src/workflow/index.js';
 import { Gate } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
@@ -122,6 +123,43 @@ describe('executing a DAG', () => {
     expect(await harness.run(plan)).toEqual({ outputs: { out: [1, 1], raw: 1 } });
     expect(harness.started).toEqual(['a', 'b']);
   });
+
+  /*
+   *   $request.__proto__ ──▶ __proto__ ──▶ __proto__ (output)        names every object has are names too
+   */
+  it('runs a node and answers an output named `__proto__`', async () => {
+    const harness = new WorkflowHarness().handler('t/pass', compute(['in'], ['out'], (v) => ({ out: v['in'] })));
+    const text =
+      'apiVersion: sluice/v1\nkind: Workflow\nmetadata: { name: proto }\ninputs: { __proto__: { type: string } }\nnodes:\n  __proto__: { handler: t/pass, inputs: { in: $request.__proto__ } }\noutputs: { __proto__: __proto__.out }\n';
+    const plan = loadWorkflow(text, { file: 'proto.yaml', catalog: harness.catalog() }).plan;
+    const { outputs } = await harness.run(plan, JSON.parse('{"__proto__": "hi"}') as Record<string, unknown>);
+    expect(Object.entries(outputs)).toEqual([['__proto__', 'hi']]);
+  });
+
+  /*
+   *   $request.constructor (optional, left out) ?? { value: fallback } ──▶ a ──▶ out
+   */
+  it('takes an optional input named `constructor` that the request leaves out as absent', async () => {
+    const harness = new WorkflowHarness().handler('t/pass', compute(['in'], ['out'], (v) => ({ out: v['in'] })));
+    const plan = harness.plan(
+      workflow('ctor').input('constructor', { type: 'string', optional: true }).handler('a', 't/pass', { in: '$request.constructor ?? b.out' }).handler('b', 't/pass', { in: { value: 'fallback' } }).output('out', 'a.out'),
+    );
+    expect((await harness.run(plan)).outputs).toEqual({ out: 'fallback' });
+  });
+
+  /*
+   *   n0, n1, … n999 (in parallel) ──▶ 10 000 outputs, each reading one of them
+   */
+  it('ends a run of a thousand nodes and ten thousand outputs within seconds', async () => {
+    const harness = new WorkflowHarness().handler('t/pass', compute(['in'], ['out'], (v) => ({ out: v['in'] })));
+    const builder = workflow('wide');
+    for (let i = 0; i < 1000; i++) builder.handler(`n${i}`, 't/pass', { in: { value: i } });
+    for (let i = 0; i < 10_000; i++) builder.output(`o${i}`, `n${999 - (i % 1000)}.out`);
+    const plan = harness.plan(builder);
+    const started = performance.now();
+    const { outputs } = await harness.run(plan);
+    expect([Object.keys(outputs).length, outputs['o0'], performance.now() - started < 2000]).toEqual([10_000, 999, true]);
+  }, 30_000);
 
   /*
    *   a ──▶ (handler context)

@@ -104,6 +104,18 @@ describe('onError', () => {
   });
 
   /*
+   *   empty (its handler answers null) ──▶ after ──▶ out        the node fails; the run does not hang
+   */
+  it('fails a node whose handler answers null instead of its outputs', async () => {
+    const harness = withBroken().handler('t/null', { inputs: [], outputs: { out: {} }, run: () => Promise.resolve(null as unknown as Record<string, unknown>) });
+    const plan = harness.plan(workflow('empty').handler('empty', 't/null').handler('after', 't/tag', { in: 'empty.out' }).output('out', 'after.out'));
+    await expect(harness.run(plan)).rejects.toMatchObject({
+      code: 'SLUICE_WORKFLOW_NODE_FAILED',
+      message: 'workflow `empty` node `empty` (handler t/null) failed: the handler returned no outputs mapping',
+    });
+  });
+
+  /*
    *   gone (handler not registered at run time) ──▶ out
    */
   it('fails a node whose handler is no longer registered', async () => {

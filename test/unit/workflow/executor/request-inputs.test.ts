@@ -71,6 +71,21 @@ describe('checkRequestInputs', () => {
     ['raw bytes for a numeric tensor', { ...VALID, features: IMAGE }, 'workflow `typed`: input `features` must be a FP32 tensor (got raw bytes)'],
     ['JSON data for a tensor without a datatype', { ...VALID, 'any-tensor': [1, 2] }, 'workflow `typed`: input `any-tensor` must be a tensor (got a list)'],
     [
+      'a JSON object shaped like a tensor for a tensor input',
+      { ...VALID, features: { name: 'features', datatype: 'FP32', shape: [1, 4], data: [1, 2, 3, 4] } },
+      'workflow `typed`: input `features`: element 0 is an object, expected a finite number for FP32',
+    ],
+    [
+      'a JSON object shaped like a tensor for a tensor input without a datatype',
+      { ...VALID, 'any-tensor': { name: 'any-tensor', datatype: 'FP32', shape: [1, 4], data: [1, 2, 3, 4] } },
+      'workflow `typed`: input `any-tensor` must be a tensor (got a mapping)',
+    ],
+    [
+      'an input named after what every object has',
+      { ...VALID, constructor: 'x' },
+      'workflow `typed`: there is no input `constructor` (known inputs: image, features, any-tensor, text, count, ratio, loud, items, options, blob, whatever)',
+    ],
+    [
       'several problems at once',
       { image: IMAGE, features: FEATURES, 'any-tensor': FEATURES, loud: 1, extra: 2 },
       'workflow `typed`: there is no input `extra` (known inputs: image, features, any-tensor, text, count, ratio, loud, items, options, blob, whatever); input `text` is missing; input `loud` must be true or false (got 1)',

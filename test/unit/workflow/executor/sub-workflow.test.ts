@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../../src/common/errors/index.js';
+import type { WorkflowObserver } from '../../../../src/workflow/index.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
 
@@ -80,21 +82,59 @@ describe('sub-workflows', () => {
   });
 
   /*
-   *   loop-a (workflow: loop-b) ──▶ loop-b (workflow: loop-a) ──▶ …        stopped at the depth limit
+   *   level-0 ──▶ level-1 ──▶ … ──▶ level-8 ──▶ level-9 (t/pass)        each a workflow node, 2 attempts
+   *                                          ✗ nine deep: stopped, and no level tries again
    */
-  it('stops sub-workflows that call each other without end', async () => {
+  it('stops sub-workflows nested past the depth limit without retrying at any level', async () => {
     const harness = new WorkflowHarness().handler('t/pass', compute(['x'], ['x'], (v) => ({ x: v['x'] })));
-    const loop = (name: string, calls: string): ReturnType<typeof workflow> =>
-      workflow(name).input('x').node('call', { workflow: calls, inputs: { x: '$request.x' } }).output('x', 'call.x');
-    harness.register(workflow('loop-b').input('x').handler('call', 't/pass', { x: '$request.x' }).output('x', 'call.x'));
-    const a = harness.register(loop('loop-a', 'loop-b'));
-    harness.register(loop('loop-b', 'loop-a'));
-    const failure = await harness.run(a, { x: 1 }).then(
+    harness.register(workflow('level-9').input('x').handler('call', 't/pass', { x: '$request.x' }).output('x', 'call.x'));
+    let top = harness.register(workflow('level-8').input('x').node('call', { workflow: 'level-9', inputs: { x: '$request.x' } }).output('x', 'call.x'));
+    for (let level = 7; level >= 0; level--) {
+      top = harness.register(
+        workflow(`level-${level}`)
+          .input('x')
+          .node('call', { workflow: `level-${level + 1}`, inputs: { x: '$request.x' }, retry: { attempts: 2 } })
+          .output('x', 'call.x'),
+      );
+    }
+    let runs = 0;
+    const quiet = { traceContext: undefined, attempt: () => undefined, calls: () => undefined, ended: () => undefined };
+    const observer: WorkflowObserver = {
+      runStarted: () => {
+        runs += 1;
+        return { node: () => quiet, ended: () => undefined };
+      },
+    };
+    const failure = await harness.run(top, { x: 1 }, { observer }).then(
       () => undefined,
       (error: unknown) => error as Error,
     );
-    expect(failure).toMatchObject({ code: 'SLUICE_WORKFLOW_NODE_FAILED' });
-    expect(failure?.message.startsWith('workflow `loop-a` node `call` (workflow loop-b) failed: workflow `loop-b` node `call` (workflow loop-a) failed: ')).toBe(true);
-    expect(failure?.message.endsWith('failed: sub-workflows nest more than 8 levels deep')).toBe(true);
+    expect(failure).toMatchObject({ code: 'SLUICE_WORKFLOW_NODE_FAILED', details: { causeCode: 'SLUICE_WORKFLOW_NODE_FAILED' } });
+    expect(failure?.message.startsWith('workflow `level-0` node `call` (workflow level-1) failed: workflow `level-1` node `call` (workflow level-2) failed: ')).toBe(true);
+    expect(failure?.message.endsWith('failed: sub-workflows nest more than 8 levels deep; make the chain of workflow nodes shorter')).toBe(true);
+    expect(runs).toBe(9);
+  });
+
+  /*
+   *   outer: call (workflow: inner, 3 attempts) ──▶ out
+   *   inner: check (refuses its data) ──▶ out        bad data stays bad: the outer node does not try again
+   */
+  it('does not retry a sub-workflow that failed on an error another attempt cannot fix', async () => {
+    let calls = 0;
+    const harness = new WorkflowHarness().handler('t/refuse', {
+      inputs: [],
+      outputs: { out: {} },
+      run: () => {
+        calls += 1;
+        return Promise.reject(new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', 'shape [2] does not fit [3]'));
+      },
+    });
+    harness.register(workflow('inner').handler('check', 't/refuse').output('out', 'check.out'));
+    const plan = harness.plan(workflow('outer').node('call', { workflow: 'inner', retry: { attempts: 3 } }).output('out', 'call.out'));
+    await expect(harness.run(plan)).rejects.toMatchObject({
+      code: 'SLUICE_WORKFLOW_NODE_FAILED',
+      message: 'workflow `outer` node `call` (workflow inner) failed: workflow `inner` node `check` (handler t/refuse) failed: shape [2] does not fit [3]',
+    });
+    expect(calls).toBe(1);
   });
 });

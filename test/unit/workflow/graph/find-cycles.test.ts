@@ -45,6 +45,17 @@ describe('findCycles', () => {
   });
 
   /*
+   *   a ◀──▶ b      c ◀──▶ d      e ◀──▶ f        asked for two
+   */
+  it('stops once it has found as many cycles as asked for', () => {
+    const graph = dag().node('a', 'b').node('b', 'a').node('c', 'd').node('d', 'c').node('e', 'f').node('f', 'e');
+    expect(findCycles(reverseGraph(graph.dependencies()), 2)).toEqual([
+      ['a', 'b', 'a'],
+      ['c', 'd', 'c'],
+    ]);
+  });
+
+  /*
    *        ┌──▶ b ──┐
    *   a ───┤        ├──▶ d
    *        └──▶ c ──┘

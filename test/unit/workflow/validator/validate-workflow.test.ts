@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../../../src/common/package-root.js';
-import { formatWorkflowProblem, parseWorkflow, validateWorkflow } from '../../../../src/workflow/index.js';
-import { testCatalog } from '../support/test-catalog.js';
+import { createStaticCatalog, formatWorkflowProblem, parseWorkflow, validateWorkflow, type WorkflowProblem } from '../../../../src/workflow/index.js';
+import { TEST_HANDLERS, testCatalog } from '../support/test-catalog.js';
 import { workflow } from '../support/workflow-builder.js';
 
 function validate(text: string): ReturnType<typeof validateWorkflow> {
@@ -125,5 +125,93 @@ describe('schemas/workflow.schema.json', () => {
 
   it('describes every property', () => {
     expect(undescribed(schema, '')).toEqual([]);
+  });
+});
+
+describe('validateWorkflow: workflow nodes that lead back', () => {
+  /** Every problem of a refused workflow, one formatted line each. */
+  function problemsOf(run: () => unknown): string[] {
+    try {
+      run();
+    } catch (error) {
+      return (error as { details: { problems: WorkflowProblem[] } }).details.problems.map(formatWorkflowProblem);
+    }
+    throw new Error('the workflow was accepted');
+  }
+
+  const callsShout = workflow('caller').input('text', { type: 'string' }).node('s', { workflow: 'shout', inputs: { text: '$request.text' } }).output('text', 's.text');
+
+  it('serves the definition under the name it is registered under', () => {
+    const text = workflow('w').handler('a', 'text/upper', { text: { value: 'x' } }).output('text', 'a.text').text();
+    expect(validateWorkflow(parseWorkflow(text, { file: 'w.yaml' }), testCatalog(), { name: 'served' }).workflow.name).toBe('served');
+  });
+
+  /*
+   *   caller, registered as `shout`: s (workflow: shout) ──▶ text        it would call itself
+   */
+  it('refuses a workflow node naming the name the workflow is registered under', () => {
+    const parsed = parseWorkflow(callsShout.text(), { file: 'caller.yaml' });
+    expect(problemsOf(() => validateWorkflow(parsed, testCatalog(), { name: 'shout' }))).toEqual([
+      'caller.yaml:1:135: error: nodes.s.workflow: the workflow calls itself; a workflow node must name another workflow',
+    ]);
+  });
+
+  /*
+   *   caller: s (workflow: shout) ──▶ text
+   *   shout:  (workflow: relay) ──▶ …        relay: (workflow: caller) ──▶ …        the loop closes
+   */
+  it('refuses a workflow node whose workflow calls this workflow back', () => {
+    const catalog = createStaticCatalog({
+      handlers: TEST_HANDLERS,
+      workflows: [
+        { name: 'shout', inputs: { text: { type: 'string', optional: false } }, outputs: ['text'], calls: ['relay'] },
+        { name: 'relay', inputs: {}, outputs: ['text'], calls: ['caller'] },
+      ],
+    });
+    const parsed = parseWorkflow(callsShout.text(), { file: 'caller.yaml' });
+    expect(problemsOf(() => validateWorkflow(parsed, catalog))).toEqual([
+      'caller.yaml:1:135: error: nodes.s.workflow: the workflow calls itself through workflow `shout`: caller → shout → relay → caller; a workflow cannot call itself, not even through other workflows; remove the workflow node that closes the loop',
+    ]);
+  });
+});
+
+describe('validateWorkflow: names every object has', () => {
+  it('refuses `$request.constructor` when no input `constructor` is declared', () => {
+    const text = 'apiVersion: sluice/v1\nkind: Workflow\nmetadata: { name: w }\nnodes:\n  a: { handler: text/upper, inputs: { text: $request.constructor } }\noutputs: { text: a.text }\n';
+    expect(() => validate(text)).toThrow(
+      expect.objectContaining({
+        message: 'workflow w.yaml is invalid (1 problem):\nw.yaml:5:45: error: nodes.a.inputs.text: `$request.constructor` is not a declared input; declare `constructor` under `inputs`',
+      }),
+    );
+  });
+
+  it('keeps a node, an input and an output named `__proto__`', () => {
+    const text =
+      'apiVersion: sluice/v1\nkind: Workflow\nmetadata: { name: w }\ninputs: { __proto__: { type: string } }\nnodes:\n  __proto__: { handler: text/upper, inputs: { text: $request.__proto__ } }\noutputs: { __proto__: __proto__.text }\n';
+    const { workflow: definition } = validate(text);
+    expect([Object.keys(definition.inputs), Object.keys(definition.nodes), Object.keys(definition.outputs)]).toEqual([['__proto__'], ['__proto__'], ['__proto__']]);
+  });
+});
+
+describe('validateWorkflow: many cycles', () => {
+  /*
+   *   n0 ─┐  n1 ─┐  …  n11 ─┐        twelve nodes, each reading itself
+   *   ▲   │  ▲   │      ▲    │
+   *   └───┘  └───┘      └────┘
+   */
+  it('lists ten cycles and says there are more', () => {
+    const builder = workflow('w').output('text', 'n0.text');
+    for (let i = 0; i < 12; i++) builder.handler(`n${i}`, 'text/upper', { text: `n${i}.text` });
+    const parsed = parseWorkflow(builder.text(), { file: 'w.yaml' });
+    let problems: string[] = [];
+    try {
+      validateWorkflow(parsed, testCatalog());
+    } catch (error) {
+      problems = (error as { details: { problems: WorkflowProblem[] } }).details.problems.map((problem) => problem.message);
+    }
+    expect(problems).toEqual([
+      'has more cycles than the 10 listed',
+      ...Array.from({ length: 10 }, (_, i) => `is part of a cycle: n${i} → n${i}`),
+    ]);
   });
 });

@@ -1,0 +1,69 @@
+import { describe, expect, it } from '@jest/globals';
+import { load } from 'js-yaml';
+import { convertTorchServeSpec } from '../../../../src/serving/workflows/torchserve/torchserve-conversion.js';
+import { readTorchServeSpec } from '../../../../src/serving/workflows/torchserve/torchserve-spec.js';
+
+/** A spec without models whose `dag:` is `dag`. */
+function spec(dag: Readonly<Record<string, readonly string[]>>): unknown {
+  return { models: {}, dag };
+}
+
+describe('readTorchServeSpec', () => {
+  /*
+   *           ┌──▶ left ──┐
+   *   start ──┤           ├──▶ join
+   *           └──▶ right ─┘
+   */
+  it('gives each node its parents, in the order of the dag', () => {
+    const read = readTorchServeSpec(spec({ start: ['left', 'right'], right: ['join'], left: ['join'] }), 'diamond.yaml');
+    expect([...read.parents]).toEqual([
+      ['start', []],
+      ['left', ['start']],
+      ['right', ['start']],
+      ['join', ['right', 'left']],
+    ]);
+  });
+
+  /*
+   *   start ──▶ n0, n1, … n999        1001 nodes, one more than a workflow may have
+   */
+  it('refuses a dag of more than 1000 nodes with SLUICE_WORKFLOW_INVALID', () => {
+    const wide = spec({ start: Array.from({ length: 1000 }, (_, i) => `n${i}`) });
+    expect(() => readTorchServeSpec(wide, 'wide.yaml')).toThrow(
+      expect.objectContaining({ code: 'SLUICE_WORKFLOW_INVALID', message: 'wide.yaml: the dag has more than 1000 nodes; a workflow has at most 1000' }),
+    );
+  });
+
+  /*
+   *   n0 ──▶ n1 ──▶ … ──▶ n20000        too long to walk node by node on the stack
+   */
+  it('refuses a chain of 20 000 nodes as too large, not with an internal error', () => {
+    const chain = spec(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`n${i}`, [`n${i + 1}`]])));
+    expect(() => readTorchServeSpec(chain, 'chain.yaml')).toThrow(
+      expect.objectContaining({ code: 'SLUICE_WORKFLOW_INVALID', message: 'chain.yaml: the dag has more than 1000 nodes; a workflow has at most 1000' }),
+    );
+  });
+
+  /*
+   *           ┌──▶ constructor
+   *   start ──┤                        names every object has are node names too
+   *           └──▶ __proto__
+   */
+  it('reads nodes named `constructor` and `__proto__` like any other', () => {
+    const read = readTorchServeSpec(spec(JSON.parse('{"start": ["constructor", "__proto__"]}') as Record<string, string[]>), 'names.yaml');
+    expect([...read.parents]).toEqual([
+      ['start', []],
+      ['constructor', ['start']],
+      ['__proto__', ['start']],
+    ]);
+  });
+
+  it('makes leaves named `constructor` and `__proto__` outputs of the converted workflow', () => {
+    const read = readTorchServeSpec(spec(JSON.parse('{"start": ["constructor", "__proto__"]}') as Record<string, string[]>), 'names.yaml');
+    const converted = load(convertTorchServeSpec(read, 'names', '1')) as { nodes: object; outputs: object };
+    expect([Object.keys(converted.nodes), Object.keys(converted.outputs)]).toEqual([
+      ['start', 'constructor', '__proto__'],
+      ['constructor', '__proto__'],
+    ]);
+  });
+});
