@@ -10,24 +10,42 @@ import { isJsonObject, parseJsonBody } from './json-body.js';
 
 const EXPECTED = '{"inputs": [{"name", "shape", "datatype", "data"}, ...]} (Open Inference Protocol JSON)';
 
-/** One OIP output tensor for a JSON value the handler answered under `name`. */
-function outputTensor(name: string, value: unknown, specs: readonly TensorSpec[]): Record<string, unknown> {
-  const spec = specs.find((s) => s.name === name);
-  if (typeof value === 'string') return { name, datatype: 'BYTES', shape: [1], data: [value] };
-  if (typeof value === 'number' || typeof value === 'boolean') {
-    return { name, datatype: spec?.datatype ?? (typeof value === 'boolean' ? 'BOOL' : 'FP32'), shape: [1], data: [value] };
+/** The OIP datatype of tensor elements that are all numbers, all booleans or all strings; undefined for a mix or anything else. */
+function elementDatatype(data: readonly unknown[], spec: TensorSpec | undefined): string | undefined {
+  if (data.every((d) => typeof d === 'number')) return spec?.datatype ?? 'FP32';
+  if (data.every((d) => typeof d === 'boolean')) return spec?.datatype ?? 'BOOL';
+  if (data.every((d) => typeof d === 'string')) return 'BYTES';
+  return undefined;
+}
+
+/** The shape and elements of `value` when it is a rectangular list (or a scalar), else undefined. */
+function tensorLayout(value: unknown, name: string): { shape: number[]; data: unknown[] } | undefined {
+  if (!Array.isArray(value)) return { shape: [1], data: [value] };
+  try {
+    return { shape: inferJsonShape(value, `output \`${name}\``), data: flattenJsonData(value, `output \`${name}\``) };
+  } catch {
+    return undefined; // ragged: not a tensor
   }
-  const shape = inferJsonShape(value, `output \`${name}\``);
-  const data = flattenJsonData(value, `output \`${name}\``);
-  const datatype = spec?.datatype ?? (data.every((d) => typeof d === 'string') ? 'BYTES' : 'FP32');
-  return { name, datatype, shape, data };
+}
+
+/**
+ * One OIP output tensor for a JSON value the handler answered under `name`: numbers, booleans or strings
+ * (alone or in a rectangular list) as such, typed from the model's spec of that name where it has one;
+ * anything else (objects, ragged or mixed lists, null) as one BYTES element holding its JSON.
+ */
+function outputTensor(name: string, value: unknown, specs: readonly TensorSpec[]): Record<string, unknown> {
+  const layout = tensorLayout(value, name);
+  const datatype = layout && elementDatatype(layout.data, specs.find((s) => s.name === name));
+  if (layout === undefined || datatype === undefined) return { name, datatype: 'BYTES', shape: [1], data: [JSON.stringify(value)] };
+  return { name, datatype, ...layout };
 }
 
 /**
  * The `kservev2` envelope: an Open Inference Protocol JSON request is the handler's one request (the
  * passthrough handler reads its `inputs` as tensors), and the handler's answer becomes OIP `outputs`: each
  * key of an object answer is an output, typed from the model's output specs where they name it; a list
- * answered for a model with one output is that output; anything else is one BYTES output of its JSON.
+ * answered for a model with one output is that output; anything else is one BYTES output of its JSON, as
+ * is any value that is not a tensor of numbers, booleans or strings.
  */
 export const kserveV2Envelope: Envelope = {
   name: 'kservev2',

@@ -30,12 +30,27 @@ async function checkedMetadata(bytes: Uint8Array, maxPixels: number): Promise<Me
   return metadata;
 }
 
+/**
+ * The longest side the centre crop scales an image to before cutting. libvips refuses to scale to sides
+ * of about 2^25 pixels ("output coordinates out of range"), which a sliver of an image within `maxPixels`
+ * reaches (1 × 2 000 000 scaled so its width covers the input); such an image is cut first, then scaled.
+ */
+const MAX_SCALED_SIDE = 1 << 20;
+
 /** Scales the image so it covers the input with `cropFraction` to spare, then cuts out the centre. */
 function centreCrop(pipeline: Sharp, metadata: Metadata, input: ImageInput, cropFraction: number): Sharp {
   const { width, height } = metadata.autoOrient;
   const scale = Math.max(input.height / height, input.width / width) / cropFraction;
   const resizedWidth = Math.max(input.width, Math.round(width * scale));
   const resizedHeight = Math.max(input.height, Math.round(height * scale));
+  if (Math.max(resizedWidth, resizedHeight) > MAX_SCALED_SIDE) {
+    // The part of the original that the crop keeps, then scaled to the input: the same centre.
+    const keptWidth = Math.min(width, Math.max(1, Math.round(input.width / scale)));
+    const keptHeight = Math.min(height, Math.max(1, Math.round(input.height / scale)));
+    return pipeline
+      .extract({ left: Math.floor((width - keptWidth) / 2), top: Math.floor((height - keptHeight) / 2), width: keptWidth, height: keptHeight })
+      .resize({ width: input.width, height: input.height, fit: 'fill' });
+  }
   return pipeline.resize({ width: resizedWidth, height: resizedHeight, fit: 'fill' }).extract({
     left: Math.floor((resizedWidth - input.width) / 2),
     top: Math.floor((resizedHeight - input.height) / 2),

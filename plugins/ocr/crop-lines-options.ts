@@ -1,4 +1,5 @@
 import { numberOption } from './handler-options.js';
+import { DEFAULT_MAX_PIXELS } from './image/rgb-image.js';
 import { DEFAULT_LINE_WIDTH_OPTIONS, type LineWidthOptions } from './recognize/line-width.js';
 import { DEFAULT_TEXT_BOX_OPTIONS, type TextBoxOptions } from './regions/text-boxes.js';
 
@@ -6,12 +7,14 @@ import { DEFAULT_TEXT_BOX_OPTIONS, type TextBoxOptions } from './regions/text-bo
 export interface CropLinesOptions {
   readonly boxes: TextBoxOptions;
   readonly widths: LineWidthOptions;
+  /** The largest image (width × height) decoded. */
+  readonly maxPixels: number;
 }
 
 /**
  * Reads `ocr/crop-lines` settings: `threshold`, `boxThreshold`, `unclipRatio`, `minBoxSize`, `maxBoxes`
  * (see {@link TextBoxOptions}) and `minLineWidth`, `maxLineWidth`, `lineWidthStep` (see
- * {@link LineWidthOptions}); absent ones take the defaults.
+ * {@link LineWidthOptions}) and `maxPixels`, the largest image decoded; absent ones take the defaults.
  */
 export function cropLinesOptions(handler: string, config: Readonly<Record<string, unknown>>): CropLinesOptions {
   const boxDefaults = DEFAULT_TEXT_BOX_OPTIONS;
@@ -31,5 +34,6 @@ export function cropLinesOptions(handler: string, config: Readonly<Record<string
       minWidth,
       maxWidth: numberOption(handler, config, 'maxLineWidth', Math.max(minWidth, widthDefaults.maxWidth), { min: minWidth, integer: true }),
     },
+    maxPixels: numberOption(handler, config, 'maxPixels', DEFAULT_MAX_PIXELS, { min: 1, integer: true }),
   };
 }

@@ -35,7 +35,7 @@ export const cropLinesHandler: NodeHandler = {
     if (batch !== 1 || channels !== 1) {
       throw invalidNodeInput(NAME, 'probabilities', `must have shape [1, 1, H, W], not [${map.shape.join(', ')}]`);
     }
-    const image = await decodeRgbImage(readImageBytes(NAME, 'image', inputs.image), NAME, 'image');
+    const image = await decodeRgbImage(readImageBytes(NAME, 'image', inputs.image), NAME, 'image', options.maxPixels);
     const found = textBoxes(map.data as Float32Array, mapWidth, mapHeight, options.boxes);
     const boxes = inReadingOrder(toImageBoxes(found, { width: mapWidth, height: mapHeight }, image));
     const width = commonLineWidth(

@@ -2,7 +2,7 @@ import type { NodeHandler } from '../../src/plugins/sdk/index.js';
 import { DEFAULT_DETECTOR_MAX_SIDE, DETECTOR_STRIDE, detectorSize } from './detect/detector-size.js';
 import { detectorInput } from './detect/detector-input.js';
 import { numberOption } from './handler-options.js';
-import { decodeRgbImage, resizeRgbImage } from './image/rgb-image.js';
+import { DEFAULT_MAX_PIXELS, decodeRgbImage, resizeRgbImage } from './image/rgb-image.js';
 import { readImageBytes } from './node-inputs.js';
 
 const NAME = 'ocr/detect-preprocess';
@@ -19,6 +19,7 @@ export interface DetectorScale {
  * Input `image`: PNG or JPEG bytes (or a BYTES tensor of one element). Outputs `x`, FP32 `[1, 3, H, W]`
  * with H and W multiples of 32 and the longest side at most `maxSide` (setting, default 960, a multiple
  * of 32), normalised per channel as the detector was trained; and `scale`, a {@link DetectorScale}.
+ * An image of more than `maxPixels` pixels (setting, default 40 000 000) is refused before decoding.
  */
 export const detectPreprocessHandler: NodeHandler = {
   name: NAME,
@@ -33,7 +34,8 @@ export const detectPreprocessHandler: NodeHandler = {
       integer: true,
       multipleOf: DETECTOR_STRIDE,
     });
-    const image = await decodeRgbImage(readImageBytes(NAME, 'image', inputs.image), NAME, 'image');
+    const maxPixels = numberOption(NAME, context.config, 'maxPixels', DEFAULT_MAX_PIXELS, { min: 1, integer: true });
+    const image = await decodeRgbImage(readImageBytes(NAME, 'image', inputs.image), NAME, 'image', maxPixels);
     const size = detectorSize(image.width, image.height, maxSide);
     const resized = await resizeRgbImage(image, size.width, size.height);
     const scale: DetectorScale = { x: size.width / image.width, y: size.height / image.height };

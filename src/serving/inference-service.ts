@@ -11,6 +11,7 @@ import { annotateModel, endFailed, startChildSpan, withChildSpan } from '../tele
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
+import { BoundedHandlerContext } from './handler-pool/bounded-context.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelVersion } from './model-version.js';
@@ -118,6 +119,17 @@ function contextFor(shared: HandlerContext, request: Context | undefined, span: 
   return request === undefined || span === undefined ? shared : new TracedHandlerContext(shared, request, span);
 }
 
+/** The context of one handler stage: {@link contextFor}, bounded by `deadline` when there is one. */
+function stageContext(shared: HandlerContext, request: Context | undefined, span: Span | undefined, deadline: number | undefined): HandlerContext {
+  const context = contextFor(shared, request, span);
+  return deadline === undefined ? context : new BoundedHandlerContext(context, deadline);
+}
+
+/** When a request started at `started` must be answered by: its version's response timeout, or the client's earlier deadline. */
+function deadlineOf(version: ModelVersion, knobs: RequestKnobs, started: number): number {
+  return started + Math.min(version.settings.responseTimeoutMs, knobs.deadlineMs ?? Infinity);
+}
+
 /**
  * What a failing handler stage answers. A plugin's handler is reported as the plugin's failure
  * (`SLUICE_PLUGIN_FAILED` naming it, unless it raised a Sluice error on purpose); any other handler's as
@@ -168,11 +180,14 @@ export class InferenceService {
     const started = performance.now();
     const context = version.handlerContext();
     const traceContext = request.traceContext;
+    // A CPU-heavy handler's stages are bounded by the response timeout: on a worker thread, a stage that
+    // never ends would otherwise hold its request and its thread for ever.
+    const deadline = version.handler.cpuHeavy === undefined ? undefined : deadlineOf(version, request, started);
     // The request span already names the model; its children carry no attributes of their own (cheaper to export).
     const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
     let prepared;
     try {
-      [prepared] = await version.handler.preprocess([request.request], contextFor(context, traceContext, preprocessSpan));
+      [prepared] = await version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, deadline));
     } catch (error) {
       if (preprocessSpan !== undefined) endFailed(preprocessSpan, error);
       throw handlerFailure(version, 'preprocess', error);
@@ -185,7 +200,7 @@ export class InferenceService {
     const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
     let answer;
     try {
-      [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], contextFor(context, traceContext, postprocessSpan));
+      [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, deadline));
     } catch (error) {
       if (postprocessSpan !== undefined) endFailed(postprocessSpan, error);
       throw handlerFailure(version, 'postprocess', error);
@@ -203,6 +218,16 @@ export class InferenceService {
     const context = { model: version.description };
     const { envelope, body, ...knobs } = request;
     const requests = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
+    // The requests of one body are queued together: more than the queue holds could never all be accepted,
+    // and a 503 would invite a retry that fails the same way.
+    const queueSize = version.settings.jobQueueSize;
+    if (requests.length > queueSize) {
+      throw new SluiceError(
+        'SLUICE_REQUEST_INVALID',
+        `the ${envelope.name} envelope made ${requests.length} requests of this body, more than the ${queueSize} that model \`${version.name}\` version \`${version.version}\` can queue (jobQueueSize); send at most ${queueSize} instances per request, or raise jobQueueSize`,
+        { envelope: envelope.name, requests: requests.length, jobQueueSize: queueSize },
+      );
+    }
     const answers = await Promise.all(
       requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
     );
@@ -242,7 +267,7 @@ export class InferenceService {
       const outcome = await version.scheduler.enqueue({
         inputs,
         ...(outputNames ? { outputNames } : {}),
-        deadline: started + Math.min(version.settings.responseTimeoutMs, knobs.deadlineMs ?? Infinity),
+        deadline: deadlineOf(version, knobs, started),
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
         ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),

@@ -121,5 +121,17 @@ describe('classifier handlers', () => {
         },
       });
     });
+
+    it('answers 400 SLUICE_REQUEST_INVALID to JSON nested thousands of levels deep, which cannot reach its thread', async () => {
+      const deep = `${'['.repeat(5000)}"good"${']'.repeat(5000)}`;
+      expect(await post('sentiment', deep, 'application/json')).toMatchObject({
+        status: 400,
+        body: {
+          errorCode: 'SLUICE_REQUEST_INVALID',
+          message: "the request body nests more than 256 levels of JSON arrays or objects, more than the model's handler takes; send flatter JSON",
+        },
+      });
+      expect(await post('sentiment', 'good', 'text/plain')).toMatchObject({ status: 200, body: { positive: expect.any(Number) as unknown } });
+    });
   });
 });

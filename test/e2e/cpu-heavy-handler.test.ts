@@ -40,6 +40,9 @@ describe('CPU-heavy handler', () => {
         await cp(join(store, 'iris'), join(store, 'probe'), { recursive: true });
         const manifest = await readFile(join(store, 'probe', 'model.yaml'), 'utf8');
         await writeFile(join(store, 'probe', 'model.yaml'), manifest.replace('name: iris', 'name: probe').replace('handler: classifier', 'handler: thread-probe'));
+        // The same with a short response timeout, for a handler that never finishes.
+        await cp(join(store, 'probe'), join(store, 'hasty'), { recursive: true });
+        await writeFile(join(store, 'hasty', 'model.yaml'), `${manifest.replace('name: iris', 'name: hasty').replace('handler: classifier', 'handler: thread-probe')}responseTimeoutMs: 500\n`);
       },
     });
   });
@@ -94,6 +97,21 @@ describe('CPU-heavy handler', () => {
       body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'probe refused the request in postprocess' },
     });
   });
+
+  it('answers a handler stuck past the response timeout with 504, and serves the next request on a fresh thread', async () => {
+    const stuck = await requestJson(`${t.inference}/predictions/hasty`, { method: 'POST', json: { features: SETOSA, holdUntil: join(t.dir, 'never') } });
+    expect(stuck).toMatchObject({
+      status: 504,
+      body: {
+        errorCode: 'SLUICE_RESPONSE_TIMEOUT',
+        message: expect.stringMatching(
+          /^model `hasty` version `1\.0` did not answer in time: its response timeout passed while handler `thread-probe` ran preprocess on a handler thread \(\d+ ms\), and the thread was stopped; raise the timeout or make the handler finish sooner$/,
+        ) as unknown,
+      },
+    });
+    // The server has one handler thread: this answer needs the stuck one to have been replaced.
+    expect(await predict({ features: SETOSA })).toMatchObject({ status: 200, body: { outputs: ['probabilities', 'label'] } });
+  }, 30_000);
 
   it('leaves ordinary handlers on the event loop', async () => {
     expect(await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).toMatchObject({ status: 200, body: { label: 'setosa' } });

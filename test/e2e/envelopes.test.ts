@@ -22,6 +22,7 @@ describe('envelopes on /predictions', () => {
       prepare: async (store) => {
         await copyModel(store, 'iris', 'iris-json', (m) => `${m}envelope: json\n`);
         await copyModel(store, 'iris', 'iris-nowhere', (m) => `${m}envelope: carrier-pigeon\n`);
+        await copyModel(store, 'iris', 'iris-short-queue', (m) => `${m}envelope: json\njobQueueSize: 2\n`);
       },
     });
   });
@@ -59,12 +60,35 @@ describe('envelopes on /predictions', () => {
     const plain = await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA });
     const raw = await requestJson(`${t.inference}/predictions/iris?envelope=body`, { method: 'POST', json: SETOSA });
     expect(plain.status).toBe(200);
-    expect(raw).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
+    expect(raw).toMatchObject({
+      status: 415,
+      body: {
+        errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+        message: 'model `iris` takes JSON tensors, but this JSON body reached its handler unparsed, as the `body` envelope hands it over; send it without that envelope',
+      },
+    });
   });
 
   it('a body without the envelope shape is a 400 saying what the envelope expects', async () => {
     const answer = await requestJson(`${t.inference}/predictions/iris-json`, { method: 'POST', json: SETOSA });
     expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ENVELOPE_INVALID_BODY', message: 'the json envelope expects {"instances": [...]}; the body has no `instances` list' } });
+  });
+
+  it('a body of more instances than the model can queue is a 400 saying how many fit, not a 503 to retry', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris-short-queue`, { method: 'POST', json: { instances: [SETOSA, VIRGINICA, SETOSA] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_REQUEST_INVALID',
+        message:
+          'the json envelope made 3 requests of this body, more than the 2 that model `iris-short-queue` version `1.0` can queue (jobQueueSize); send at most 2 instances per request, or raise jobQueueSize',
+      },
+    });
+  });
+
+  it('a body of as many instances as the model can queue is answered', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris-short-queue`, { method: 'POST', json: { instances: [SETOSA, VIRGINICA] } });
+    expect(answer).toMatchObject({ status: 200, body: { predictions: [{ label: 'setosa' }, { label: 'virginica' }] } });
   });
 
   it('an unknown envelope asked for by a request is a 400 listing the known ones', async () => {

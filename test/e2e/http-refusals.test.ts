@@ -41,6 +41,24 @@ describe('requests refused before a route runs', () => {
     expect(await requestJson(`${t.management}/no/such/route`, { method: 'PUT' })).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_ROUTE_NOT_FOUND' } });
   });
 
+  it('a path whose model name is empty → 404 SLUICE_ROUTE_NOT_FOUND, not a 405 naming the method it used', async () => {
+    const metadata = await requestJson(`${t.inference}/v2/models/`);
+    expect({ status: metadata.status, allow: metadata.headers.get('allow'), body: metadata.body }).toEqual({
+      status: 404,
+      allow: null,
+      body: { error: 'no route GET /v2/models/; GET /api-description lists the routes of this port', errorCode: 'SLUICE_ROUTE_NOT_FOUND' },
+    });
+    expect(await requestJson(`${t.inference}/v2/models//ready`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_ROUTE_NOT_FOUND' } });
+    expect(await requestJson(`${t.inference}/predictions/`, { method: 'POST', json: SETOSA })).toMatchObject({
+      status: 404,
+      body: { code: 404, errorCode: 'SLUICE_ROUTE_NOT_FOUND', message: 'no route POST /predictions/; GET /api-description lists the routes of this port' },
+    });
+  });
+
+  it('a method a path with an empty model name does not take either → 404, not a 405 allowing what is refused', async () => {
+    expect(await requestJson(`${t.inference}/v2/models/`, { method: 'DELETE' })).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_ROUTE_NOT_FOUND' } });
+  });
+
   it('a % that starts no escape → 400 SLUICE_REQUEST_INVALID', async () => {
     expect(await requestJson(`${t.inference}/predictions/%zz`, { method: 'POST', json: SETOSA })).toMatchObject({
       status: 400,

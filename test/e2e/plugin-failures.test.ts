@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConfigLayer, PluginEntryConfig } from '../../src/config/sluice-config.js';
 import { isSluiceError } from '../../src/common/errors/index.js';
+import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -300,5 +301,46 @@ export default {
     ]);
     expect(bad.status).toBe(500);
     expect(good).toMatchObject({ status: 200, body: { label: 'setosa' } });
+  });
+});
+
+describe('a plugin handler that marks an error with a Sluice code', () => {
+  let t: TestServer;
+  // The same handler twice: on the event loop, and CPU-heavy on a handler thread.
+  const marked = `
+const refuse = async () => { throw Object.assign(new Error('the body is not a sonnet; send fourteen lines'), { code: 'SLUICE_REQUEST_INVALID' }); };
+export const heavy = { name: 'marked-heavy', cpuHeavy: { module: import.meta.url, exportName: 'heavy' }, preprocess: refuse, postprocess: async () => [] };
+const light = { name: 'marked-light', preprocess: refuse, postprocess: async () => [] };
+export default { register(c) { c.handler(heavy); c.handler(light); } };
+`;
+
+  beforeAll(async () => {
+    const temp = await makeTempDir('sluice-plugins-');
+    await writePluginFolder(join(temp.dir, 'marked'), { name: 'marked', provides: [{ point: 'handler', name: 'marked-heavy' }, { point: 'handler', name: 'marked-light' }] }, marked);
+    const server = await startTestServer({
+      demoModels: ['iris'],
+      config: { plugins: [{ path: join(temp.dir, 'marked') }] },
+      handlerPool: { threads: 1, execArgv: TYPESCRIPT_THREAD_ARGV },
+      prepare: async (store) => {
+        const { cp, readFile, writeFile } = await import('node:fs/promises');
+        const manifest = await readFile(join(store, 'iris', 'model.yaml'), 'utf8');
+        for (const weight of ['heavy', 'light']) {
+          await cp(join(store, 'iris'), join(store, weight), { recursive: true });
+          await writeFile(join(store, weight, 'model.yaml'), manifest.replace('name: iris', `name: ${weight}`).replace('handler: classifier', `handler: marked-${weight}`));
+        }
+      },
+    });
+    t = { ...server, close: async () => { await server.close(); await temp.cleanup(); } };
+  });
+  afterAll(() => t.close());
+
+  const refusal = { status: 400, body: { errorCode: 'SLUICE_REQUEST_INVALID', plugin: 'marked', message: 'the body is not a sonnet; send fourteen lines' } };
+
+  it('answers with that code on the event loop', async () => {
+    expect(await requestJson(`${t.inference}/predictions/light`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] })).toMatchObject(refusal);
+  });
+
+  it('answers with that code from a handler thread, as on the event loop', async () => {
+    expect(await requestJson(`${t.inference}/predictions/heavy`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] })).toMatchObject(refusal);
   });
 });

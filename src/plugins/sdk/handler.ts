@@ -23,7 +23,10 @@ export interface HandlerContext {
    * (`tracer.startSpan('inner', {}, trace.setSpan(ROOT_CONTEXT, outer))`).
    */
   readonly tracer: Tracer;
-  /** Aborted when every request of the call has gone away. */
+  /**
+   * Aborted when the model version is unloaded (its queued requests are refused then): long work may stop
+   * early. A client going away does not abort it; its request is dropped before it runs.
+   */
   readonly signal: AbortSignal;
   /** The handler's own settings from the model manifest. */
   readonly config: Readonly<Record<string, unknown>>;
@@ -68,7 +71,8 @@ export interface Handler<State = unknown> {
    * - Requests, results, `state` and responses cross threads by structured clone: plain data, typed
    *   arrays, `Map`, `Date`, … but no functions, and class instances arrive as plain objects (a raw body
    *   `Buffer` as a `Uint8Array`). An answer that cannot be cloned fails the request with
-   *   `SLUICE_HANDLER_FAILED`.
+   *   `SLUICE_HANDLER_FAILED`; a JSON body nested more than 256 levels deep, too deep to clone, is refused
+   *   with `SLUICE_REQUEST_INVALID` before it reaches the handler.
    * - Typed arrays in the inputs `preprocess` returns are moved to the main thread, not copied, when they
    *   span their whole buffer: do not keep them (in a cache, say) after returning them.
    * - The context is a reduced one: `model` and `config` are copies, `logger` forwards each line to the
@@ -76,6 +80,9 @@ export interface Handler<State = unknown> {
    *   awaits (a synchronous loop runs to its end).
    * - Errors come back as on the main thread: a `SluiceError` keeps its code, message and details; anything
    *   else becomes `SLUICE_HANDLER_FAILED` naming the handler and the stage.
+   * - A stage still running (or waiting for a thread) when the request's response timeout passes fails the
+   *   request with `SLUICE_RESPONSE_TIMEOUT`, and its thread is stopped and replaced: module state of that
+   *   thread is lost.
    */
   readonly cpuHeavy?: { readonly module: string; readonly exportName?: string };
   /** Turns requests into model inputs. */

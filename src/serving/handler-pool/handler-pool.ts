@@ -4,6 +4,8 @@ import { Piscina } from 'piscina';
 import { SluiceError } from '../../common/errors/index.js';
 import type { Logger } from '../../common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
+import { checkThreadBodyDepth } from './body-depth.js';
+import { deadlineOf } from './bounded-context.js';
 import { handlerThreads, type HandlerPoolOptions } from './handler-pool-options.js';
 import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine } from './handler-task.js';
 import { fromThreadError } from './thread-error.js';
@@ -19,6 +21,17 @@ function drainLines(port: MessagePort, logger: Logger): void {
   for (let entry = receiveMessageOnPort(port); entry !== undefined; entry = receiveMessageOnPort(port)) {
     writeLine(logger, entry.message as ThreadLogLine);
   }
+}
+
+/** The answer to a call that ran past its deadline on (or waiting for) a handler thread. */
+function timedOut(handler: Handler, stage: HandlerStage, context: HandlerContext, started: number): SluiceError {
+  const { name, version } = context.model;
+  const waitedMs = Math.round(performance.now() - started);
+  return new SluiceError(
+    'SLUICE_RESPONSE_TIMEOUT',
+    `model \`${name}\` version \`${version}\` did not answer in time: its response timeout passed while handler \`${handler.name}\` ran ${stage} on a handler thread (${waitedMs} ms), and the thread was stopped; raise the timeout or make the handler finish sooner`,
+    { stage },
+  );
 }
 
 /**
@@ -60,12 +73,17 @@ export class HandlerPool {
   /**
    * Runs one stage of a CPU-heavy handler on a worker thread. The handler's errors come back as thrown
    * there (a `SluiceError` as such); a thread that fails outright rejects with an `Error` saying so, and
-   * calls after {@link close} with `SLUICE_SERVER_SHUTTING_DOWN`.
+   * calls after {@link close} with `SLUICE_SERVER_SHUTTING_DOWN`. A request body nested too deeply to
+   * cross threads is refused with `SLUICE_REQUEST_INVALID`. A call whose context is a
+   * {@link BoundedHandlerContext} rejects with `SLUICE_RESPONSE_TIMEOUT` once its deadline passes, its
+   * thread stopped and replaced.
    */
   async run(handler: Handler, stage: HandlerStage, items: readonly unknown[], context: HandlerContext): Promise<readonly unknown[]> {
     if (this.closing !== undefined) throw this.shuttingDown();
     const ref = handler.cpuHeavy;
     if (ref === undefined) throw new SluiceError('SLUICE_INTERNAL', `handler \`${handler.name}\` is not CPU-heavy and runs on the event loop`);
+    // Results carry the same requests, checked here on their way in.
+    if (stage === 'preprocess') for (const item of items) checkThreadBodyDepth((item as Partial<HandlerRequest> | null)?.body);
     const pool = (this.pool ??= this.start());
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (line: ThreadLogLine) => {
@@ -87,12 +105,22 @@ export class HandlerPool {
       aborted: context.signal.aborted,
       port: port2,
     };
+    const started = performance.now();
+    const deadline = deadlineOf(context);
+    // Past the deadline the task leaves piscina's queue, or its thread is stopped (and replaced) when it
+    // runs: a handler stuck in a loop must not hold its request, nor the thread, for ever.
+    const expiry = deadline === undefined ? undefined : new AbortController();
+    const timer = expiry && setTimeout(() => {
+      expiry.abort();
+    }, Math.max(0, (deadline ?? 0) - started));
     let outcome: HandlerTaskOutcome;
     try {
-      outcome = (await pool.run(task, { transferList: [port2] })) as HandlerTaskOutcome;
+      outcome = (await pool.run(task, { transferList: [port2], ...(expiry ? { signal: expiry.signal } : {}) })) as HandlerTaskOutcome;
     } catch (error) {
+      if (expiry?.signal.aborted === true) throw timedOut(handler, stage, context, started);
       throw this.threadFailure(error);
     } finally {
+      clearTimeout(timer);
       context.signal.removeEventListener('abort', abort);
       drainLines(port1, context.logger);
       port1.close();

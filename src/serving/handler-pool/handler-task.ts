@@ -27,7 +27,14 @@ export interface HandlerTask {
 /** An error thrown on a worker thread, in a form that survives structured cloning. */
 export type ThreadError =
   | { readonly kind: 'sluice'; readonly code: ErrorCode; readonly message: string; readonly details: ErrorDetails }
-  | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly stack?: string };
+  | {
+      readonly kind: 'error';
+      readonly name: string;
+      readonly message: string;
+      readonly stack?: string;
+      /** The Sluice error code a plain `Error` carried as its `code` (a plugin without the SDK marks a deliberate error so). */
+      readonly code?: ErrorCode;
+    };
 
 /** What a worker thread answers for a task; the handler's own errors are answers, not rejections. */
 export type HandlerTaskOutcome = { readonly ok: true; readonly value: readonly unknown[] } | { readonly ok: false; readonly error: ThreadError };

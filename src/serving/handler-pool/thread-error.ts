@@ -21,16 +21,26 @@ export function toThreadError(error: unknown): ThreadError {
   if (error instanceof Error) {
     const { code, details } = error as Error & { code?: unknown; details?: unknown };
     if (error.name === 'SluiceError' && isErrorCode(code)) return { kind: 'sluice', code, message: error.message, details: jsonSafe(details) };
-    return { kind: 'error', name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
+    return {
+      kind: 'error',
+      name: error.name,
+      message: error.message,
+      ...(error.stack === undefined ? {} : { stack: error.stack }),
+      ...(isErrorCode(code) ? { code } : {}),
+    };
   }
   return { kind: 'error', name: 'Error', message: String(error) };
 }
 
-/** The error again, on the main thread: a `SluiceError` with its code, or an `Error` with the thread's message and stack. */
+/**
+ * The error again, on the main thread: a `SluiceError` with its code, or an `Error` with the thread's
+ * message, stack and Sluice `code`, so that it is reported exactly as if thrown on the event loop.
+ */
 export function fromThreadError(error: ThreadError): Error {
   if (error.kind === 'sluice') return new SluiceError(error.code, error.message, error.details);
-  const revived = new Error(error.message);
+  const revived: Error & { code?: ErrorCode } = new Error(error.message);
   revived.name = error.name;
   if (error.stack !== undefined) revived.stack = error.stack;
+  if (error.code !== undefined) revived.code = error.code;
   return revived;
 }

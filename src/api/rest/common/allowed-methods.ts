@@ -4,15 +4,21 @@ import type { FastifyRequest } from 'fastify';
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
+ * Whether the router's match takes the path: Nest answers a route parameter that matched an empty
+ * segment (`/v2/models/`, `/v2/models//ready`) as not found, although the router matches it.
+ */
+function takesPath(found: { readonly params?: Readonly<Record<string, string | undefined>> } | null): boolean {
+  if (found === null) return false;
+  return Object.entries(found.params ?? {}).every(([name, value]) => name === '*' || value !== '');
+}
+
+/**
  * The methods that some route of `request`'s port takes for `request`'s path: for a request no route
  * took, the methods it could have used; empty when no route matches the path at all (an unknown route,
  * not a wrong method).
  */
 export function methodsForPath(request: FastifyRequest): string[] {
   const path = request.url.split('?')[0] ?? '';
-  return METHODS.filter((method) => {
-    // Typed as always found, but null when no route matches.
-    const found: unknown = request.server.findRoute({ method, url: path });
-    return found !== null;
-  });
+  // Typed as always found, but null when no route matches.
+  return METHODS.filter((method) => takesPath(request.server.findRoute({ method, url: path }) as Parameters<typeof takesPath>[0]));
 }

@@ -56,6 +56,29 @@ describe('kservev2 envelope', () => {
     });
   });
 
+  it('answers an object under a key as a BYTES output of its JSON, not as a tensor of objects', () => {
+    const body = kserveV2Envelope.encode([{ label: 'setosa', probabilities: { setosa: 0.9, virginica: 0.1 } }], context).body as { outputs: unknown[] };
+    expect(body.outputs).toEqual([
+      { name: 'label', datatype: 'BYTES', shape: [1], data: ['setosa'] },
+      { name: 'probabilities', datatype: 'BYTES', shape: [1], data: ['{"setosa":0.9,"virginica":0.1}'] },
+    ]);
+  });
+
+  it('answers a list of objects for a one-output model as a BYTES output of its JSON', () => {
+    const body = kserveV2Envelope.encode([[{ label: 'positive', probability: 0.9 }]], context).body as { outputs: unknown[] };
+    expect(body.outputs).toEqual([{ name: 'logits', datatype: 'BYTES', shape: [1], data: ['[{"label":"positive","probability":0.9}]'] }]);
+  });
+
+  it('answers a ragged list as a BYTES output of its JSON rather than refusing the request', () => {
+    const body = kserveV2Envelope.encode([{ logits: [[1, 2], [3]] }], context).body as { outputs: unknown[] };
+    expect(body.outputs).toEqual([{ name: 'logits', datatype: 'BYTES', shape: [1], data: ['[[1,2],[3]]'] }]);
+  });
+
+  it('answers a list mixing numbers and strings as a BYTES output of its JSON', () => {
+    const body = kserveV2Envelope.encode([{ logits: [[1, 'a']] }], context).body as { outputs: unknown[] };
+    expect(body.outputs).toEqual([{ name: 'logits', datatype: 'BYTES', shape: [1], data: ['[[1,"a"]]'] }]);
+  });
+
   it('answers each key of an object as an output, strings as BYTES', () => {
     const body = kserveV2Envelope.encode([{ label: 'setosa', logits: [[1, 2, 3]] }], context).body as { outputs: unknown[] };
     expect(body.outputs).toEqual([

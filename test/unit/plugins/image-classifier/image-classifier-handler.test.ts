@@ -58,6 +58,12 @@ describe('image-classifier preprocess', () => {
     expect([red, green, blue].map((v) => Math.round(v * 10) / 10)).toEqual([-1, 1, -1]);
   });
 
+  it('keeps the centre of a sliver (2 100 000 × 1) when centre-cropping, rather than refusing it', async () => {
+    const tensor = await preprocessed(bytesRequest(await stripedImage([RED, GREEN, BLUE], 700_000, 1)));
+    expect(tensor.shape).toEqual([1, 3, 16, 16]);
+    expect(channelMeans(tensor)).toEqual([-1, 1, -1]);
+  });
+
   it('keeps every stripe when told to fill', async () => {
     const tensor = await preprocessed(bytesRequest(await stripedImage([RED, GREEN, BLUE], 32, 32)), { ...UNIT_RANGE, resize: 'fill' });
     const means = channelMeans(tensor);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { cropLinesHandler } from '../../../../plugins/ocr/index.js';
-import type { Tensor } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError, type Tensor } from '../../../../src/plugins/sdk/index.js';
 import { ocrNodeContext } from '../../../support/ocr/ocr-chain.js';
 
 /** A white 200 × 100 PNG: crops of it are white wherever they are taken. */
@@ -68,6 +68,12 @@ describe('ocr/crop-lines', () => {
 
   it('gives empty lists when the map holds no text', async () => {
     expect(await crop(probabilityMap([]))).toEqual({ lines: [], boxes: [] });
+  });
+
+  it('refuses an image over maxPixels from its header, naming its size and the setting', async () => {
+    await expect(crop(probabilityMap([[10, 10, 60, 20]]), { maxPixels: 19_999 })).rejects.toThrow(
+      new SluiceError('SLUICE_REQUEST_INVALID', 'ocr/crop-lines: input `image` is 200×100 = 20000 pixels, more than the limit of 19999 (setting `maxPixels`); send a smaller image'),
+    );
   });
 
   it('refuses a probability map that is not [1, 1, H, W]', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { detectPreprocessHandler } from '../../../../plugins/ocr/index.js';
-import type { Tensor } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError, type Tensor } from '../../../../src/plugins/sdk/index.js';
 import { ocrNodeContext } from '../../../support/ocr/ocr-chain.js';
 
 function solidPng(width: number, height: number, rgb: readonly [number, number, number]): Promise<Buffer> {
@@ -53,6 +53,26 @@ describe('ocr/detect-preprocess', () => {
       code: 'SLUICE_REQUEST_INVALID',
       details: { handler: 'ocr/detect-preprocess', input: 'image' },
     });
+  });
+
+  it('refuses an image over maxPixels from its header, naming its size and the setting', async () => {
+    await expect(preprocess(await solidPng(200, 100, [255, 255, 255]), { maxPixels: 19_999 })).rejects.toThrow(
+      new SluiceError('SLUICE_REQUEST_INVALID', 'ocr/detect-preprocess: input `image` is 200×100 = 20000 pixels, more than the limit of 19999 (setting `maxPixels`); send a smaller image'),
+    );
+  });
+
+  it('refuses an image over 40 000 000 pixels by default, before decoding it', async () => {
+    // A PNG of a few hundred kilobytes that declares 12 000 × 12 000 pixels: 432 MB once decoded.
+    const bomb = await sharp({ create: { width: 12_000, height: 12_000, channels: 3, background: '#ffffff' } }).png({ compressionLevel: 9 }).toBuffer();
+    await expect(preprocess(bomb)).rejects.toMatchObject({
+      code: 'SLUICE_REQUEST_INVALID',
+      message: 'ocr/detect-preprocess: input `image` is 12000×12000 = 144000000 pixels, more than the limit of 40000000 (setting `maxPixels`); send a smaller image',
+    });
+  }, 30_000);
+
+  it('decodes an image of exactly maxPixels', async () => {
+    const { x } = await preprocess(await solidPng(200, 100, [255, 255, 255]), { maxPixels: 20_000 });
+    expect(x.shape).toEqual([1, 3, 96, 192]);
   });
 
   it('refuses a maxSide that is not a multiple of 32', async () => {

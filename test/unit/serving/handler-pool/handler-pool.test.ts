@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogFields, Logger } from '../../../../src/common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/plugins/sdk/index.js';
-import { HandlerPool } from '../../../../src/serving/handler-pool/index.js';
+import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';
@@ -191,6 +191,56 @@ describe('HandlerPool', () => {
     const pool = newPool();
     await expect(preprocess(pool, { exitThread: true })).rejects.toMatchObject({ name: 'Error', message: 'its worker thread failed: worker exited with code: 3' });
     expect((await preprocess(pool, {})).state?.preprocessThread).not.toBe(threadId);
+  });
+
+  it('stops a call still running at its deadline with SLUICE_RESPONSE_TIMEOUT, and serves the next on a fresh thread', async () => {
+    const temp = await makeTempDir();
+    const pool = newPool();
+    const first = await preprocess(pool, {});
+    const stuck = preprocess(pool, { holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context(), performance.now() + 300));
+    await expect(stuck).rejects.toThrow(SluiceError);
+    await expect(stuck).rejects.toMatchObject({
+      code: 'SLUICE_RESPONSE_TIMEOUT',
+      message: expect.stringMatching(
+        /^model `iris` version `1` did not answer in time: its response timeout passed while handler `thread-probe` ran preprocess on a handler thread \(\d+ ms\), and the thread was stopped; raise the timeout or make the handler finish sooner$/,
+      ) as unknown,
+    });
+    const next = await preprocess(pool, {});
+    expect(next.state?.preprocessThread).not.toBe(first.state?.preprocessThread);
+    await temp.cleanup();
+  }, 30_000);
+
+  it('takes a call off the queue when its deadline passes while every thread is busy', async () => {
+    const temp = await makeTempDir();
+    const release = join(temp.dir, 'release');
+    const pool = newPool();
+    const lines: Line[] = [];
+    const busy = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 100));
+    await expect(waiting).rejects.toMatchObject({ code: 'SLUICE_RESPONSE_TIMEOUT' });
+    await writeFile(release, '');
+    expect((await busy).state?.preprocessThread).not.toBe(threadId);
+    await temp.cleanup();
+  }, 30_000);
+
+  it('lets a call that ends before its deadline answer as usual', async () => {
+    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), performance.now() + 60_000));
+    expect(prepared.inputs[0]?.data).toEqual(new Float32Array([1, 2, 3, 4]));
+  });
+
+  it('refuses a request body nested too deeply to cross threads with SLUICE_REQUEST_INVALID, starting no thread', async () => {
+    const pool = newPool();
+    const deep = JSON.parse(`${'['.repeat(5000)}1${']'.repeat(5000)}`) as ProbeBody;
+    await expect(preprocess(pool, deep)).rejects.toThrow(
+      new SluiceError('SLUICE_REQUEST_INVALID', "the request body nests more than 256 levels of JSON arrays or objects, more than the model's handler takes; send flatter JSON"),
+    );
+    expect(pool.started).toBe(false);
+  });
+
+  it('takes a request body nested 256 levels deep', async () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(255)}{}${'}'.repeat(255)}`) as ProbeBody;
+    expect((await preprocess(shared, deep)).state?.preprocessThread).not.toBe(threadId);
   });
 
   it('closes without starting threads when it was never used', async () => {

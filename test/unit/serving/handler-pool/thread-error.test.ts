@@ -29,6 +29,16 @@ describe('toThreadError', () => {
     expect(toThreadError(error)).toEqual({ kind: 'error', name: 'RangeError', message: 'too wide', stack: error.stack });
   });
 
+  it('keeps the Sluice code a plain error carries', () => {
+    const marked = Object.assign(new Error('not a sonnet'), { code: 'SLUICE_REQUEST_INVALID' });
+    expect(toThreadError(marked)).toMatchObject({ kind: 'error', name: 'Error', message: 'not a sonnet', code: 'SLUICE_REQUEST_INVALID' });
+  });
+
+  it('drops a code that is not a Sluice error code', () => {
+    const system = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    expect(toThreadError(system)).not.toHaveProperty('code');
+  });
+
   it('describes a thrown non-error by its string form', () => {
     expect(toThreadError('nope')).toEqual({ kind: 'error', name: 'Error', message: 'nope' });
   });
@@ -39,6 +49,12 @@ describe('fromThreadError', () => {
     const error = fromThreadError({ kind: 'sluice', code: 'SLUICE_REQUEST_INVALID', message: 'bad image', details: { width: 0 } });
     expect(error).toBeInstanceOf(SluiceError);
     expect(error).toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: 'bad image', details: { width: 0 } });
+  });
+
+  it('revives a plain error with the Sluice code it carried', () => {
+    const error = fromThreadError({ kind: 'error', name: 'Error', message: 'not a sonnet', code: 'SLUICE_REQUEST_INVALID' });
+    expect(error).not.toBeInstanceOf(SluiceError);
+    expect(error).toMatchObject({ message: 'not a sonnet', code: 'SLUICE_REQUEST_INVALID' });
   });
 
   it('revives a plain error with the thread’s name, message and stack', () => {
