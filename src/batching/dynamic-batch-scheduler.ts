@@ -1,4 +1,5 @@
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import { MAX_TIMER_DELAY_MS } from '../common/long-timeout.js';
 import type { Batch, JobResult } from '../executors/executor.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch } from './batch-former.js';
@@ -42,8 +43,6 @@ const RECENT_BATCHES = 32;
 const BATCH_MEAN_WEIGHT = 0.2;
 /** Above this mean, requests arrive together and a new one waits for the end of the event-loop turn. */
 const GATHER_ABOVE_MEAN_BATCH = 1.5;
-/** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); a later deadline is reached in steps. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * The dynamic batching scheduler of one model version.

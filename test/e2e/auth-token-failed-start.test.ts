@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KeyFileContent } from '../../plugins/token-auth/index.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { expectStartOnTakenPortToFail } from '../support/taken-port-start.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -21,22 +21,10 @@ describe('token-auth key file and a start that fails to listen', () => {
 
   it('leaves the running server key file untouched, and its management key still works', async () => {
     const before = await readFile(keyFile, 'utf8');
-    const takenPort = Number(a.grpcManagement.slice(a.grpcManagement.lastIndexOf(':') + 1));
-    const other = await makeTempDir('sluice-second-');
-    try {
-      await expect(
-        startTestServer({
-          dir: other.dir,
-          auth: { management: 'token-auth' },
-          config: {
-            grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: takenPort } },
-            plugins: [{ name: 'token-auth', config: { keyFile } }],
-          },
-        }),
-      ).rejects.toMatchObject({ code: 'EADDRINUSE' });
-    } finally {
-      await other.cleanup();
-    }
+    await expectStartOnTakenPortToFail(a, {
+      auth: { management: 'token-auth' },
+      config: { plugins: [{ name: 'token-auth', config: { keyFile } }] },
+    });
     expect(await readFile(keyFile, 'utf8')).toBe(before);
     const { management } = JSON.parse(before) as KeyFileContent;
     expect((await requestJson(`${a.management}/models`, { headers: { authorization: `Bearer ${management.key}` } })).status).toBe(200);

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLI_MAIN } from '../support/cli-process.js';
+import { runCli } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -11,26 +10,9 @@ const HANG_LIMIT_MS = 30_000;
 /** Each test's limit: room for one start to be killed at {@link HANG_LIMIT_MS} and reported. */
 const TEST_TIMEOUT_MS = HANG_LIMIT_MS + 10_000;
 
-interface Finished {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `sluice start --foreground` in `cwd` with only `env` (and PATH) set. */
-function start(cwd: string, env: Readonly<Record<string, string>> = {}): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground'], { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const killer = setTimeout(() => child.kill('SIGKILL'), HANG_LIMIT_MS);
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs `sluice start --foreground` in `cwd` with only `env` (and PATH) set; a hang ends with code null. */
+function start(cwd: string, env: Readonly<Record<string, string>> = {}): ReturnType<typeof runCli> {
+  return runCli(['start', '--foreground'], cwd, env, HANG_LIMIT_MS);
 }
 
 /** The JSON log lines of `stdout` at level error. */

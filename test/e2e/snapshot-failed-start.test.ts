@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writePluginFolder } from '../support/plugin-folder.js';
+import { expectStartOnTakenPortToFail } from '../support/taken-port-start.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -22,23 +23,11 @@ describe('snapshot and a start that fails to listen', () => {
 
   it('leaves the running server snapshot byte for byte unchanged', async () => {
     const before = await readFile(snapshotFile, 'utf8');
-    const takenPort = Number(a.grpcManagement.slice(a.grpcManagement.lastIndexOf(':') + 1));
-    const other = await makeTempDir('sluice-second-');
-    try {
-      await expect(
-        startTestServer({
-          dir: other.dir,
-          prepare: (store) => copyDemoModels(store, ['mlp']),
-          restoreSnapshot: false,
-          config: {
-            grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: takenPort } },
-            snapshot: { enabled: true, file: snapshotFile },
-          },
-        }),
-      ).rejects.toMatchObject({ code: 'EADDRINUSE' });
-    } finally {
-      await other.cleanup();
-    }
+    await expectStartOnTakenPortToFail(a, {
+      prepare: (store) => copyDemoModels(store, ['mlp']),
+      restoreSnapshot: false,
+      config: { snapshot: { enabled: true, file: snapshotFile } },
+    });
     expect(await readFile(snapshotFile, 'utf8')).toBe(before);
   });
 

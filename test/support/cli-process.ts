@@ -6,13 +6,26 @@ import { packageRoot } from '../../src/common/package-root.js';
 /** The built CLI entry point (`npm run test:e2e` builds first). */
 export const CLI_MAIN = join(packageRoot(), 'dist', 'src', 'main.js');
 
-/** Runs `sluice <args>` to completion. */
-export function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs `sluice <args>` to completion, with only `env` (and PATH) set. A run still going after `timeoutMs` is
+ * killed, and its `code` is null, so a hang never passes for an exit status.
+ */
+export function runCli(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_MAIN, ...args], { cwd, env: { PATH: process.env['PATH'], ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI_MAIN, ...args],
+      { cwd, env: { PATH: process.env['PATH'], ...env }, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -7,14 +7,23 @@ import { SluiceError } from '../../common/errors/index.js';
  */
 export const MAX_THREAD_BODY_DEPTH = 256;
 
-/** Whether `value` nests arrays or objects more than `limit` levels deep; walks without recursing. */
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
+}
+
+/**
+ * Whether `value` nests arrays or objects more than `limit` levels deep; walks level by level without
+ * recursing, and holds on to containers only, so a long flat array of numbers costs one pass.
+ */
 function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [node, depth] = next;
-    if (typeof node !== 'object' || node === null || ArrayBuffer.isView(node)) continue;
+  let level: object[] = isContainer(value) ? [value] : [];
+  for (let depth = 0; level.length > 0; depth++) {
     if (depth >= limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, depth + 1]);
+    const next: object[] = [];
+    for (const node of level) {
+      for (const child of Array.isArray(node) ? (node as unknown[]) : Object.values(node)) if (isContainer(child)) next.push(child);
+    }
+    level = next;
   }
   return false;
 }

@@ -1,5 +1,5 @@
 /** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); Node runs a longer one after 1 ms. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /** A timer set by {@link setLongTimeout}. */
 export interface LongTimeout {
