@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { GatedRuntime } from '../support/gated-runtime.js';
+import { untilQueued } from '../support/queue-wait.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -14,7 +15,7 @@ describe('graceful shutdown', () => {
     const running = predict();
     await runtime.untilRunsStarted(1);
     const queued = predict();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilQueued(t, 'iris', 1);
     const stopping = t.server.stop();
     await expect(predict()).rejects.toThrow(); // the listener is closed: new connections are refused
     runtime.release();
@@ -32,7 +33,7 @@ describe('graceful shutdown', () => {
     const running = predict().catch((error: unknown) => error);
     await runtime.untilRunsStarted(1);
     const queued = predict();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilQueued(t, 'iris', 1);
     expect(await t.server.stop()).toEqual({ drained: false });
     expect(await queued).toMatchObject({ status: 503, body: { errorCode: 'SLUICE_SERVER_SHUTTING_DOWN' } });
     expect(String(await running)).toBe('TypeError: fetch failed'); // its connection was closed at the bound
