@@ -39,6 +39,11 @@ export interface AutoscaleTarget {
 
 /** Utilisation under which the workers count as idle. */
 const IDLE_UTILIZATION = 0.02;
+/**
+ * Queue time, in milliseconds, under which no request counts as waiting: one that found a worker free
+ * still spends some microseconds between arrival and its run, so a light load never reads as zero.
+ */
+const IDLE_QUEUE_MS = 1;
 /** Decisions kept for the management API. */
 const KEPT_DECISIONS = 20;
 
@@ -70,7 +75,7 @@ export class Autoscaler {
     const queueMs = this.target.queueTimeMs();
     const utilization = this.target.utilization();
     this.above = queueMs > this.settings.scaleUpQueueMs ? this.above + 1 : 0;
-    if (utilization <= IDLE_UTILIZATION && queueMs === 0) this.idleSince ??= now;
+    if (utilization <= IDLE_UTILIZATION && queueMs < IDLE_QUEUE_MS) this.idleSince ??= now;
     else this.idleSince = undefined;
     if (!this.settings.enabled || now - this.lastDecisionAt < this.settings.cooldownMs) return;
     const { min, max } = this.target.bounds();

@@ -9,17 +9,26 @@ export interface BatchLimits {
   readonly preferredSizes: readonly number[];
 }
 
-/** The largest preferred size that `rows` reaches, or `rows` itself when none is reached or it is preferred. */
-export function preferredCut(rows: number, preferredSizes: readonly number[]): number {
-  if (preferredSizes.includes(rows)) return rows;
-  let best = 0;
-  for (const size of preferredSizes) if (size <= rows && size > best) best = size;
-  return best > 0 ? best : rows;
+/**
+ * How many of `picked`, from the first, to keep: as many as make up the largest preferred size exactly,
+ * or all of them when none does (requests of several rows may step over every preferred size; cut to a
+ * size that is not preferred either, the batch would only run smaller and leave the rest a run of its own).
+ */
+export function preferredCount(picked: readonly { readonly rows: number }[], preferredSizes: readonly number[]): number {
+  if (preferredSizes.length === 0) return picked.length;
+  let rows = 0;
+  let keep = 0;
+  for (let i = 0; i < picked.length; i++) {
+    rows += picked[i]?.rows ?? 0;
+    if (preferredSizes.includes(rows)) keep = i + 1;
+  }
+  return keep === 0 ? picked.length : keep;
 }
 
 /**
  * Picks the next batch: the first payload in queue order, then every later compatible payload (same
- * batch key) in queue order while the rows fit, cut back to a preferred size when one is reached.
+ * batch key) in queue order while the rows fit, cut back to the largest preferred size its first payloads
+ * make up ({@link preferredCount}).
  * Incompatible payloads keep their places. Payloads `isGone` reports (clients that left) are handed to
  * `onGone` and skipped. Returns the picked payloads, still in state `queued`.
  */
@@ -44,11 +53,7 @@ export function formBatch(queues: PriorityQueues, limits: BatchLimits, isGone: (
     rows += payload.rows;
     if (rows === limits.maxRows) break;
   }
-  const target = preferredCut(rows, limits.preferredSizes);
-  while (rows > target && picked.length > 1) {
-    const last = picked.pop();
-    rows -= last?.rows ?? 0;
-  }
+  picked.length = preferredCount(picked, limits.preferredSizes);
   return picked;
 }
 

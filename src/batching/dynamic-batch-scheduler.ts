@@ -189,7 +189,8 @@ export class DynamicBatchScheduler implements Scheduler {
   private refusal(job: InferenceJob): SluiceError | undefined {
     const { policy } = this.options;
     if (this.stopping) return new SluiceError('SLUICE_MODEL_UNLOADING', `${this.label} is being unloaded; send the request to another version or retry later`);
-    if (this.options.pool.activeCount === 0) {
+    // Zero asked for, not zero running: while a failed instance is being replaced, requests wait for it.
+    if (this.options.pool.targetCount === 0) {
       return new SluiceError(
         'SLUICE_MODEL_NO_WORKERS',
         `${this.label} has no workers; scale it up with PUT /models/${this.options.model}/${this.options.version}?min_worker=1`,
@@ -351,9 +352,11 @@ export class DynamicBatchScheduler implements Scheduler {
     this.executing -= picked.length;
     this.options.pool.failed(instance, failure);
     // Put back last to first, so that the retried requests keep their order at the front of the queue.
+    // Scaled to zero, no instance will come to retry them on.
     this.stopRunning(picked);
+    const retry = !this.stopping && this.options.pool.targetCount > 0;
     for (const payload of [...picked].reverse()) {
-      if (payload.state === 'executing' && !payload.retried && !this.stopping) {
+      if (retry && payload.state === 'executing' && !payload.retried) {
         payload.requeue();
         this.queues.pushFront(payload);
       } else {

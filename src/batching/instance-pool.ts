@@ -237,7 +237,8 @@ export class InstancePool {
       (error: unknown) => {
         this.lastStartError = error;
         const reason = error instanceof Error ? error.message : String(error);
-        if (instance.state === 'starting') {
+        // One a scale-down removed while it started is not wanted: its failure is no failure of the pool.
+        if (instance.state === 'starting' && this.instances.includes(instance)) {
           instance.state = 'failed';
           this.remove(instance);
           // At load a failed start fails the load; later (scaling, replacing) it is retried.

@@ -4,6 +4,12 @@ import type { Payload } from './payload.js';
 class Lane {
   items: (Payload | undefined)[] = [];
   head = 0;
+  /**
+   * Dead entries behind a live one that the last full scan of the lane passed over: payloads taken into
+   * a batch led from another level or shape, while the one ahead of them waits (a lower level under
+   * steady load of a higher one, or a shape no batch takes yet).
+   */
+  deadBehind = 0;
 
   /**
    * Drops dead entries at the head and compacts now and then. A dropped entry's slot is cleared at once:
@@ -19,6 +25,11 @@ class Lane {
     if (this.head === this.items.length) {
       this.items = [];
       this.head = 0;
+    } else if (this.deadBehind > 256 && this.deadBehind * 2 > this.items.length - this.head) {
+      // Trimming stops at the waiting payload; without this, every batch would scan what piled up behind it.
+      this.items = this.items.filter((p, i) => i >= this.head && p?.state === 'queued');
+      this.head = 0;
+      this.deadBehind = 0;
     } else if (this.head > 256 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;
@@ -67,6 +78,12 @@ export class PriorityQueues {
   demote(payload: Payload): void {
     if (payload.delayed) return;
     payload.delayed = true;
+    // Its old entry goes too: still `queued`, it would stop the lane's trimming at it, and every request
+    // that passed through the lane after it would stay listed (and be scanned by every batch) until it ran.
+    const lane = this.laneOf(payload.priority);
+    const old = lane.items.indexOf(payload, lane.head);
+    if (old >= 0) lane.items[old] = undefined;
+    lane.trim();
     this.delayedLane().items.push(payload);
   }
 
@@ -87,14 +104,18 @@ export class PriorityQueues {
       const lane = this.lanes[level];
       if (lane === undefined) continue;
       lane.trim();
-      const isDelayedLane = level === this.lanes.length - 1;
+      let dead = 0;
       for (let i = lane.head; i < lane.items.length; i++) {
         const payload = lane.items[i];
-        if (payload === undefined || payload.state !== 'queued') continue;
-        // A demoted payload also sits in its original lane; it only counts in the delayed one.
-        if (payload.delayed !== isDelayedLane) continue;
+        if (payload === undefined || payload.state !== 'queued') {
+          // Cleared for the same reason as at the head: a finished request must not stay reachable.
+          lane.items[i] = undefined;
+          dead += 1;
+          continue;
+        }
         yield payload;
       }
+      lane.deadBehind = dead;
     }
   }
 

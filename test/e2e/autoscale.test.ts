@@ -22,6 +22,9 @@ describe('autoscaling under load', () => {
     }
   };
 
+  const infer = (): Promise<unknown> =>
+    requestJson(`${t.inference}/v2/models/elastic/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'FP32', data: [1] }] } });
+
   beforeAll(async () => {
     t = await startTestServer({
       runtime,
@@ -42,8 +45,6 @@ describe('autoscaling under load', () => {
 
   it('adds a worker when requests keep waiting, then removes it once idle, and shows why', async () => {
     runtime.hold();
-    const infer = (): Promise<unknown> =>
-      requestJson(`${t.inference}/v2/models/elastic/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'FP32', data: [1] }] } });
     const load = [infer(), infer(), infer()];
     const scaledUp = await until((d) => d.workers.length === 2);
     expect(scaledUp.autoscale.decisions[0]).toMatchObject({ from: 1, to: 2, reason: expect.stringMatching(/^queue time [\d.]+ ms stayed above 20 ms for 2 looks$/) as unknown });
@@ -51,5 +52,22 @@ describe('autoscaling under load', () => {
     await Promise.all(load);
     const scaledDown = await until((d) => d.workers.length === 1);
     expect(scaledDown.autoscale.decisions.at(-1)).toMatchObject({ from: 2, to: 1, reason: expect.stringMatching(/^workers idle for \d+ ms$/) as unknown });
+  });
+
+  it('removes the extra worker under a light load whose requests never wait', async () => {
+    runtime.hold();
+    const load = [infer(), infer(), infer()];
+    await until((d) => d.workers.length === 2);
+    runtime.release();
+    await Promise.all(load);
+    // One request every 50 ms keeps the workers all but idle for well over scaleDownIdleMs (300 ms).
+    const deadline = performance.now() + 3000;
+    let workers = 2;
+    while (workers === 2 && performance.now() < deadline) {
+      await infer();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      workers = (await describeModel()).workers.length;
+    }
+    expect(workers).toBe(1);
   });
 });

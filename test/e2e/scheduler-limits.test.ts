@@ -68,6 +68,18 @@ describe('scheduler limits over HTTP', () => {
     expect(await infer()).toMatchObject({ status: 200 });
   });
 
+  it('takes a request that arrives while the only worker is being replaced, and answers it from the replacement', async () => {
+    runtime.failNextRuns(1);
+    const retried = infer();
+    for (;;) {
+      const { body } = await requestJson(`${t.management}/models/slow`);
+      if ((body as [{ workers: unknown[] }])[0].workers.length === 0) break; // failed, replacement not started yet
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const during = await infer();
+    expect([during.status, (await retried).status]).toEqual([200, 200]);
+  });
+
   async function waitForPending(count: number): Promise<void> {
     for (;;) {
       const { body } = await requestJson(`${t.management}/models/slow`);

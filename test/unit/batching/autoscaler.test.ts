@@ -131,6 +131,14 @@ describe('Autoscaler: scaling down', () => {
     expect(target.scaledTo).toEqual([]);
   });
 
+  it('counts workers as idle under a light load whose requests ran at once', () => {
+    const { target, autoscaler } = setup({}, 3);
+    target.busy = 0.001;
+    target.queueMs = 0.02;
+    tickEverySecond(autoscaler, 1000, 6000);
+    expect(target.scaledTo).toEqual([2]);
+  });
+
   it('does not count workers as idle while requests wait', () => {
     const { target, autoscaler } = setup({}, 3);
     target.queueMs = 5;

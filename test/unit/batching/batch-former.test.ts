@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compatibleRows, formBatch, preferredCut, type BatchLimits } from '../../../src/batching/batch-former.js';
+import { compatibleRows, formBatch, preferredCount, type BatchLimits } from '../../../src/batching/batch-former.js';
 import type { Payload } from '../../../src/batching/payload.js';
 import type { PriorityQueues } from '../../../src/batching/priority-queues.js';
 import { order, payload, queuesOf } from './support/payloads.js';
@@ -11,21 +11,31 @@ function picked(queues: PriorityQueues, limits: BatchLimits): number[] {
   return formBatch(queues, limits, never, ignore).map((p) => p.sequence);
 }
 
-describe('preferredCut', () => {
-  it('keeps a row count that is itself preferred', () => {
-    expect(preferredCut(4, [2, 4, 8])).toBe(4);
+describe('preferredCount', () => {
+  const rows = (...counts: number[]): { rows: number }[] => counts.map((n) => ({ rows: n }));
+
+  it('keeps every payload when their rows are themselves preferred', () => {
+    expect(preferredCount(rows(1, 1, 1, 1), [2, 4, 8])).toBe(4);
   });
 
-  it('cuts to the largest preferred size reached', () => {
-    expect(preferredCut(7, [2, 4, 8])).toBe(4);
+  it('keeps the payloads that make up the largest preferred size reached', () => {
+    expect(preferredCount(rows(1, 1, 1, 1, 1, 1, 1), [2, 4, 8])).toBe(4);
   });
 
-  it('keeps the row count when no preferred size is reached', () => {
-    expect(preferredCut(3, [4, 8])).toBe(3);
+  it('keeps the payloads that make up a preferred size exactly when a larger one is stepped over', () => {
+    expect(preferredCount(rows(1, 1, 3), [2, 4])).toBe(2);
   });
 
-  it('keeps the row count when there are no preferred sizes', () => {
-    expect(preferredCut(5, [])).toBe(5);
+  it('keeps every payload when none of their first ones make up a preferred size', () => {
+    expect(preferredCount(rows(3, 3), [4])).toBe(2);
+  });
+
+  it('keeps every payload when no preferred size is reached', () => {
+    expect(preferredCount(rows(1, 1, 1), [4, 8])).toBe(3);
+  });
+
+  it('keeps every payload when there are no preferred sizes', () => {
+    expect(preferredCount(rows(1, 2, 2), [])).toBe(3);
   });
 });
 
@@ -89,6 +99,11 @@ describe('formBatch', () => {
   it('cuts a batch back to the largest preferred size it reached', () => {
     const queues = queuesOf(1, [payload(0), payload(1), payload(2)]);
     expect(picked(queues, { maxRows: 4, preferredSizes: [2, 4] })).toEqual([0, 1]);
+  });
+
+  it('keeps a batch whole when its requests of several rows step over every preferred size', () => {
+    const queues = queuesOf(1, [payload(0, { rows: 3 }), payload(1, { rows: 3 })]);
+    expect(picked(queues, { maxRows: 8, preferredSizes: [4] })).toEqual([0, 1]);
   });
 
   it('keeps a batch that reached no preferred size whole', () => {

@@ -794,6 +794,27 @@ describe('DynamicBatchScheduler: instance failures', () => {
     await settle();
     expect(a.error).toMatchObject({ code: 'SLUICE_INTERNAL', message: 'the executor returned no result for a request of the batch' });
   });
+
+  it('answers the batch of an instance that fails after a scale to zero at once, since none will retry it', async () => {
+    const h = await Harness.start();
+    const a = h.submit(1);
+    h.pool.scale(0);
+    await h.crash(1);
+    expect([a.error, h.scheduler.queueInfo()]).toEqual([
+      expect.objectContaining({ code: 'SLUICE_INSTANCE_FAILED', message: 'instance m-1-1 failed: device lost' }),
+      { pending: 0, executing: 0, capacity: 16 },
+    ]);
+  });
+
+  it('takes requests while the only instance is being replaced, and runs them on the replacement', async () => {
+    const h = await Harness.start();
+    h.submit(1);
+    await h.crash(1);
+    const b = h.submit(2);
+    await settle(100);
+    await h.succeed(2);
+    expect([h.batches(), b.outcome?.outputs]).toEqual([[[1], [1, 2]], [expectedOutput(2)]]);
+  });
 });
 
 describe('DynamicBatchScheduler: refuseQueued', () => {

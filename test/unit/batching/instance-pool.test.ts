@@ -198,6 +198,19 @@ describe('InstancePool: scaling', () => {
     expect([instance.released, h.available, h.pool.info()]).toEqual([1, 0, []]);
   });
 
+  it('neither logs nor counts the failed start of an instance a scale-down removed', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    h.model.starts[0]!.succeed();
+    await h.pool.started();
+    h.pool.scale(2);
+    h.pool.scale(1);
+    h.model.starts[1]!.fail(new Error('out of device memory'));
+    await settle();
+    h.pool.failed(h.busy(), fatal);
+    expect([h.logger.lines.map((l) => l.message), h.backoffs()]).toEqual([['instance failed; replacing it'], [100]]);
+  });
+
   it('removes an idle instance before a busy one', async () => {
     const h = new Harness();
     h.pool.scale(2);

@@ -139,6 +139,21 @@ describe('PriorityQueues', () => {
     expect([queues.liveCount, order(queues)]).toEqual([50, all.slice(550).map((p) => p.sequence)]);
   });
 
+  it('keeps order and count exact while payloads behind a waiting one leave and more arrive', () => {
+    const waiting = payload(0, { key: 'b' });
+    const queues = queuesOf(1, [waiting]);
+    for (let i = 1; i <= 1000; i++) {
+      const p = payload(i);
+      queues.push(p);
+      if (i % 10 !== 0) {
+        expect(order(queues).at(-1)).toBe(i);
+        p.advance('batched');
+        queues.left();
+      }
+    }
+    expect([order(queues), queues.liveCount]).toEqual([[0, ...Array.from({ length: 100 }, (_, i) => (i + 1) * 10)], 101]);
+  });
+
   it('drains every queued payload in run order and empties the count', () => {
     const queues = queuesOf(2, [payload(0, { priority: 2 }), payload(1, { priority: 1 })]);
     const drained = queues.drain().map((p) => p.sequence);
@@ -173,6 +188,49 @@ describe('PriorityQueues and memory', () => {
     })();
     expect(queues.first()).toBe(waiting);
     // Finalization is observed across a turn; two collections clear what one leaves to the next.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    collectGarbage();
+    expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+  });
+  it('lets go of payloads taken from behind one that still waits, once the queue was looked through', async () => {
+    const queues = new PriorityQueues(1);
+    const refs: WeakRef<Payload>[] = [];
+    const waiting = payload(1000, { key: 'b' });
+    queues.push(waiting);
+    (() => {
+      const taken = Array.from({ length: 100 }, (_, i) => payload(i));
+      for (const p of taken) queues.push(p);
+      for (const p of taken) {
+        p.advance('batched');
+        queues.left();
+        refs.push(new WeakRef(p));
+      }
+    })();
+    expect(order(queues)).toEqual([1000]);
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    collectGarbage();
+    expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+  });
+
+  it('lets go of payloads that passed through a level after one the delay policy moved out of it', async () => {
+    const queues = new PriorityQueues(1);
+    const refs: WeakRef<Payload>[] = [];
+    const delayed = payload(1000);
+    queues.push(delayed);
+    queues.demote(delayed);
+    (() => {
+      for (let i = 0; i < 100; i++) {
+        const p = payload(i);
+        queues.push(p);
+        expect(queues.first()).toBe(p);
+        p.advance('batched');
+        queues.left();
+        refs.push(new WeakRef(p));
+      }
+    })();
+    expect(queues.first()).toBe(delayed);
     await new Promise((resolve) => setImmediate(resolve));
     collectGarbage();
     collectGarbage();
