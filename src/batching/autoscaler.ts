@@ -58,12 +58,23 @@ export class Autoscaler {
   private idleSince: number | undefined;
   private lastDecisionAt = -Infinity;
   private readonly kept: AutoscaleDecision[] = [];
+  private enabled: boolean;
 
   constructor(
     private readonly settings: AutoscaleSettings,
     private readonly target: AutoscaleTarget,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.enabled = settings.enabled;
+  }
+
+  /**
+   * Turns decisions on or off (the worker bounds changed). Off, it still watches the load, so that once
+   * turned on it acts on what it saw.
+   */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+  }
 
   /** The latest decisions, oldest first. */
   decisions(): readonly AutoscaleDecision[] {
@@ -77,7 +88,7 @@ export class Autoscaler {
     this.above = queueMs > this.settings.scaleUpQueueMs ? this.above + 1 : 0;
     if (utilization <= IDLE_UTILIZATION && queueMs < IDLE_QUEUE_MS) this.idleSince ??= now;
     else this.idleSince = undefined;
-    if (!this.settings.enabled || now - this.lastDecisionAt < this.settings.cooldownMs) return;
+    if (!this.enabled || now - this.lastDecisionAt < this.settings.cooldownMs) return;
     const { min, max } = this.target.bounds();
     const current = this.target.current();
     if (this.above >= this.settings.scaleUpAfter && current < max) {

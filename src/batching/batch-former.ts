@@ -57,6 +57,23 @@ export function formBatch(queues: PriorityQueues, limits: BatchLimits, isGone: (
   return picked;
 }
 
+/**
+ * How many queued payloads `batches` batches formed now would take, each formed by {@link formBatch} from
+ * what the batches before it left. Changes nothing; payloads whose clients left count as staying. A pass
+ * over the queue per batch: not for the hot path.
+ */
+export function takenByBatches(queues: PriorityQueues, limits: BatchLimits, batches: number): number {
+  const taken = new Set<Payload>();
+  const isTaken = (p: Payload): boolean => taken.has(p);
+  const keep = (): void => undefined;
+  for (let b = 0; b < batches; b++) {
+    const picked = formBatch(queues, limits, isTaken, keep);
+    if (picked.length === 0) break;
+    for (const payload of picked) taken.add(payload);
+  }
+  return taken.size;
+}
+
 /** Rows of queued payloads that could join a batch headed by `head` (including it), capped at `maxRows`. */
 export function compatibleRows(queues: PriorityQueues, head: Payload, maxRows: number): number {
   if (head.batchKey === undefined) return maxRows;

@@ -2,7 +2,7 @@ import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../common/long-timeout.js';
 import type { Batch, JobResult } from '../executors/executor.js';
 import { BatchDelay } from './batch-delay.js';
-import { compatibleRows, formBatch } from './batch-former.js';
+import { compatibleRows, formBatch, takenByBatches } from './batch-former.js';
 import { batchPlacement } from './batch-key.js';
 import type { BatchTracing, QueuedTrace } from './batch-tracing.js';
 import type { BatchingPolicy } from './batching-policy.js';
@@ -202,7 +202,7 @@ export class DynamicBatchScheduler implements Scheduler {
         `priority ${String(job.priority)} is out of range; ${this.label} has priority levels 1 (highest) to ${policy.priorityLevels}`,
       );
     }
-    if (this.queues.liveCount >= policy.queueSize) {
+    if (this.queues.liveCount >= policy.queueSize && this.waitingCount() >= policy.queueSize) {
       return new SluiceError(
         'SLUICE_QUEUE_FULL',
         `the job queue of ${this.label} is full (${policy.queueSize} waiting); retry after ${RETRY_AFTER_SECONDS} s or raise jobQueueSize`,
@@ -211,6 +211,20 @@ export class DynamicBatchScheduler implements Scheduler {
     }
     if (job.isCancelled?.() === true || job.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
     return undefined;
+  }
+
+  /**
+   * Queued requests that will still wait once this turn of the event loop ends. While the scheduler
+   * gathers the turn's requests, an idle instance has not taken them yet, but will when the turn ends:
+   * those do not wait and do not count against `jobQueueSize`. Only asked once the queue looks full.
+   */
+  private waitingCount(): number {
+    const queued = this.queues.liveCount;
+    if (!this.gathering) return queued;
+    const idle = this.options.pool.idleCount;
+    if (idle === 0) return queued;
+    const { policy } = this.options;
+    return queued - takenByBatches(this.queues, { maxRows: policy.maxBatchSize, preferredSizes: policy.preferredBatchSizes }, idle);
   }
 
   /** Starts batches while an instance is idle and requests wait. */

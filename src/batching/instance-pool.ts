@@ -116,6 +116,13 @@ export class InstancePool {
     return count;
   }
 
+  /** Instances that are idle now. */
+  get idleCount(): number {
+    let count = 0;
+    for (const i of this.instances) if (i.state === 'idle') count += 1;
+    return count;
+  }
+
   /** The number of instances asked for. */
   get targetCount(): number {
     return this.target;
@@ -212,28 +219,25 @@ export class InstancePool {
     this.serving = true;
   }
 
-  /** Releases every instance. Idempotent. */
+  /**
+   * Releases every instance and resolves once instances still starting (warming up on the model) have
+   * finished starting and were released too, so that the model can be released after it. Idempotent.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const all = this.instances.splice(0);
     await Promise.all(all.map((i) => i.execution?.release() ?? Promise.resolve()));
+    // A start that ends now releases its instance (see `onStarted`); a failed one has nothing to release.
+    while (this.starting.size > 0) await Promise.all([...this.starting]);
   }
 
   private start(index: number): void {
+    // Closed, the model is about to be released: nothing may start on it.
+    if (this.closed) return;
     const instance = new PooledInstance(`${this.idPrefix}-${this.nextId++}`, index);
     this.instances.push(instance);
     const starting = this.model.createInstance(index).then(
-      (execution) => {
-        instance.execution = execution;
-        // Closed, or removed by a scale-down while it started: nothing will ever run on it.
-        if (this.closed || instance.state !== 'starting' || !this.instances.includes(instance)) {
-          void execution.release();
-          return;
-        }
-        instance.state = 'idle';
-        instance.since = performance.now();
-        this.onAvailable();
-      },
+      (execution) => this.onStarted(instance, execution),
       (error: unknown) => {
         this.lastStartError = error;
         const reason = error instanceof Error ? error.message : String(error);
@@ -249,7 +253,25 @@ export class InstancePool {
       },
     );
     this.starting.add(starting);
-    void starting.finally(() => this.starting.delete(starting));
+    // Handled here either way: a release that fails reaches whoever waits on the start (close, started).
+    const settled = (): void => {
+      this.starting.delete(starting);
+    };
+    starting.then(settled, settled);
+  }
+
+  /** An instance finished starting: it joins the pool, or is released when it is no longer wanted. */
+  private async onStarted(instance: PooledInstance, execution: ExecutionInstance): Promise<void> {
+    instance.execution = execution;
+    // Closed, or removed by a scale-down while it started: nothing will ever run on it. Awaited, so that
+    // a close waiting for this start waits for the release too.
+    if (this.closed || instance.state !== 'starting' || !this.instances.includes(instance)) {
+      await execution.release();
+      return;
+    }
+    instance.state = 'idle';
+    instance.since = performance.now();
+    this.onAvailable();
   }
 
   private remove(instance: PooledInstance): void {

@@ -12,7 +12,7 @@ import type { Executor } from '../plugins/sdk/executor.js';
 import type { ModelRuntime, RuntimeSessionOptions } from '../runtime/model-runtime.js';
 import { ModelVersion, type ModelOrigin } from './model-version.js';
 import { resolveTensorSpecs } from './spec-resolution.js';
-import type { VersionSettings } from './version-settings.js';
+import { autoscaleEnabled, type VersionSettings } from './version-settings.js';
 
 /** What the loader needs from the server. */
 export interface ModelLoaderDeps {
@@ -61,8 +61,13 @@ export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, o
     preserveOrdering: overrides.preserveOrdering ?? manifest.batching.preserveOrdering,
     responseTimeoutMs: overrides.responseTimeoutMs ?? manifest.responseTimeoutMs ?? config.responseTimeoutMs,
     jobQueueSize: overrides.jobQueueSize ?? manifest.jobQueueSize ?? config.jobQueueSize,
-    autoscale: { ...manifest.workers.autoscale, ...overrides.autoscale, enabled: overrides.autoscale?.enabled ?? (manifest.workers.autoscale.enabled && maxWorkers > minWorkers) },
+    autoscale: { ...manifest.workers.autoscale, ...overrides.autoscale, enabled: autoscaleEnabled(autoscaleSwitchedOff(manifest, overrides), minWorkers, maxWorkers) },
   };
+}
+
+/** True when the registration or else the manifest switches autoscaling off; otherwise it follows the worker bounds. */
+export function autoscaleSwitchedOff(manifest: ModelManifest, overrides: SettingOverrides): boolean {
+  return (overrides.autoscale?.enabled ?? manifest.declaredAutoscaleEnabled) === false;
 }
 
 /**
@@ -133,6 +138,7 @@ export async function loadModelVersion(
       handler,
       ...(deps.handlerPlugin?.(manifest.handler) !== undefined ? { handlerPlugin: deps.handlerPlugin(manifest.handler) } : {}),
       settings,
+      autoscaleSwitchedOff: autoscaleSwitchedOff(manifest, overrides),
       batchable,
       logger,
       ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),

@@ -10,7 +10,7 @@ import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
 import type { ModelDescription } from '../plugins/sdk/model-description.js';
 import { requestTracer } from '../telemetry/tracing/request-tracer.js';
-import { batchingPolicyOf, type VersionSettings } from './version-settings.js';
+import { autoscaleEnabled, batchingPolicyOf, type VersionSettings } from './version-settings.js';
 
 /** Where a model version was registered from. */
 export interface ModelOrigin {
@@ -33,6 +33,8 @@ export interface ModelVersionParts {
   /** The plugin the handler comes from, so that its failures name it; undefined for an embedder's handler. */
   readonly handlerPlugin?: string;
   readonly settings: VersionSettings;
+  /** True when the model switched autoscaling off; otherwise it is on whenever max > min, as the bounds change. */
+  readonly autoscaleSwitchedOff: boolean;
   /** Whether requests can be batched (every input's and output's first dimension is variable). */
   readonly batchable: boolean;
   readonly logger: Logger;
@@ -65,6 +67,7 @@ export class ModelVersion {
   readonly logger: Logger;
   state: VersionState = 'ready';
   private currentSettings: VersionSettings;
+  private readonly autoscaleSwitchedOff: boolean;
   private readonly autoscaler: Autoscaler;
   private readonly ticker: NodeJS.Timeout;
   private readonly controller = new AbortController();
@@ -84,6 +87,7 @@ export class ModelVersion {
     this.acceptsDatatype = parts.acceptsDatatype ?? ((spec, datatype) => spec.datatype === datatype);
     this.logger = parts.logger;
     this.currentSettings = parts.settings;
+    this.autoscaleSwitchedOff = parts.autoscaleSwitchedOff;
     const s = parts.settings;
     // The pool reports available instances asynchronously, after the scheduler below exists.
     this.pool = new InstancePool(parts.executorModel, `${this.name}-${this.version}`, parts.logger, () => {
@@ -135,10 +139,13 @@ export class ModelVersion {
 
   /**
    * Changes worker bounds and scales to the new minimum without losing accepted jobs; the autoscaler
-   * moves between the bounds from there. Scaling to zero answers queued requests with "no workers".
+   * moves between the bounds from there, on when they leave it room (unless the model switched it off).
+   * Scaling to zero answers queued requests with "no workers".
    */
   scaleWorkers(minWorkers: number, maxWorkers: number): void {
-    this.currentSettings = { ...this.currentSettings, minWorkers, maxWorkers };
+    const enabled = autoscaleEnabled(this.autoscaleSwitchedOff, minWorkers, maxWorkers);
+    this.currentSettings = { ...this.currentSettings, minWorkers, maxWorkers, autoscale: { ...this.currentSettings.autoscale, enabled } };
+    this.autoscaler.setEnabled(enabled);
     this.pool.scale(minWorkers);
     if (minWorkers === 0) {
       this.scheduler.refuseQueued(

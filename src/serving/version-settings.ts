@@ -35,3 +35,11 @@ export function batchingPolicyOf(settings: VersionSettings): BatchingPolicy {
     queueSize: settings.jobQueueSize,
   };
 }
+
+/**
+ * Whether the autoscaler moves the worker count between `minWorkers` and `maxWorkers`: whenever the bounds
+ * leave it room (max > min), unless the model switched it off. Decided again at every change of bounds.
+ */
+export function autoscaleEnabled(switchedOff: boolean, minWorkers: number, maxWorkers: number): boolean {
+  return !switchedOff && maxWorkers > minWorkers;
+}

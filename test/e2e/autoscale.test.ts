@@ -12,8 +12,8 @@ interface Described {
 /** The autoscaler, driven by a real queue: a held run makes requests wait, then the load goes away. */
 describe('autoscaling under load', () => {
   let t: TestServer;
-  const runtime = new GatedRuntime((path) => path.includes('/elastic/'));
-  const describeModel = async (): Promise<Described> => ((await requestJson(`${t.management}/models/elastic`)).body as [Described])[0];
+  const runtime = new GatedRuntime((path) => path.includes('/elastic/') || path.includes('/fixed/'));
+  const describeModel = async (model = 'elastic'): Promise<Described> => ((await requestJson(`${t.management}/models/${model}`)).body as [Described])[0];
   const until = async (check: (d: Described) => boolean): Promise<Described> => {
     for (;;) {
       const d = await describeModel();
@@ -22,8 +22,8 @@ describe('autoscaling under load', () => {
     }
   };
 
-  const infer = (): Promise<unknown> =>
-    requestJson(`${t.inference}/v2/models/elastic/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'FP32', data: [1] }] } });
+  const infer = (model = 'elastic'): Promise<unknown> =>
+    requestJson(`${t.inference}/v2/models/${model}/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'FP32', data: [1] }] } });
 
   beforeAll(async () => {
     t = await startTestServer({
@@ -34,6 +34,11 @@ describe('autoscaling under load', () => {
           name: 'elastic',
           version: '1',
           workers: { min: 1, max: 2, autoscale: { intervalMs: 100, scaleUpQueueMs: 20, scaleUpAfter: 2, scaleDownIdleMs: 300, cooldownMs: 0 } },
+        });
+        await addStoreModel(store, 'fixed', (dir) => writeIdentityModel(dir, 'FP32', [-1]), {
+          name: 'fixed',
+          version: '1',
+          workers: { min: 1, max: 1, autoscale: { intervalMs: 100, scaleUpQueueMs: 20, scaleUpAfter: 2, scaleDownIdleMs: 60_000, cooldownMs: 0 } },
         });
       },
     });
@@ -69,5 +74,28 @@ describe('autoscaling under load', () => {
       workers = (await describeModel()).workers.length;
     }
     expect(workers).toBe(1);
+  });
+
+  it('turns autoscaling on when max_worker is raised above min, and shows it', async () => {
+    const before = await describeModel('fixed');
+    await requestJson(`${t.management}/models/fixed?max_worker=2`, { method: 'PUT' });
+    const after = await describeModel('fixed');
+    expect([before.autoscale.enabled, after.autoscale.enabled]).toEqual([false, true]);
+  });
+
+  it('adds a worker under load to a model whose max_worker was raised above min', async () => {
+    await requestJson(`${t.management}/models/fixed?max_worker=2`, { method: 'PUT' });
+    runtime.hold();
+    const load = [infer('fixed'), infer('fixed'), infer('fixed')];
+    // Two looks of 100 ms above 20 ms are enough; three seconds leave room for a slow machine.
+    const deadline = performance.now() + 3000;
+    let described = await describeModel('fixed');
+    while (described.workers.length < 2 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      described = await describeModel('fixed');
+    }
+    runtime.release();
+    await Promise.all(load);
+    expect([described.workers.length, described.autoscale.decisions.at(-1)]).toMatchObject([2, { from: 1, to: 2 }]);
   });
 });

@@ -99,7 +99,8 @@ export function describeVersion(version: ModelVersion, registry: ModelRegistry):
       batches: w.batches,
       utilization: Math.round(w.utilization * 1000) / 1000,
     })),
-    jobQueueStatus: { remainingCapacity: queue.capacity - queue.pending, pendingRequests: queue.pending, executing: queue.executing },
+    // Retried requests go back to the queue even when it is full, so more may wait than it holds.
+    jobQueueStatus: { remainingCapacity: Math.max(0, queue.capacity - queue.pending), pendingRequests: queue.pending, executing: queue.executing },
     batching: { enabled: version.batchable && s.batchSize > 1, ...describedPolicy(batchingPolicyOf(s)) },
     recentBatchSizes: version.scheduler.recentBatchSizes(),
     autoscale: { enabled: s.autoscale.enabled, decisions: version.autoscaleDecisions() },

@@ -218,6 +218,7 @@ export async function loadManifestAs(dir: string, source: string, defaults: Mani
         cooldownMs: autoscale.cooldownMs ?? 5000,
       },
     },
+    ...(autoscale.enabled !== undefined && { declaredAutoscaleEnabled: autoscale.enabled }),
     executor: raw.executor ?? 'cpu',
     executorOptions: raw.executorOptions ?? {},
     device: raw.device ?? 'cpu',

@@ -81,6 +81,11 @@ export interface ModelManifest {
   /** The batching keys the manifest itself sets (executors fill the others with their own defaults). */
   readonly declaredBatching: Readonly<Partial<Pick<BatchingSettings, 'maxBatchSize' | 'maxBatchDelayMs' | 'preferredBatchSizes'>>>;
   readonly workers: WorkerSettings;
+  /**
+   * `workers.autoscale.enabled` when the manifest itself sets it. Unset, autoscaling follows the worker
+   * bounds, also after they are changed at run time.
+   */
+  readonly declaredAutoscaleEnabled?: boolean;
   /** The executor that runs batches (`cpu` unless a plugin's is named). */
   readonly executor: string;
   /** The executor's own settings, as written. */

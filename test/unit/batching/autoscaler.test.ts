@@ -219,3 +219,22 @@ describe('Autoscaler: disabled', () => {
     expect([target.scaledTo, autoscaler.decisions()]).toEqual([[], []]);
   });
 });
+
+describe('Autoscaler: turned on and off', () => {
+  it('adds a worker once turned on', () => {
+    const { target, autoscaler } = setup({ enabled: false });
+    target.queueMs = 150;
+    tickEverySecond(autoscaler, 1000, 3000);
+    autoscaler.setEnabled(true);
+    tickEverySecond(autoscaler, 4000, 6000);
+    expect(target.scaledTo).toEqual([2]);
+  });
+
+  it('makes no decision once turned off', () => {
+    const { target, autoscaler } = setup();
+    autoscaler.setEnabled(false);
+    target.queueMs = 150;
+    tickEverySecond(autoscaler, 1000, 20_000);
+    expect(target.scaledTo).toEqual([]);
+  });
+});

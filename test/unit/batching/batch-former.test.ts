@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compatibleRows, formBatch, preferredCount, type BatchLimits } from '../../../src/batching/batch-former.js';
+import { compatibleRows, formBatch, preferredCount, takenByBatches, type BatchLimits } from '../../../src/batching/batch-former.js';
 import type { Payload } from '../../../src/batching/payload.js';
 import type { PriorityQueues } from '../../../src/batching/priority-queues.js';
 import { order, payload, queuesOf } from './support/payloads.js';
@@ -132,6 +132,25 @@ describe('formBatch', () => {
 
   it('picks nothing from empty queues', () => {
     expect(picked(queuesOf(1, []), limits)).toEqual([]);
+  });
+});
+
+describe('takenByBatches', () => {
+  const limits: BatchLimits = { maxRows: 2, preferredSizes: [] };
+
+  it('counts what each batch takes from what the ones before it left', () => {
+    const queues = queuesOf(1, [payload(1), payload(2, { key: 'b' }), payload(3), payload(4, { key: 'b' }), payload(5)]);
+    expect(takenByBatches(queues, limits, 2)).toBe(4);
+  });
+
+  it('counts no more than the queue holds', () => {
+    expect(takenByBatches(queuesOf(1, [payload(1), payload(2, { key: null })]), limits, 5)).toBe(2);
+  });
+
+  it('leaves every payload queued, in its place', () => {
+    const queues = queuesOf(1, [payload(1), payload(2, { key: 'b' }), payload(3)]);
+    takenByBatches(queues, limits, 2);
+    expect(order(queues)).toEqual([1, 2, 3]);
   });
 });
 

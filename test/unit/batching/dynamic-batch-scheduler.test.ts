@@ -30,6 +30,8 @@ interface RequestOptions {
   readonly queueTimeoutMs?: number;
   readonly isCancelled?: () => boolean;
   readonly signal?: AbortSignal;
+  /** Sent with others in one turn of the event loop (a gRPC read, a multi-instance body). */
+  readonly gather?: boolean;
 }
 
 /** What became of one request. */
@@ -94,6 +96,7 @@ class Harness {
       ...(options.priority === undefined ? {} : { priority: options.priority }),
       ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.gather === true ? { gather: true } : {}),
     };
     const answer: Answer = { tag, rows, width };
     this.scheduler.enqueue(job).then(
@@ -433,6 +436,49 @@ describe('DynamicBatchScheduler: refusals', () => {
     await h.succeed(1);
     await h.succeed(2);
     expect(b.outcome?.outputs).toEqual([expectedOutput(2)]);
+  });
+
+  it('takes the requests of one turn that an idle instance will run at its end, beyond queueSize', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 1 });
+    const answers = [h.submit(1, { gather: true }), h.submit(2, { gather: true })];
+    await settle();
+    await h.succeed(1);
+    await h.succeed(2);
+    expect(answers.map((a) => a.error?.code ?? a.outcome?.outputs)).toEqual([[expectedOutput(1)], [expectedOutput(2)]]);
+  });
+
+  it('counts a whole batch of one turn as taken by the idle instance', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 4 });
+    const answers = [1, 2, 3, 4, 5].map((tag) => h.submit(tag, { gather: true }));
+    await settle();
+    expect([h.batches(), answers.filter((a) => a.error !== undefined)]).toEqual([[[1, 2, 3, 4]], []]);
+  });
+
+  it('refuses a request of one turn once those the idle instances leave waiting fill the queue', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 1 });
+    h.submit(1, { gather: true });
+    h.submit(2, { gather: true });
+    const c = h.submit(3, { gather: true });
+    await settle();
+    expect([h.batches(), c.error?.code]).toEqual([[[1]], 'SLUICE_QUEUE_FULL']);
+  });
+
+  it('counts an incompatible request of one turn as waiting', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 4 });
+    h.submit(1, { gather: true, width: 2 });
+    h.submit(2, { gather: true, width: 3 });
+    const c = h.submit(3, { gather: true, width: 3 });
+    await settle();
+    expect([h.batches(), c.error?.code]).toEqual([[[1]], 'SLUICE_QUEUE_FULL']);
+  });
+
+  it('counts the requests of one turn as waiting when no instance is idle', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 1 });
+    h.submit(1);
+    h.submit(2, { gather: true });
+    const c = h.submit(3, { gather: true });
+    await settle();
+    expect([h.batches(), c.error?.code]).toEqual([[[1]], 'SLUICE_QUEUE_FULL']);
   });
 
   it('refuses a request when the version has no workers', async () => {

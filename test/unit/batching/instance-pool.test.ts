@@ -447,12 +447,63 @@ describe('InstancePool: close', () => {
     expect([h.model.created.map((i) => i.released), h.pool.info()]).toEqual([[1, 1], []]);
   });
 
-  it('releases an instance that finishes starting after the close', async () => {
+  it('waits for an instance still starting', async () => {
     const h = new Harness(true);
     h.pool.scale(1);
-    await h.pool.close();
+    let closed = false;
+    const closing = h.pool.close().then(() => {
+      closed = true;
+    });
+    await settle(10_000);
+    expect(closed).toBe(false);
+    h.model.starts[0]!.succeed();
+    await closing;
+  });
+
+  it('releases an instance that finishes starting after the close began, and never makes it available', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    const closing = h.pool.close();
     const instance = h.model.starts[0]!.succeed();
+    await closing;
+    expect([instance.released, h.available, h.pool.info()]).toEqual([1, 0, []]);
+  });
+
+  it('waits until the instance of a late start is released', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    const closing = h.pool.close();
+    const instance = h.model.starts[0]!.succeed();
+    let endRelease: (() => void) | undefined;
+    jest.spyOn(instance, 'release').mockImplementation(
+      () =>
+        new Promise<void>((resolve) => {
+          endRelease = resolve;
+        }),
+    );
+    let closed = false;
+    const watched = closing.then(() => {
+      closed = true;
+    });
     await settle();
-    expect([instance.released, h.available]).toEqual([1, 0]);
+    expect([endRelease !== undefined, closed]).toEqual([true, false]);
+    endRelease?.();
+    await watched;
+  });
+
+  it('resolves once an instance that fails to start after the close began has failed', async () => {
+    const h = new Harness(true);
+    h.pool.scale(1);
+    const closing = h.pool.close();
+    h.model.starts[0]!.fail(new Error('no device'));
+    await closing;
+    expect(h.pool.info()).toEqual([]);
+  });
+
+  it('starts no instance once closed', async () => {
+    const h = new Harness(true);
+    await h.pool.close();
+    h.pool.scale(2);
+    expect([h.model.starts.length, h.pool.info()]).toEqual([0, []]);
   });
 });

@@ -95,6 +95,11 @@ describe('loadManifest', () => {
     expect(manifest.workers).toMatchObject({ min: 3, max: 3 });
   });
 
+  it('keeps workers.autoscale.enabled as the manifest declares it', async () => {
+    const manifest = await loadManifest(await modelWith('name: m\nversion: "1"\nmodel: model.onnx\nworkers:\n  autoscale:\n    enabled: false\n'));
+    expect(manifest.declaredAutoscaleEnabled).toBe(false);
+  });
+
   it('defaults workers.max to 1 when workers.min is 0', async () => {
     const manifest = await loadManifest(await modelWith('name: m\nversion: "1"\nmodel: model.onnx\nworkers:\n  min: 0\n'));
     expect(manifest.workers).toMatchObject({ min: 0, max: 1 });
