@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client, ClientDuplexStream, ClientReadableStream } from '@grpc/grpc-js';
-import { grpcClient, unary } from '../support/grpc-clients.js';
+import { callError, grpcClient, unary } from '../support/grpc-clients.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
 import { gatedTagHandler, NodeGate } from '../support/workflows/test-node-handlers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -90,6 +90,15 @@ describe('gRPC streaming of intermediate results', () => {
     const response = await unary<InferResponse>(oip, 'ModelInfer', tagsRequest('one', ['a', 'b']));
     expect(response).toMatchObject({ model_name: 'tags', id: 'one' });
     expect(texts(response)).toEqual(['a', 'b']);
+  });
+
+  it('refuses ModelInfer asking a workflow for an output it does not have with INVALID_ARGUMENT and SLUICE_TENSOR_UNKNOWN_OUTPUT', async () => {
+    const request = { ...tagsRequest('one', ['a']), outputs: [{ name: 'labels' }] };
+    expect(await callError(unary(oip, 'ModelInfer', request))).toEqual({
+      code: 3,
+      details: 'workflow `tags` has no output `labels`; its outputs are: tags',
+      errorCode: 'SLUICE_TENSOR_UNKNOWN_OUTPUT',
+    });
   });
 
   it('runs a workflow by name through Predictions', async () => {

@@ -103,6 +103,18 @@ describe('the iris-second-opinion workflow over HTTP', () => {
     expect(answer).toMatchObject({ status: 200, body: { outputs: [{ name: 'label', datatype: 'INT64', shape: [1], data: [0] }] } });
   });
 
+  it('refuses an output the workflow does not have on /v2/models/{workflow}/infer with 400 SLUICE_TENSOR_UNKNOWN_OUTPUT, as a model does', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/iris-second-opinion/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'measurements', datatype: 'FP32', shape: [1, 4], data: CLEAR }], outputs: [{ name: 'label' }, { name: 'labels' }] },
+    });
+    expect(answer).toEqual({
+      status: 400,
+      headers: expect.any(Headers),
+      body: { error: 'workflow `iris-second-opinion` has no output `labels`; its outputs are: probabilities, label', errorCode: 'SLUICE_TENSOR_UNKNOWN_OUTPUT' },
+    });
+  });
+
   it('lists the registered workflows', async () => {
     expect(await requestJson(`${t.management}/workflows`)).toEqual({
       status: 200,

@@ -79,7 +79,7 @@ describe('registering workflows from the workflow store', () => {
     expect(await run('second-look', { measurements: CLEAR })).toMatchObject({ status: 200, body: { label: [0] } });
   });
 
-  it.each(INVALID)('refuses %s.yaml with 400 SLUICE_WORKFLOW_INVALID and every problem at its position', async (name) => {
+  it.each(INVALID)('refuses %s.yaml with 400 SLUICE_WORKFLOW_INVALID and its problems at their positions', async (name) => {
     const message = readFileSync(join(INVALID_DIR, `${name}.expected.txt`), 'utf8').trimEnd();
     const answer = await register(`url=${name}`);
     expect(answer).toEqual({
@@ -91,6 +91,28 @@ describe('registering workflows from the workflow store', () => {
     expect(problems.filter((problem) => problem.severity === 'error').map(formatWorkflowProblem)).toEqual(
       message.split('\n').filter((line) => line.includes(': error: ')),
     );
+  });
+
+  it('answers a 1 MiB file of unknown keys in a few kilobytes: 20 problems, each key cut short, and how many more', async () => {
+    const keys = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(3, '0')}${'k'.repeat(2080)}`);
+    await writeWorkflowFile(t.dir, 'huge.yaml', `${readFileSync(join(INVALID_DIR, 'unknown-key.yaml'), 'utf8')}${keys.map((key) => `${key}: 1\n`).join('')}`);
+    const answer = await register('url=huge');
+    const shown = (key: string): string => `${key.slice(0, 39)}…`;
+    const unknown = (key: string, line: number): string =>
+      `huge.yaml:${line}:1: error: ${shown(key)}: unknown key \`${shown(key)}\`; allowed here: apiVersion, kind, metadata, defaults, inputs, nodes, outputs`;
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_WORKFLOW_INVALID',
+        message: [
+          'workflow huge.yaml is invalid (501 problems):',
+          'huge.yaml:6:12: error: nodes.quick.modle: unknown key `modle`; did you mean `model`?',
+          ...keys.slice(0, 19).map((key, i) => unknown(key, 8 + i)),
+          '… and 481 more',
+        ].join('\n'),
+      },
+    });
+    expect(JSON.stringify(answer.body).length).toBeLessThan(16_384);
   });
 
   it.each([
@@ -237,6 +259,7 @@ describe('workflows registered at start-up', () => {
       prepare: async (_store, dir) => {
         await copyExampleWorkflows(dir, ['iris-second-opinion.yaml']);
         await copyFile(join(INVALID_DIR, 'unknown-model.yaml'), join(workflowStoreOf(dir), 'unknown-model.yaml'));
+        await copyFile(join(INVALID_DIR, 'many-problems.yaml'), join(workflowStoreOf(dir), 'many-problems.yaml'));
       },
     });
   });
@@ -248,14 +271,13 @@ describe('workflows registered at start-up', () => {
     });
   });
 
-  it('logs the workflow that failed with its problems', () => {
-    expect(logger.lines.filter((line) => line.message === 'workflow failed to load; the others still start')).toEqual([
-      {
-        level: 'error',
-        message: 'workflow failed to load; the others still start',
-        fields: { source: 'unknown-model', reason: readFileSync(join(INVALID_DIR, 'unknown-model.expected.txt'), 'utf8').trimEnd() },
-      },
-    ]);
+  it('logs each workflow that failed with its problems, the first 20 of many', () => {
+    const failed = (source: string): unknown => ({
+      level: 'error',
+      message: 'workflow failed to load; the others still start',
+      fields: { source, reason: readFileSync(join(INVALID_DIR, `${source}.expected.txt`), 'utf8').trimEnd() },
+    });
+    expect(logger.lines.filter((line) => line.message === 'workflow failed to load; the others still start')).toEqual([failed('many-problems'), failed('unknown-model')]);
   });
 });
 

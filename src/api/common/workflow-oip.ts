@@ -1,5 +1,6 @@
+import { SluiceError } from '../../common/errors/index.js';
 import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../common/tensor/index.js';
-import type { WorkflowInputSpec } from '../../workflow/index.js';
+import type { WorkflowDefinition, WorkflowInputSpec } from '../../workflow/index.js';
 import { isTensorValue, workflowValueToJson } from './workflow-json.js';
 
 const decoder = new TextDecoder();
@@ -29,6 +30,24 @@ export function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec
       return elements.map((e) => (e instanceof Uint8Array ? decoder.decode(e) : typeof e === 'bigint' ? Number(e) : e));
     default:
       return tensor;
+  }
+}
+
+/**
+ * Checks, before the run, that every output an OIP request asks for is one `workflow` declares, as a
+ * model's inference does: `SLUICE_TENSOR_UNKNOWN_OUTPUT` naming the workflow's outputs otherwise. (A
+ * declared output whose every source was skipped is simply absent from the answer.)
+ */
+export function checkRequestedWorkflowOutputs(workflow: WorkflowDefinition, requested: readonly string[] | undefined): void {
+  const declared = Object.keys(workflow.outputs);
+  for (const name of requested ?? []) {
+    if (!declared.includes(name)) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_UNKNOWN_OUTPUT',
+        `workflow \`${workflow.name}\` has no output \`${name}\`; its outputs are: ${declared.join(', ')}`,
+        { output: name, expected: declared },
+      );
+    }
   }
 }
 

@@ -1,13 +1,11 @@
 import type { Context } from '@opentelemetry/api';
 import { SluiceError } from '../../common/errors/index.js';
 import type { Tensor } from '../../common/tensor/index.js';
+import { MAX_WORKFLOW_DEPTH } from '../definition/nesting-limit.js';
 import type { WorkflowNode } from '../definition/workflow-definition.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import { modelInputTensor } from '../values/model-input-tensor.js';
 import type { WorkflowServices } from './workflow-services.js';
-
-/** Sub-workflows may call sub-workflows, but not without end. */
-export const MAX_WORKFLOW_DEPTH = 8;
 
 /** What one call of a node needs from its run. */
 export interface CallContext {

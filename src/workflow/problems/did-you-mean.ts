@@ -7,6 +7,8 @@ export function closestName(name: string, known: Iterable<string>): string | und
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
+    // The distance is at least the difference in length: a long name is not compared character by character.
+    if (Math.abs(candidate.length - name.length) > limit) continue;
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance <= limit && distance < bestDistance) {
       best = candidate;

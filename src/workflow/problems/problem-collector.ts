@@ -1,4 +1,5 @@
 import type { SpanAnchor, YamlSourceMap } from '../parser/yaml-source-map.js';
+import { clipProblemText, clipText, MAX_PROBLEM_TEXT_CHARS, MAX_QUOTED_CHARS } from './clip-text.js';
 import { displayPath, type JsonPointer } from './json-pointer.js';
 import { SourceLines } from './source-lines.js';
 import type { ProblemSeverity, WorkflowProblem } from './workflow-problem.js';
@@ -6,10 +7,17 @@ import type { ProblemSeverity, WorkflowProblem } from './workflow-problem.js';
 /** Where in a value a problem sits: its key, its start, or a character offset into a one-line scalar. */
 export type ProblemAnchor = SpanAnchor | { readonly within: number };
 
+/** The key path people see, each key and the whole cut short: a key may be as long as the file. */
+function shortPath(pointer: JsonPointer): string {
+  const keys = pointer.split('/').map((key) => clipText(key, MAX_QUOTED_CHARS));
+  return clipText(displayPath(keys.join('/')), MAX_PROBLEM_TEXT_CHARS);
+}
+
 /**
  * Gathers the problems of one workflow file, turning JSON pointers into `line:col` through the
  * document's source map. Every check reports into one collector, so all problems come out together,
- * sorted by position.
+ * sorted by position. Each problem is kept short (names and values it quotes, its path, message and
+ * hint), so that what a file can make it say does not grow with the file.
  */
 export class ProblemCollector {
   private readonly found: { readonly problem: WorkflowProblem; readonly pointer: JsonPointer; readonly offset: number }[] = [];
@@ -66,7 +74,15 @@ export class ProblemCollector {
 
   private push(severity: ProblemSeverity, pointer: JsonPointer, offset: number, message: string, hint: string): void {
     const { line, column } = this.lines.at(offset);
-    const problem: WorkflowProblem = { severity, file: this.file, line, column, path: displayPath(pointer), message, hint };
+    const problem: WorkflowProblem = {
+      severity,
+      file: clipText(this.file, MAX_PROBLEM_TEXT_CHARS),
+      line,
+      column,
+      path: shortPath(pointer),
+      message: clipProblemText(message),
+      hint: clipProblemText(hint),
+    };
     this.found.push({ problem, pointer, offset });
   }
 

@@ -4,6 +4,7 @@ import { ProblemCollector } from '../problems/problem-collector.js';
 import { workflowInvalid } from '../problems/workflow-invalid-error.js';
 import type { WorkflowProblem } from '../problems/workflow-problem.js';
 import { buildDraft } from './build-draft.js';
+import { checkCallDepth } from './check-call-depth.js';
 import { checkConditions } from './check-conditions.js';
 import { checkConnections } from './check-connections.js';
 import { checkCycles } from './check-cycles.js';
@@ -56,9 +57,9 @@ function definitionOf(draft: WorkflowDraft, context: ValidationContext): Workflo
 /**
  * Checks a parsed workflow against `schemas/workflow.schema.json` and then for meaning: references,
  * `when` expressions, the catalog's models, handlers and workflows, `forEach` sources, tensor datatypes
- * and shapes, and cycles. Every problem is found in one pass; when there is any, throws
- * `SLUICE_WORKFLOW_INVALID` listing them all (and the warnings). Otherwise returns the definition with
- * defaults applied, and warnings (nodes that contribute to no output).
+ * and shapes, cycles, and how deep chains of sub-workflows nest. Every problem is found in one pass;
+ * when there is any, throws `SLUICE_WORKFLOW_INVALID` listing them (and the warnings). Otherwise returns
+ * the definition with defaults applied, and warnings (nodes that contribute to no output).
  */
 export function validateWorkflow(parsed: ParsedWorkflow, catalog: WorkflowCatalog, options: ValidateWorkflowOptions = {}): ValidatedWorkflow {
   const problems = new ProblemCollector(parsed.file, parsed.text, parsed.sourceMap);
@@ -68,6 +69,7 @@ export function validateWorkflow(parsed: ParsedWorkflow, catalog: WorkflowCatalo
   const context: ValidationContext = { draft, catalog, problems, ports: new Map(), conditions: new Map(), unknownNodeReferenced: false };
   checkConditions(context);
   resolveTargets(context);
+  checkCallDepth(context);
   checkNodeInputs(context);
   checkReferences(context);
   checkForEach(context);

@@ -9,7 +9,7 @@ import { bodyBytes } from '../common/request-body.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
-import { oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
 import { inferOip } from './oip/oip-infer.js';
 
 /** OIP model metadata. */
@@ -112,6 +112,7 @@ export class OipController {
   private async runWorkflow(name: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const workflow = this.core.workflows.get(name);
     const decoded = decodeBody(request);
+    checkRequestedWorkflowOutputs(workflow.plan.workflow, decoded.outputs);
     const specs = workflow.plan.workflow.inputs;
     const inputs = Object.fromEntries(decoded.inputs.map((tensor) => [tensor.name, oipTensorToWorkflowInput(tensor, specs[tensor.name])]));
     const knobs = knobsFromOipParameters(decoded.parameters, request, reply);

@@ -84,13 +84,14 @@ describe('sub-workflows', () => {
   /*
    *   level-0 ──▶ level-1 ──▶ … ──▶ level-8 ──▶ level-9 (t/pass)        each a workflow node, 2 attempts
    *                                          ✗ nine deep: stopped, and no level tries again
+   *   (validated by a catalog that does not say what registered workflows call, so only the run can tell)
    */
   it('stops sub-workflows nested past the depth limit without retrying at any level', async () => {
     const harness = new WorkflowHarness().handler('t/pass', compute(['x'], ['x'], (v) => ({ x: v['x'] })));
     harness.register(workflow('level-9').input('x').handler('call', 't/pass', { x: '$request.x' }).output('x', 'call.x'));
     let top = harness.register(workflow('level-8').input('x').node('call', { workflow: 'level-9', inputs: { x: '$request.x' } }).output('x', 'call.x'));
     for (let level = 7; level >= 0; level--) {
-      top = harness.register(
+      top = harness.registerUnchained(
         workflow(`level-${level}`)
           .input('x')
           .node('call', { workflow: `level-${level + 1}`, inputs: { x: '$request.x' }, retry: { attempts: 2 } })
@@ -113,6 +114,22 @@ describe('sub-workflows', () => {
     expect(failure?.message.startsWith('workflow `level-0` node `call` (workflow level-1) failed: workflow `level-1` node `call` (workflow level-2) failed: ')).toBe(true);
     expect(failure?.message.endsWith('failed: sub-workflows nest more than 8 levels deep; make the chain of workflow nodes shorter')).toBe(true);
     expect(runs).toBe(9);
+  });
+
+  /*
+   *   level-0 ──▶ level-1 ──▶ … ──▶ level-8 (t/pass)        as deep as validation accepts: it runs
+   *   top ──▶ level-0                                        one level more: refused when registered
+   */
+  it('runs the deepest chain validation accepts, and validation refuses one level more', async () => {
+    const harness = new WorkflowHarness().handler('t/pass', compute(['x'], ['x'], (v) => ({ x: v['x'] })));
+    let top = harness.register(workflow('level-8').input('x').handler('call', 't/pass', { x: '$request.x' }).output('x', 'call.x'));
+    for (let level = 7; level >= 0; level--) {
+      top = harness.register(workflow(`level-${level}`).input('x').node('call', { workflow: `level-${level + 1}`, inputs: { x: '$request.x' } }).output('x', 'call.x'));
+    }
+    expect((await harness.run(top, { x: 1 })).outputs).toEqual({ x: 1 });
+    expect(() => harness.register(workflow('top').input('x').node('call', { workflow: 'level-0', inputs: { x: '$request.x' } }).output('x', 'call.x'))).toThrow(
+      expect.objectContaining({ code: 'SLUICE_WORKFLOW_INVALID' }),
+    );
   });
 
   /*

@@ -28,4 +28,21 @@ describe('workflow problems', () => {
       ].join('\n'),
     );
   });
+
+  it('list the first 20 of many problems and say how many more there are', () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...problem, line: i + 1 }));
+    expect(workflowInvalid('ocr.yaml', many).message).toBe(
+      [
+        'workflow ocr.yaml is invalid (25 problems):',
+        ...Array.from({ length: 20 }, (_, i) => `ocr.yaml:${i + 1}:40: error: nodes.crop.inputs.probs: refers to unknown node \`detct\`; did you mean \`detect\`?`),
+        '… and 5 more',
+      ].join('\n'),
+    );
+  });
+
+  it('carry only the problems and warnings listed in the details', () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...problem, line: i + 1 }));
+    const warnings = many.map((p) => ({ ...p, severity: 'warning' as const }));
+    expect(workflowInvalid('ocr.yaml', many, warnings).details).toEqual({ source: 'ocr.yaml', problems: many.slice(0, 20), warnings: warnings.slice(0, 20) });
+  });
 });
