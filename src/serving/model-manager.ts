@@ -19,10 +19,11 @@ import { loadModelVersion, versionSettingsOf, type ModelLoaderDeps, type Setting
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
 import type { ModelVersion } from './model-version.js';
+import { checkModelNotInUse, type ModelUse } from './model-uses.js';
 import { MutationQueue } from './mutation-queue.js';
 import { checkModelNameFree } from './name-claims.js';
 import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from './preferred-batch-sizes.js';
-import { UnrestoredModels } from './unrestored-models.js';
+import { UnrestoredModels, type UnrestoredModel } from './unrestored-models.js';
 import { compareVersions } from './version-order.js';
 
 /** A registration request (the management API's parameters, typed). */
@@ -69,6 +70,8 @@ export interface ModelManagerDeps {
   readonly workflowsForSnapshot?: () => readonly SnapshotWorkflow[];
   /** Whether a workflow holds `name`: a model may not take it. */
   readonly workflowNamed: (name: string) => boolean;
+  /** The registered workflows that call model `name`: it may not go while they need it. */
+  readonly modelUses: (name: string) => readonly ModelUse[];
 }
 
 function reasonOf(error: unknown): string {
@@ -176,20 +179,21 @@ export class ModelManager {
   /**
    * The versions `url` stands for, registering those that are not registered yet with `request`'s
    * settings; versions already registered are used as they are (a workflow naming a model the server
-   * already serves).
+   * already serves). As in {@link register}, the download comes before this call's turn.
    */
   ensureRegistered(request: RegisterRequest): Promise<EnsuredModel[]> {
     checkRegisterRequest(request);
-    return this.mutations.run(async () => {
-      const sources = await this.deps.sources.resolve(request.url, request.traceHeaders);
-      const name = (s: ModelSource): string => request.name ?? s.manifest.name;
-      const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
-      if (missing.length > 0) {
-        await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
-        await this.writeSnapshot();
-      }
-      return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
-    });
+    return this.deps.sources.resolve(request.url, request.traceHeaders).then((sources) =>
+      this.mutations.run(async () => {
+        const name = (s: ModelSource): string => request.name ?? s.manifest.name;
+        const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
+        if (missing.length > 0) {
+          await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
+          await this.writeSnapshot();
+        }
+        return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
+      }),
+    );
   }
 
   /** Changes worker bounds of a version (the default one when `version` is omitted). */
@@ -224,7 +228,8 @@ export class ModelManager {
 
   /**
    * Unregisters one version, or every version when `version` is omitted; answers the removed versions. A
-   * snapshot entry start-up could not load is unregistered the same way (it leaves the snapshot).
+   * snapshot entry start-up could not load is unregistered the same way (it leaves the snapshot). Throws
+   * `SLUICE_MODEL_IN_USE` when a registered workflow needs what would go (see {@link checkModelNotInUse}).
    */
   unregister(name: string, version?: string): Promise<string[]> {
     return this.mutations.run(async () => {
@@ -236,6 +241,9 @@ export class ModelManager {
         return dropped;
       }
       const targets = version === undefined ? registry.versionsOf(name) : [registry.resolve(name, version)];
+      const removed = targets.map((t) => t.version);
+      const remaining = registry.versionsOf(name).map((v) => v.version).filter((v) => !removed.includes(v));
+      checkModelNotInUse({ name, version, removed, remaining }, this.deps.modelUses(name));
       const kept = version === undefined ? this.unrestored.drop(name) : [];
       if (version !== undefined) registry.remove(name, version);
       else for (const target of [...targets].reverse()) this.removeAny(target);
@@ -258,20 +266,22 @@ export class ModelManager {
       const failed: { source: string; reason: string }[] = [];
       const loaded: string[] = [];
       const kept: string[] = [];
-      const attempt = async (source: string, load: () => Promise<ModelVersion[]>): Promise<boolean> => {
+      /** Answers the load error's message, or undefined when it loaded. */
+      const attempt = async (source: string, load: () => Promise<ModelVersion[]>): Promise<string | undefined> => {
         try {
           loaded.push(...(await load()).map((v) => `${v.name}@${v.version}`));
-          return true;
+          return undefined;
         } catch (error) {
           failed.push({ source, reason: reasonOf(error) });
           this.deps.logger.error('model failed to load; the other models still start', { source, reason: reasonOf(error) });
-          return false;
+          return reasonOf(error);
         }
       };
       if (snapshot) {
         for (const entry of snapshot.models) {
-          if (await attempt(entry.url, () => this.restoreEntry(entry))) continue;
-          this.unrestored.keep(entry);
+          const loadError = await attempt(entry.url, () => this.restoreEntry(entry));
+          if (loadError === undefined) continue;
+          this.unrestored.keep(entry, loadError);
           kept.push(`${entry.name}@${entry.version}`);
           this.deps.logger.warn(
             'model from the snapshot kept in the snapshot but not loaded: the next start tries it again; unregister it or register it again to change that',
@@ -295,6 +305,14 @@ export class ModelManager {
         ...(snapshot?.workflows ? { snapshotWorkflows: snapshot.workflows } : {}),
       };
     });
+  }
+
+  /**
+   * The snapshot entries start-up could not load, kept for the next start, with their load errors (their
+   * `isDefault` as the next snapshot records it).
+   */
+  notLoaded(): UnrestoredModel[] {
+    return this.unrestored.list((name) => this.loadedDefaultOf(name));
   }
 
   /** Writes the snapshot now (after a workflow change); does nothing before {@link serving}. */
@@ -421,6 +439,10 @@ export class ModelManager {
     registry.remove(version.name, version.version);
   }
 
+  private loadedDefaultOf(name: string): string | undefined {
+    return this.deps.registry.has(name) ? this.deps.registry.defaultVersionOf(name) : undefined;
+  }
+
   private storePathOf(version: ModelVersion): { storePath?: string } {
     const store = this.deps.config.modelStore;
     return isPathInside(store, version.origin.dir) ? { storePath: relative(store, version.origin.dir) } : {};
@@ -457,7 +479,7 @@ export class ModelManager {
       createdAt: new Date().toISOString(),
       models: [
         ...registry.all().map((v) => this.snapshotEntryOf(v)),
-        ...this.unrestored.forSnapshot((name) => (registry.has(name) ? registry.defaultVersionOf(name) : undefined)),
+        ...this.unrestored.forSnapshot((name) => this.loadedDefaultOf(name)),
       ],
       ...(this.deps.workflowsForSnapshot ? { workflows: this.deps.workflowsForSnapshot() } : {}),
     };

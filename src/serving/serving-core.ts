@@ -139,6 +139,7 @@ export class ServingCore {
       logger: options.logger,
       workflowsForSnapshot: () => this.workflowManager.snapshotEntries(),
       workflowNamed: (name) => this.workflows.find(name) !== undefined,
+      modelUses: (name) => this.workflows.modelUses(name),
     });
     for (const { handler, origin } of options.nodeHandlers ?? []) this.nodeHandlers.register(handler, origin);
     this.nodeHandlers.freeze();

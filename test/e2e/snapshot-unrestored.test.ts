@@ -1,6 +1,8 @@
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Client } from '@grpc/grpc-js';
+import { grpcClient, unary } from '../support/grpc-clients.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, memoryLogger, requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -27,12 +29,12 @@ describe('snapshot entries that fail to load at start-up', () => {
     await cleanup();
   });
 
-  it('serves the other models, logs the one kept but not loaded, and keeps it in the next snapshot written', async () => {
+  it('serves the other models, lists the one kept but not loaded as NOT_LOADED, logs it, and keeps it in the next snapshot written', async () => {
     await hideIris();
     const lines: string[] = [];
     const second = await startTestServer({ dir, logger: memoryLogger(lines) });
     try {
-      expect(await names(second)).toEqual({ models: [{ modelName: 'mlp', modelUrl: 'mlp' }] });
+      expect(await names(second)).toEqual({ models: [{ modelName: 'iris', modelUrl: 'iris', status: 'NOT_LOADED' }, { modelName: 'mlp', modelUrl: 'mlp' }] });
       expect(await requestJson(`${second.inference}/predictions/mlp`, { method: 'POST', json: new Array<number>(64).fill(0.5) })).toMatchObject({ status: 200 });
       const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(logged).toContainEqual(
@@ -51,6 +53,64 @@ describe('snapshot entries that fail to load at start-up', () => {
     } finally {
       await second.server.stop();
     }
+  });
+
+  describe('the model kept but not loaded, as the management APIs show it', () => {
+    let kept: TestServer;
+    let grpc: Client;
+    const notLoaded = (): Record<string, unknown> => ({
+      modelName: 'iris',
+      modelVersion: '1.0',
+      modelUrl: 'iris',
+      isDefault: true,
+      status: 'NOT_LOADED',
+      loadError: `${join(dir, 'model-store', 'iris', 'model.yaml')}: \`model\` ("model.onnx") does not exist; put the file in the model directory or fix the path`,
+      minWorkers: 1,
+      maxWorkers: 3,
+      batchSize: 1,
+      maxBatchDelay: 0,
+      responseTimeout: 120,
+      jobQueueSize: 100,
+      workers: [],
+    });
+
+    beforeAll(async () => {
+      kept = await startTestServer({ dir });
+      grpc = grpcClient('torchserveManagement', kept.grpcManagement);
+    });
+    afterAll(async () => {
+      grpc.close();
+      await kept.server.stop();
+    });
+
+    it('describes it at GET /models/{m} as NOT_LOADED, with what the snapshot records and its load error', async () => {
+      expect(await requestJson(`${kept.management}/models/iris`)).toEqual({ status: 200, headers: expect.any(Headers), body: [notLoaded()] });
+    });
+
+    it('describes it at GET /models/{m}/{v} and GET /models/{m}/all', async () => {
+      expect((await requestJson(`${kept.management}/models/iris/1.0`)).body).toEqual([notLoaded()]);
+      expect((await requestJson(`${kept.management}/models/iris/all`)).body).toEqual([notLoaded()]);
+    });
+
+    it('answers the same over gRPC ListModels and DescribeModel', async () => {
+      const list = await unary<{ msg: string }>(grpc, 'ListModels', {});
+      expect(JSON.parse(list.msg)).toEqual({ models: [{ modelName: 'iris', modelUrl: 'iris', status: 'NOT_LOADED' }, { modelName: 'mlp', modelUrl: 'mlp' }] });
+      const described = await unary<{ msg: string }>(grpc, 'DescribeModel', { model_name: 'iris' });
+      expect(JSON.parse(described.msg)).toEqual([notLoaded()]);
+    });
+
+    it('answers 404 SLUICE_MODEL_VERSION_NOT_FOUND for a version the snapshot does not hold, listing the one not loaded', async () => {
+      expect(await requestJson(`${kept.management}/models/iris/2.0`)).toEqual({
+        status: 404,
+        headers: expect.any(Headers),
+        body: {
+          code: 404,
+          type: 'ModelVersionNotFoundException',
+          errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND',
+          message: 'model `iris` has no version `2.0`; its versions: 1.0 (NOT_LOADED)',
+        },
+      });
+    });
   });
 
   it('restores the kept model, with its settings, at the next start once its file is back', async () => {

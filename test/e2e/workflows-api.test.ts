@@ -189,14 +189,14 @@ describe('the iris-second-opinion workflow after what it uses goes away', () => 
     });
   });
 
-  it('describes a node whose model was unregistered as not ready, and the workflow with it', async () => {
-    expect(await requestJson(`${t.management}/models/iris`, { method: 'DELETE' })).toMatchObject({ status: 200 });
+  it('describes a node whose model has no workers as not ready, and the workflow with it', async () => {
+    expect(await requestJson(`${t.management}/models/iris?min_worker=0`, { method: 'PUT' })).toMatchObject({ status: 200 });
     expect((await requestJson(`${t.management}/workflows/iris-second-opinion`)).body).toMatchObject([
       {
         ready: false,
         nodes: [
           { id: 'quick', target: 'iris-quick', version: '1.0', ready: true },
-          { id: 'careful', target: 'iris', ready: false },
+          { id: 'careful', target: 'iris', version: '1.0', ready: false },
         ],
       },
     ]);

@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   SLUICE_MODEL_VERSION_NOT_FOUND: { category: 'NOT_FOUND', type: 'ModelVersionNotFoundException' },
   SLUICE_MODEL_ALREADY_REGISTERED: { category: 'ALREADY_EXISTS', type: 'ConflictStatusException' },
   SLUICE_MODEL_LOAD_FAILED: { category: 'INTERNAL', type: 'ModelLoadException' },
+  SLUICE_MODEL_IN_USE: { category: 'FAILED_PRECONDITION', type: 'ConflictStatusException' },
   SLUICE_MODEL_DEFAULT_VERSION_IN_USE: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_MODEL_NO_WORKERS: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   SLUICE_MODEL_UNLOADING: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },

@@ -6,7 +6,7 @@ import type { SluiceConfig } from '../../config/index.js';
 import type { SnapshotWorkflow } from '../../model-store/index.js';
 import { basename } from 'node:path';
 import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
-import { formatWorkflowProblem, loadWorkflow, type LoadedWorkflow, type WorkflowCatalog, type WorkflowProblem } from '../../workflow/index.js';
+import { formatWorkflowProblem, loadWorkflow, type WorkflowCatalog, type WorkflowProblem } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
 import type { EnsuredModel, ModelManager } from '../model-manager.js';
 import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
@@ -41,6 +41,30 @@ function refusedForWorkflowNode(error: unknown): boolean {
   if (!isSluiceError(error, 'SLUICE_WORKFLOW_INVALID')) return false;
   const problems = (error.details as { problems?: readonly WorkflowProblem[] } | undefined)?.problems ?? [];
   return problems.some((problem) => /^nodes\.[^.]+\.workflow$/.test(problem.path));
+}
+
+/** A workflow read and, for a TorchServe spec, converted, with its models registered: ready to validate and register. */
+interface PreparedWorkflow {
+  readonly source: WorkflowSource;
+  /** The name a TorchServe spec registers under (a workflow file's own is known once it is validated). */
+  readonly name?: string;
+  /** The workflow file to validate: the source's text, or the converted spec. */
+  readonly text: string;
+  readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
+  /** The models the local handlers call. */
+  readonly handlerModels?: readonly string[];
+  /** Models this registration registered (taken back if it is refused). */
+  readonly added: readonly EnsuredModel[];
+}
+
+/** A model a converted spec's node calls was unregistered after the spec registered it, before the workflow itself registered. */
+function checkHandlerModelRegistered(model: string, workflow: string, modelNamed: (name: string) => boolean): void {
+  if (modelNamed(model)) return;
+  throw new SluiceError(
+    'SLUICE_MODEL_NOT_FOUND',
+    `model \`${model}\`, which workflow \`${workflow}\` calls, was unregistered while the workflow was being registered; register the workflow again`,
+    { model, workflow },
+  );
 }
 
 /** A workflow registration. */
@@ -101,13 +125,16 @@ export class WorkflowManager {
    * `SLUICE_MANAGEMENT_INVALID_ARGUMENT` at once (before anything is read) for a name that breaks the
    * rule of workflow files' `metadata.name`, and `SLUICE_MODEL_ALREADY_REGISTERED` for a name a model holds.
    */
-  register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+  async register(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
     const problem = request.name === undefined ? undefined : nameRuleProblem('`workflow_name`', workflowNamePattern(), request.name);
-    if (problem !== undefined) return Promise.reject(new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', problem));
+    if (problem !== undefined) throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', problem);
+    // A name given outright is refused before anything is read (or a TorchServe spec's models loaded).
+    if (request.name !== undefined) checkWorkflowNameFree(request.name, this.deps.modelNamed);
+    // Downloads (of the workflow and of a TorchServe spec's models) touch no registered workflow, so they run
+    // before this registration's turn: one that takes up to `download.timeoutMs` must not hold up the others.
+    const prepared = await this.prepare(request);
     return this.mutations.run(async () => {
-      // A name given outright is refused before anything is read (or a TorchServe spec's models loaded).
-      if (request.name !== undefined) checkWorkflowNameFree(request.name, this.deps.modelNamed);
-      const entry = await this.load(request);
+      const entry = await this.install(prepared, request);
       await this.deps.persist();
       return entry;
     });
@@ -152,7 +179,7 @@ export class WorkflowManager {
         const before = loaded.length;
         for (const request of pending) {
           try {
-            loaded.push((await this.load(request)).name);
+            loaded.push((await this.install(await this.prepare(request), request)).name);
           } catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
             if (refusedForWorkflowNode(error)) waiting.push({ request, reason });
@@ -170,15 +197,11 @@ export class WorkflowManager {
   }
 
   /**
-   * A TorchServe spec: its models registered, its nodes made handler nodes, then the usual pipeline. A
-   * spec that is refused takes back the models its registration added, so a failed attempt leaves the
-   * server as it found it.
+   * A TorchServe spec: its models registered, its nodes made handler nodes and the spec converted to a
+   * workflow file. A spec that fails here takes back the models its registration added, so a failed
+   * attempt leaves the server as it found it.
    */
-  private async loadTorchServe(
-    document: unknown,
-    source: WorkflowSource,
-    request: RegisterWorkflowRequest,
-  ): Promise<LoadedWorkflow & { localHandlers: ReadonlyMap<string, NodeHandler>; added: readonly EnsuredModel[] }> {
+  private async prepareTorchServe(document: unknown, source: WorkflowSource, request: RegisterWorkflowRequest): Promise<PreparedWorkflow> {
     const spec = readTorchServeSpec(document, source.name);
     const name = request.name ?? source.packedAs ?? basename(request.url).replace(/\.(ya?ml)$/, '');
     const problem = nameRuleProblem("the workflow's name, taken from its file name,", workflowNamePattern(), name);
@@ -203,8 +226,7 @@ export class WorkflowManager {
       const handlerModule =
         request.handler === undefined ? await findSiblingModule(source.file) : (await readWorkflowModule(request.handler, source.baseDir)).path;
       const localHandlers = await torchServeHandlers({ workflow: name, spec, file: source.name, models, handlerModule, inference: this.deps.inference });
-      const text = convertTorchServeSpec(spec, name, '1');
-      return { ...loadWorkflow(text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) }), localHandlers, added };
+      return { source, name, text: convertTorchServeSpec(spec, name, '1'), localHandlers, handlerModels: [...new Set(models.values())], added };
     } catch (error) {
       await this.takeBack(added, name);
       throw error;
@@ -229,45 +251,53 @@ export class WorkflowManager {
     return workflows === 'all' ? scanWorkflowStore(workflowStore) : [...workflows];
   }
 
-  private async load(request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+  /** Reads (or downloads) the workflow; a TorchServe spec also has its models registered here. */
+  private async prepare(request: RegisterWorkflowRequest): Promise<PreparedWorkflow> {
     const source = await readWorkflowSource(request.url, this.deps.config, request.traceHeaders);
     const torchServe = torchServeDocument(source);
-    const loaded =
-      torchServe !== undefined
-        ? await this.loadTorchServe(torchServe, source, request)
-        : {
-            ...loadWorkflow(source.text, { file: source.name, catalog: this.deps.catalog, ...(request.name !== undefined ? { name: request.name } : {}) }),
-            localHandlers: undefined,
-            added: [],
-          };
-    const { plan, warnings } = loaded;
-    const name = request.name ?? plan.workflow.name;
-    // Checked here, with nothing awaited before `put`, so that a model registered meanwhile cannot slip in.
+    return torchServe !== undefined ? this.prepareTorchServe(torchServe, source, request) : { source, text: source.text, added: [] };
+  }
+
+  /**
+   * Validates and plans a prepared workflow against what is registered now and registers it; a refusal
+   * takes back the models its preparation added. Nothing is awaited between the checks and `put`, so that
+   * a model registered or unregistered meanwhile cannot slip in.
+   */
+  private async install(prepared: PreparedWorkflow, request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+    const { source, localHandlers, handlerModels } = prepared;
+    let entry: RegisteredWorkflow;
     try {
+      const { plan, warnings } =
+        localHandlers !== undefined
+          ? loadWorkflow(prepared.text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) })
+          : loadWorkflow(prepared.text, { file: source.name, catalog: this.deps.catalog, ...(request.name !== undefined ? { name: request.name } : {}) });
+      const name = request.name ?? plan.workflow.name;
       checkWorkflowNameFree(name, this.deps.modelNamed);
+      for (const model of handlerModels ?? []) checkHandlerModelRegistered(model, name, this.deps.modelNamed);
+      entry = {
+        name,
+        version: plan.workflow.version,
+        plan,
+        warnings,
+        url: request.url,
+        file: source.file,
+        registeredAt: new Date(),
+        ...(localHandlers !== undefined ? { localHandlers } : {}),
+        ...(handlerModels !== undefined ? { handlerModels } : {}),
+      };
     } catch (error) {
-      await this.takeBack(loaded.added, name);
+      await this.takeBack(prepared.added, prepared.name ?? source.name);
       throw error;
     }
-    const entry: RegisteredWorkflow = {
-      name,
-      version: plan.workflow.version,
-      plan,
-      warnings,
-      url: request.url,
-      file: source.file,
-      registeredAt: new Date(),
-      ...(loaded.localHandlers ? { localHandlers: loaded.localHandlers } : {}),
-    };
     const previous = this.deps.registry.put(entry);
-    this.requests.set(name, request);
+    this.requests.set(entry.name, request);
     this.deps.logger.info(previous ? 'workflow replaced' : 'workflow registered', {
-      workflow: name,
+      workflow: entry.name,
       version: entry.version,
       ...(previous ? { previousVersion: previous.version } : {}),
-      warnings: warnings.length,
+      warnings: entry.warnings.length,
     });
-    for (const warning of warnings) this.deps.logger.warn('workflow warning', { workflow: name, warning: formatWorkflowProblem(warning) });
+    for (const warning of entry.warnings) this.deps.logger.warn('workflow warning', { workflow: entry.name, warning: formatWorkflowProblem(warning) });
     return entry;
   }
 }

@@ -1,6 +1,7 @@
 import { SluiceError } from '../../common/errors/index.js';
 import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
 import type { WorkflowPlan, WorkflowProblem } from '../../workflow/index.js';
+import type { ModelUse } from '../model-uses.js';
 
 /** A registered workflow: its plan and where it came from. */
 export interface RegisteredWorkflow {
@@ -16,6 +17,17 @@ export interface RegisteredWorkflow {
   readonly registeredAt: Date;
   /** Handlers only this workflow uses (the nodes of a converted TorchServe spec). */
   readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
+  /** Models its local handlers call by name, at their default version (the model nodes of a converted TorchServe spec). */
+  readonly handlerModels?: readonly string[];
+}
+
+/** How `entry` calls model `model`: once per model node naming it (with its version) and per local handler calling it. */
+function usesOfModel(entry: RegisteredWorkflow, model: string): ModelUse[] {
+  const uses: ModelUse[] = (entry.handlerModels ?? []).filter((m) => m === model).map(() => ({ workflow: entry.name, version: undefined }));
+  for (const { node } of Object.values(entry.plan.nodes)) {
+    if (node.target.kind === 'model' && node.target.model === model) uses.push({ workflow: entry.name, version: node.target.version });
+  }
+  return uses;
 }
 
 /**
@@ -56,6 +68,11 @@ export class WorkflowRegistry {
     const found = this.get(name);
     this.workflows.delete(name);
     return found;
+  }
+
+  /** How the registered workflows use model `model`: one entry per node (or handler) that calls it. */
+  modelUses(model: string): ModelUse[] {
+    return [...this.workflows.values()].flatMap((entry) => usesOfModel(entry, model));
   }
 
   /** Workflow names, sorted. */

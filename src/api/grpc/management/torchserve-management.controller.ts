@@ -3,8 +3,7 @@ import { GrpcMethod } from '@nestjs/microservices';
 import { SluiceError } from '../../../common/errors/index.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { ALL_VERSIONS } from '../../../model-store/index.js';
-import { describeVersion } from '../../common/model-describe.js';
+import { describeModel, listModels } from '../../common/model-listing.js';
 import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
 import { callTraceContext } from '../common/grpc-call-scope.js';
 
@@ -93,21 +92,15 @@ export class TorchServeManagementController {
   /** The REST description as JSON: the default version, a given one, or every version with `all`. */
   @GrpcMethod(SERVICE, 'DescribeModel')
   describeModel(request: ModelRef): ManagementResponse {
-    const { registry } = this.core;
-    const versions = request.model_version === ALL_VERSIONS ? registry.versionsOf(request.model_name) : [registry.resolve(request.model_name, versionOf(request))];
-    if (versions.length === 0) registry.resolve(request.model_name);
-    return { msg: JSON.stringify(versions.map((v) => describeVersion(v, registry))) };
+    return { msg: JSON.stringify(describeModel(this.core, request.model_name, versionOf(request))) };
   }
 
-  /** The REST list as JSON: `{models: [{modelName, modelUrl}], nextPageToken?}`. */
+  /** The REST list as JSON: `{models: [{modelName, modelUrl, status?}], nextPageToken?}`. */
   @GrpcMethod(SERVICE, 'ListModels')
   listModels(request: { limit: number; next_page_token: number }): ManagementResponse {
     const limit = optionalInteger(request.limit, 'limit', 1, 1000) ?? 100;
     if (request.next_page_token < 0) throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', `next_page_token must be at least 0, got ${request.next_page_token}`);
-    const start = request.next_page_token;
-    const names = this.core.registry.names();
-    const models = names.slice(start, start + limit).map((name) => ({ modelName: name, modelUrl: this.core.registry.resolve(name).origin.url }));
-    return { msg: JSON.stringify({ models, ...(start + limit < names.length ? { nextPageToken: String(start + limit) } : {}) }) };
+    return { msg: JSON.stringify(listModels(this.core, request.next_page_token, limit)) };
   }
 
   @GrpcMethod(SERVICE, 'SetDefault')

@@ -4,8 +4,8 @@ import { SluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { ALL_VERSIONS } from '../../../model-store/index.js';
-import { describeVersion, type ModelVersionView } from '../../common/model-describe.js';
+import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../common/model-listing.js';
+import type { ModelVersionView } from '../../common/model-describe.js';
 import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
 import { requestTraceContext } from '../common/request-observer.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
@@ -28,6 +28,9 @@ const REGISTER_PARAMS = [
 const SCALE_PARAMS = ['min_worker', 'max_worker', 'synchronous', 'timeout'];
 const LIST_PARAMS = ['limit', 'next_page_token'];
 const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers: MAX_WORKERS } = REGISTRATION_LIMITS;
+
+/** A version as `GET /models/{m}` describes it: loaded, or kept from the snapshot but not loaded. */
+type ModelDescription = ModelVersionView | NotLoadedVersionView;
 
 /** A `{status}` answer, as TorchServe gives for management changes. */
 interface StatusAnswer {
@@ -81,34 +84,27 @@ export class ModelsController {
     };
   }
 
-  /** Lists registered models, paged. */
+  /** Lists registered models, and those the snapshot holds that start-up could not load, paged. */
   @Get()
-  list(@Query() query: RawQuery): { models: { modelName: string; modelUrl: string }[]; nextPageToken?: string } {
+  list(@Query() query: RawQuery): ModelList {
     const q = new QueryReader(query, LIST_PARAMS);
     const limit = q.integer('limit', 1, 1000) ?? 100;
     const start = q.integer('next_page_token', 0) ?? 0;
-    const names = this.core.registry.names();
-    const page = names.slice(start, start + limit).map((name) => {
-      const version = this.core.registry.resolve(name);
-      return { modelName: name, modelUrl: version.origin.url };
-    });
-    const next = start + limit < names.length ? { nextPageToken: String(start + limit) } : {};
-    return { models: page, ...next };
+    return listModels(this.core, start, limit);
   }
 
   /** Describes the default version. */
   @Get(':model')
-  describe(@Param('model') model: string, @Query() query: RawQuery): ModelVersionView[] {
+  describe(@Param('model') model: string, @Query() query: RawQuery): ModelDescription[] {
     QueryReader.refuseAll(query);
-    return [describeVersion(this.core.registry.resolve(model), this.core.registry)];
+    return describeModel(this.core, model, undefined);
   }
 
   /** Describes a version, or all of them with `all`. */
   @Get(':model/:version')
-  describeVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): ModelVersionView[] {
+  describeVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): ModelDescription[] {
     QueryReader.refuseAll(query);
-    const versions = version === ALL_VERSIONS ? this.core.registry.versionsOf(model) : [this.core.registry.resolve(model, version)];
-    return versions.map((v) => describeVersion(v, this.core.registry));
+    return describeModel(this.core, model, version);
   }
 
   /** Scales the default version. */
