@@ -1,4 +1,4 @@
-import { SluiceError, decodeJsonRequestBody, type BodyForm, type HandlerContext, type HandlerRequest, type PreparedRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, decodeJsonInstance, decodeJsonRequestBody, type BodyForm, type HandlerContext, type HandlerRequest, type PreparedRequest } from '../../src/plugins/sdk/index.js';
 
 /** True for `application/json` and `application/*+json`. */
 function isJsonMediaType(mediaType: string): boolean {
@@ -13,9 +13,12 @@ function rawBodyProblem(request: HandlerRequest, context: HandlerContext): strin
   return `${model}, got ${request.contentType || 'a body without a content type'}; send Content-Type: application/json`;
 }
 
-/** Decodes a request whose body must be JSON tensors, remembering its form for postprocessing. */
+/**
+ * Decodes a request whose body must be JSON tensors (one KServe instance when `request.instance`),
+ * remembering its form for postprocessing.
+ */
 export function prepareJsonRequest(request: HandlerRequest, context: HandlerContext): PreparedRequest<BodyForm> {
   if (request.body instanceof Uint8Array) throw new SluiceError('SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', rawBodyProblem(request, context));
-  const { inputs, form } = decodeJsonRequestBody(request.body, context.model);
+  const { inputs, form } = request.instance === true ? decodeJsonInstance(request.body, context.model) : decodeJsonRequestBody(request.body, context.model);
   return { inputs, state: form };
 }

@@ -61,6 +61,15 @@ export interface HandlerInferenceRequest extends RequestKnobs {
   readonly request: HandlerRequest;
 }
 
+/** The entries of one body, each a request of the model's handler (KServe v1 `instances`). */
+export interface HandlerListInferenceRequest extends RequestKnobs {
+  readonly model: string;
+  readonly version?: string;
+  readonly requests: readonly HandlerRequest[];
+  /** What the body calls its list (`instances`): errors name the failing entry `instances[2]`. */
+  readonly listName: string;
+}
+
 /** A request whose body an envelope turns into the handler's requests (`/predictions` with an envelope). */
 export interface EnvelopedInferenceRequest extends RequestKnobs {
   readonly model: string;
@@ -148,6 +157,27 @@ function handlerFailure(version: ModelVersion, stage: string, error: unknown): S
 }
 
 /**
+ * Refuses `count` requests of one body that could never all be queued by `version`: more than its
+ * queue holds is `SLUICE_REQUEST_INVALID`, since a 503 would invite a retry that fails the same way.
+ * `what` says what made them (`` `instances` has 3 entries ``).
+ */
+function refuseOverQueue(version: ModelVersion, count: number, what: string, details: Readonly<Record<string, unknown>>): void {
+  const queueSize = version.settings.jobQueueSize;
+  if (count <= queueSize) return;
+  throw new SluiceError(
+    'SLUICE_REQUEST_INVALID',
+    `${what}, more than the ${queueSize} that model \`${version.name}\` version \`${version.version}\` can queue (jobQueueSize); send at most ${queueSize} instances per request, or raise jobQueueSize`,
+    { ...details, jobQueueSize: queueSize },
+  );
+}
+
+/** The error of one entry of a list, its message starting with the entry's place (`instances[2]: …`). */
+function entryFailure(place: string, index: number, error: unknown): unknown {
+  if (!isSluiceError(error)) return error;
+  return new SluiceError(error.code, `${place}: ${error.message}`, { ...error.details, entry: index }, { cause: error });
+}
+
+/**
  * Runs inference requests: resolves the model version, validates tensors against its specs before
  * anything is queued, hands the job to the version's scheduler and records metrics.
  */
@@ -220,18 +250,37 @@ export class InferenceService {
     const requests = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
     // The requests of one body are queued together: more than the queue holds could never all be accepted,
     // and a 503 would invite a retry that fails the same way.
-    const queueSize = version.settings.jobQueueSize;
-    if (requests.length > queueSize) {
-      throw new SluiceError(
-        'SLUICE_REQUEST_INVALID',
-        `the ${envelope.name} envelope made ${requests.length} requests of this body, more than the ${queueSize} that model \`${version.name}\` version \`${version.version}\` can queue (jobQueueSize); send at most ${queueSize} instances per request, or raise jobQueueSize`,
-        { envelope: envelope.name, requests: requests.length, jobQueueSize: queueSize },
-      );
-    }
+    refuseOverQueue(version, requests.length, `the ${envelope.name} envelope made ${requests.length} requests of this body`, {
+      envelope: envelope.name,
+      requests: requests.length,
+    });
     const answers = await Promise.all(
       requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
     );
     return { version, result: envelope.encode(answers.map((a) => a.result), context) };
+  }
+
+  /**
+   * Each entry of the list is predicted as by {@link predict}, all submitted together so they share a
+   * batch, and the answers come back in the list's order. A list longer than the version's queue is
+   * refused before anything runs. The first entry to fail fails the whole call at once, with that
+   * entry's error, its message starting with its place in the list (`instances[2]: …`); the others are
+   * then the requests of a client that has its answer (`isCancelled`), dropped if still queued.
+   */
+  async predictEach(request: HandlerListInferenceRequest): Promise<InferenceAnswer<unknown[]>> {
+    const version = this.readyVersion(request.model, request.version, request.traceContext);
+    const { requests, listName, ...knobs } = request;
+    refuseOverQueue(version, requests.length, `\`${listName}\` has ${requests.length} entries`, { entries: requests.length });
+    const answers = await Promise.all(
+      requests.map(async (handlerRequest, index) => {
+        try {
+          return (await this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })).result;
+        } catch (error) {
+          throw entryFailure(`${listName}[${index}]`, index, error);
+        }
+      }),
+    );
+    return { version, result: answers };
   }
 
   private readyVersion(model: string, versionName: string | undefined, trace: Context | undefined): ModelVersion {

@@ -120,7 +120,7 @@ describe('bad input', () => {
   it('a finite number too large for FP32 → 400 giving the range (KServe v1)', async () => {
     expect(await post('/v1/models/iris:predict', '{"instances": [[3.5e38, 1, 1, 1]]}')).toMatchObject({
       status: 400,
-      body: { error: `input \`input\`: ${FP32_OVERFLOW}`, errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+      body: { error: `instances[0]: input \`input\`: ${FP32_OVERFLOW}`, errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
     });
   });
 

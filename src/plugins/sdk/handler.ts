@@ -9,6 +9,13 @@ export interface HandlerRequest {
   readonly body: unknown;
   /** The request's media type without parameters (`application/json`, `image/png`, …). */
   readonly contentType: string;
+  /**
+   * True when the body is one entry of a KServe v1 `instances` list (`POST /v1/models/{m}:predict`
+   * hands each entry to the handler as a request of its own). A handler of JSON tensors reads such a
+   * body as one row of a single-input model's data, or as an object with one entry per input
+   * (`decodeJsonInstance`); a handler of images or texts reads it as any other body.
+   */
+  readonly instance?: boolean;
 }
 
 /** The narrow world a handler works in: never the server's internals. */

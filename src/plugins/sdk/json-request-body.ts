@@ -100,30 +100,45 @@ function decodeOipTensor(value: unknown, index: number): Tensor {
   return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], where, shape), where);
 }
 
-function decodeInstances(instances: unknown[], model: ModelDescription): DecodedJsonBody {
-  if (instances.length === 0) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" is empty; send at least one instance');
-  if (model.inputs.length === 1 && !instances.every(isRecord)) {
-    return { inputs: [tensorForColumn(onlyInput(model), instances, model)], form: 'instances' };
-  }
+/**
+ * The input tensors of KServe instances, one row per instance: rows of a single-input model's data, or
+ * objects with one entry per input. `named(i)` is how errors name instance `i`.
+ */
+function instanceTensors(instances: unknown[], model: ModelDescription, named: (index: number) => string): Tensor[] {
+  if (model.inputs.length === 1 && !instances.every(isRecord)) return [tensorForColumn(onlyInput(model), instances, model)];
   const notObject = instances.findIndex((instance) => !isRecord(instance));
   if (notObject >= 0) {
     const names = model.inputs.map((s) => s.name).join(', ');
     throw new SluiceError(
       'SLUICE_REQUEST_INVALID',
-      `instances[${notObject}] is not an object; model \`${model.name}\` has ${model.inputs.length} inputs (${names}), so each instance must be an object with one entry per input`,
+      `${named(notObject)} is not an object; model \`${model.name}\` has ${model.inputs.length} inputs (${names}), so each instance must be an object with one entry per input`,
     );
   }
   const records = instances as Record<string, unknown>[];
-  const inputs = model.inputs.map((spec) => {
+  return model.inputs.map((spec) => {
     const column = records.map((instance, i) => {
       if (!(spec.name in instance)) {
-        throw new SluiceError('SLUICE_TENSOR_MISSING_INPUT', `instances[${i}] lacks input \`${spec.name}\``, { input: spec.name });
+        throw new SluiceError('SLUICE_TENSOR_MISSING_INPUT', `${named(i)} lacks input \`${spec.name}\``, { input: spec.name });
       }
       return instance[spec.name];
     });
     return tensorForColumn(spec, column, model);
   });
-  return { inputs, form: 'instances' };
+}
+
+function decodeInstances(instances: unknown[], model: ModelDescription): DecodedJsonBody {
+  if (instances.length === 0) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" is empty; send at least one instance');
+  return { inputs: instanceTensors(instances, model, (i) => `instances[${i}]`), form: 'instances' };
+}
+
+/**
+ * Decodes one entry of a KServe v1 `instances` list handed over as a request of its own
+ * (`HandlerRequest.instance`): exactly as `{"instances": [instance]}` decodes (a row of a single-input
+ * model's data, taken as sent with a batch dimension of 1 added, or an object with one entry per
+ * input), with form `single`, so the answer is this instance's prediction alone.
+ */
+export function decodeJsonInstance(instance: unknown, model: ModelDescription): DecodedJsonBody {
+  return { inputs: instanceTensors([instance], model, () => 'the instance'), form: 'single' };
 }
 
 function decodeNamedInputs(inputs: Record<string, unknown>, model: ModelDescription): DecodedJsonBody {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeJsonRequestBody, type ModelDescription } from '../../../src/plugins/sdk/index.js';
+import { decodeJsonInstance, decodeJsonRequestBody, type ModelDescription } from '../../../src/plugins/sdk/index.js';
 import { validateInputs } from '../../../src/runtime/input-validation.js';
 
 const iris: ModelDescription = {
@@ -275,6 +275,44 @@ describe('decodeJsonRequestBody: {"instances": […]}', () => {
   it('refuses ragged instances', () => {
     expect(() => decodeJsonRequestBody({ instances: [[1, 2, 3, 4], [1]] }, iris)).toThrow(
       expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH' }),
+    );
+  });
+});
+
+describe('decodeJsonInstance: one KServe instance as a request of its own', () => {
+  it('reads a row as one instance, answered without the batch dimension', () => {
+    expect(decodeJsonInstance([1, 2, 3, 4], iris)).toEqual({
+      inputs: [{ name: 'features', datatype: 'FP32', shape: [1, 4], data: new Float32Array([1, 2, 3, 4]) }],
+      form: 'single',
+    });
+  });
+
+  it('reads an object as one entry per input', () => {
+    expect(decodeJsonInstance({ b: 3, a: [1, 2] }, pair)).toEqual({
+      inputs: [
+        { name: 'a', datatype: 'FP32', shape: [1, 2], data: new Float32Array([1, 2]) },
+        { name: 'b', datatype: 'INT64', shape: [1], data: new BigInt64Array([3n]) },
+      ],
+      form: 'single',
+    });
+  });
+
+  it('takes a row as sent for a model whose first dimension is fixed, as a list of instances does', () => {
+    expect(decodeJsonInstance([1, 2], fixed)).toMatchObject({ inputs: [{ name: 'x', shape: [1, 2] }], form: 'single' });
+  });
+
+  it('refuses an object lacking an input, without naming a place in a list', () => {
+    expect(() => decodeJsonInstance({ a: [1, 2] }, pair)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_TENSOR_MISSING_INPUT', message: 'the instance lacks input `b`', details: { input: 'b' } }),
+    );
+  });
+
+  it('refuses a row for a model with several inputs, naming the inputs', () => {
+    expect(() => decodeJsonInstance([1, 2], pair)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'the instance is not an object; model `pair` has 2 inputs (a, b), so each instance must be an object with one entry per input',
+      }),
     );
   });
 });

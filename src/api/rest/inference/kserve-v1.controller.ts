@@ -4,9 +4,13 @@ import { SluiceError } from '../../../common/errors/index.js';
 import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
+import { kserveV1Instances } from '../../common/kserve-v1-body.js';
 import { handlerRequestOf } from './handler-request.js';
 
-/** KServe v1 protocol: `{instances}` in, `{predictions}` out, through the model's handler. */
+/**
+ * KServe v1 protocol: `{instances}` in, `{predictions}` out; each instance is a request of the model's
+ * handler of its own (so the instances batch together), `predictions[i]` the answer to `instances[i]`.
+ */
 @Controller('v1/models')
 export class KServeV1Controller {
   constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
@@ -33,12 +37,8 @@ export class KServeV1Controller {
       throw new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route POST /v1/models/${modelAndVerb}; use POST /v1/models/<model>:predict`);
     }
     this.core.registry.resolve(model); // an unknown model is a 404 whatever the body holds
-    const handlerRequest = handlerRequestOf(request);
-    const body = handlerRequest.body;
-    if (typeof body !== 'object' || body === null || !('instances' in body || 'inputs' in body)) {
-      throw new SluiceError('SLUICE_REQUEST_INVALID', 'a KServe v1 request is {"instances": [...]} (or {"inputs": ...})');
-    }
-    const answer = await this.core.inference.predict({ model, request: handlerRequest, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
+    const { listName, requests } = kserveV1Instances(handlerRequestOf(request).body);
+    const answer = await this.core.inference.predictEach({ model, requests, listName, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
     return { predictions: answer.result };
   }
 }
