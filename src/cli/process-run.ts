@@ -7,7 +7,7 @@ const LINGER_MS = 2000;
 
 const NOTHING_LEFT_TO_RUN =
   'sluice: stopped unfinished: the process ran out of work while still waiting for a promise that can no longer settle ' +
-  "(a plugin's start() or onShutdown callback that never resolves, for example); fix or remove that plugin\n";
+  "(a plugin's model load or onShutdown callback that never resolves, for example); fix or remove that plugin\n";
 
 /**
  * Runs the command line as the process's work and exits with the status `run` resolves with. The

@@ -1,5 +1,6 @@
 import { SluiceError } from '../common/errors/index.js';
 import type { AuthConfig } from '../config/index.js';
+import { withinTimeLimit } from '../plugins/loader/time-limit.js';
 import type { AuthProvider, GuardedApi } from '../plugins/sdk/auth.js';
 
 const GUARDED_APIS: readonly GuardedApi[] = ['inference', 'management', 'metrics'];
@@ -7,13 +8,23 @@ const GUARDED_APIS: readonly GuardedApi[] = ['inference', 'management', 'metrics
 /** The provider guarding each API; an API that is missing is open. */
 export type ApiGuards = Readonly<Partial<Record<GuardedApi, AuthProvider>>>;
 
+/** The refusal of a start whose provider's `start()` outlived `limitMs`. */
+function startTooSlow(provider: AuthProvider, limitMs: number): SluiceError {
+  return new SluiceError(
+    'SLUICE_PLUGIN_LOAD_FAILED',
+    `auth provider \`${provider.name}\`: start() did not finish within ${limitMs / 1000} s; make it finish (start long work in the background instead of awaiting it), or raise \`pluginLoadTimeoutMs\``,
+    { provider: provider.name, limitMs },
+  );
+}
+
 /**
  * Picks the provider the `auth` section names for each API from `providers` (the auth plugins' and the
  * embedder's), and starts each chosen one once: a provider nobody chose is never started, so an auth
  * plugin that is loaded but unused writes no key file and needs no config. A name no provider has is
- * `SLUICE_CONFIG_INVALID` listing the known ones.
+ * `SLUICE_CONFIG_INVALID` listing the known ones; a `start()` that has not finished after
+ * `startTimeoutMs` (the config's `pluginLoadTimeoutMs`) is `SLUICE_PLUGIN_LOAD_FAILED` naming the provider.
  */
-export async function resolveApiGuards(auth: AuthConfig, providers: readonly AuthProvider[]): Promise<ApiGuards> {
+export async function resolveApiGuards(auth: AuthConfig, providers: readonly AuthProvider[], startTimeoutMs: number): Promise<ApiGuards> {
   const byName = new Map(providers.map((provider) => [provider.name, provider]));
   const guards: Partial<Record<GuardedApi, AuthProvider>> = {};
   for (const api of GUARDED_APIS) {
@@ -28,7 +39,9 @@ export async function resolveApiGuards(auth: AuthConfig, providers: readonly Aut
     }
     guards[api] = provider;
   }
-  for (const provider of new Set(Object.values(guards))) await provider.start?.();
+  for (const provider of new Set(Object.values(guards))) {
+    if (provider.start !== undefined) await withinTimeLimit(provider.start(), startTimeoutMs, () => startTooSlow(provider, startTimeoutMs));
+  }
   return guards;
 }
 

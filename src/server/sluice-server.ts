@@ -111,7 +111,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     // Before any port opens: a plugin endpoint on a taken route would otherwise fail the start with ports already open.
     checkPluginEndpoints(plugins.endpoints);
     // Before the models load, so a guard that cannot be set up fails the start at once.
-    guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])]);
+    guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])], config.pluginLoadTimeoutMs);
   } catch (error) {
     await plugins.shutdown();
     await releaseTelemetry();

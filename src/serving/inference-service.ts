@@ -12,6 +12,8 @@ import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
 import { BoundedHandlerContext } from './handler-pool/bounded-context.js';
+import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
+import { HandlerCall } from './stage-deadline/handler-call.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelVersion } from './model-version.js';
@@ -184,6 +186,8 @@ function entryFailure(place: string, index: number, error: unknown): unknown {
 export class InferenceService {
   /** Whether any plugin listens to preInfer or postInfer. */
   private readonly hooksListen: boolean;
+  /** Answers requests whose event-loop handler stage outlives their deadline. */
+  private readonly stageDeadlines = new DeadlineSweep();
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -204,39 +208,71 @@ export class InferenceService {
     return { version, result: outputs };
   }
 
-  /** The model's handler turns the request into tensors and the outputs into a JSON-ready answer. */
-  async predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
-    const version = this.readyVersion(request.model, request.version, request.traceContext);
-    const started = performance.now();
-    const context = version.handlerContext();
-    const traceContext = request.traceContext;
-    // A CPU-heavy handler's stages are bounded by the response timeout: on a worker thread, a stage that
-    // never ends would otherwise hold its request and its thread for ever.
-    const deadline = version.handler.cpuHeavy === undefined ? undefined : deadlineOf(version, request, started);
-    // The request span already names the model; its children carry no attributes of their own (cheaper to export).
-    const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
-    let prepared;
+  /**
+   * The model's handler turns the request into tensors and the outputs into a JSON-ready answer. A
+   * handler stage still unsettled when the request's deadline passes is answered
+   * `SLUICE_RESPONSE_TIMEOUT`: on a handler thread the pool stops it; on the event loop nothing can, so
+   * the request is answered at once and whatever the stage does later is dropped.
+   */
+  predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
+    // The answer is the call's, not an async method's: the deadline sweep must be able to give it.
+    const call = new HandlerCall<InferenceAnswer<unknown>>();
+    void this.runHandler(request, call);
+    return call.answer;
+  }
+
+  /** {@link predict}'s work: settles `call` with the answer or the error, and never rejects itself. */
+  private async runHandler(request: HandlerInferenceRequest, call: HandlerCall<InferenceAnswer<unknown>>): Promise<void> {
     try {
-      [prepared] = await version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, deadline));
+      const version = this.readyVersion(request.model, request.version, request.traceContext);
+      const started = performance.now();
+      const deadline = deadlineOf(version, request, started);
+      call.begin(version, started, deadline);
+      // A CPU-heavy handler's stages are bounded on their thread by the pool, which reads the deadline from
+      // the context; an event-loop handler's by the sweep, which they enter while they wait.
+      const onLoop = version.handler.cpuHeavy === undefined;
+      const threadDeadline = onLoop ? undefined : deadline;
+      const sweep = this.stageDeadlines;
+      const context = version.handlerContext();
+      const traceContext = request.traceContext;
+      // The request span already names the model; its children carry no attributes of their own (cheaper to export).
+      const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
+      let prepared;
+      try {
+        const work = version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, threadDeadline));
+        if (onLoop) sweep.enter(call.during('preprocess', preprocessSpan));
+        [prepared] = await work;
+      } catch (error) {
+        if (preprocessSpan !== undefined) endFailed(preprocessSpan, error);
+        throw handlerFailure(version, 'preprocess', error);
+      } finally {
+        sweep.leave(call);
+      }
+      // Answered already: what a late stage made must not reach the queue.
+      if (call.expired) return;
+      preprocessSpan?.end();
+      if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
+      validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
+      const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
+      const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
+      const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
+      let answer;
+      try {
+        const work = version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, threadDeadline));
+        if (onLoop) sweep.enter(call.during('postprocess', postprocessSpan));
+        [answer] = await work;
+      } catch (error) {
+        if (postprocessSpan !== undefined) endFailed(postprocessSpan, error);
+        throw handlerFailure(version, 'postprocess', error);
+      } finally {
+        sweep.leave(call);
+      }
+      // Once the call expired, its span has ended and its answer gone out: both of these do nothing then.
+      postprocessSpan?.end();
+      call.resolve({ version, result: answer });
     } catch (error) {
-      if (preprocessSpan !== undefined) endFailed(preprocessSpan, error);
-      throw handlerFailure(version, 'preprocess', error);
+      call.fail(error);
     }
-    preprocessSpan?.end();
-    if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
-    validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
-    const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
-    const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
-    const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
-    let answer;
-    try {
-      [answer] = await version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, deadline));
-    } catch (error) {
-      if (postprocessSpan !== undefined) endFailed(postprocessSpan, error);
-      throw handlerFailure(version, 'postprocess', error);
-    }
-    postprocessSpan?.end();
-    return { version, result: answer };
   }
 
   /**

@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
 import { runCli } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -170,15 +171,37 @@ describe('sluice start with a plugin that never finishes', () => {
     ]);
   }, TEST_TIMEOUT_MS);
 
-  it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
-    const source = "export default { register(c) { c.auth({ name: 'stuck', start: () => new Promise(() => {}), authenticate: async () => ({ subject: 'x', scopes: [] }) }); } };\n";
+  it('exits 1 with the reason logged when an auth provider\'s start() never settles, even while it holds a timer', async () => {
+    const source =
+      "export default { register(c) { c.auth({ name: 'stuck', start: () => new Promise(() => { setInterval(() => {}, 60_000); }), authenticate: async () => ({ subject: 'x', scopes: [] }) }); } };\n";
     await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'auth', name: 'stuck' }] }, source);
-    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck' });
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
+    expect(finished.code).toBe(1);
+    expect(errorLines(finished.stdout)).toEqual([
+      expect.objectContaining({
+        msg: 'Sluice could not start',
+        error: {
+          name: 'SluiceError',
+          code: 'SLUICE_PLUGIN_LOAD_FAILED',
+          message: 'auth provider `stuck`: start() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+        },
+      }),
+    ]);
+  }, TEST_TIMEOUT_MS);
+
+  it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
+    // An executor whose load never settles, for a model of the store: nothing bounds a model's load.
+    const source = "export default { register(c) { c.executor({ name: 'stuck', load: () => new Promise(() => {}) }); } };\n";
+    await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'executor', name: 'stuck' }] }, source);
+    await cp(join(packageRoot(), 'model-store', 'iris'), join(dir, 'model-store', 'iris'), { recursive: true });
+    const manifest = join(dir, 'model-store', 'iris', 'model.yaml');
+    await writeFile(manifest, `${await readFile(manifest, 'utf8')}executor: stuck\n`);
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]' });
     expect(finished).toMatchObject({
       code: 1,
       stderr:
         'sluice: stopped unfinished: the process ran out of work while still waiting for a promise that can no longer settle ' +
-        "(a plugin's start() or onShutdown callback that never resolves, for example); fix or remove that plugin\n",
+        "(a plugin's model load or onShutdown callback that never resolves, for example); fix or remove that plugin\n",
     });
   }, TEST_TIMEOUT_MS);
 });

@@ -35,7 +35,8 @@ export interface AuthProvider {
   /**
    * Called once at start-up, before any request, when the configuration puts this provider in front of an
    * API. Set-up that costs or needs settings (writing a key file, reading keys) belongs here, so a
-   * provider that is loaded but unused does nothing. Throwing refuses the start.
+   * provider that is loaded but unused does nothing. Throwing refuses the start, and so does not finishing
+   * within `pluginLoadTimeoutMs` (`SLUICE_PLUGIN_LOAD_FAILED` naming the provider).
    */
   start?(): Promise<void>;
   /**

@@ -64,6 +64,10 @@ export interface HandlerResult<State = unknown> {
  * A handler runs on the event loop unless it declares {@link Handler.cpuHeavy}: then Sluice runs its
  * `preprocess` and `postprocess` on a pool of worker threads, so a slow image decode or tokenisation does
  * not hold up every other request of the server.
+ *
+ * A stage whose promise has not settled when the request's response timeout passes fails the request
+ * with `SLUICE_RESPONSE_TIMEOUT`. On the event loop Sluice cannot stop the stage: what it returns or
+ * throws afterwards is dropped (never queued, never answered).
  */
 export interface Handler<State = unknown> {
   /** The name manifests refer to (`handler: classifier`). */

@@ -4,6 +4,9 @@ import { resolveApiGuards } from '../../../src/server/auth-providers.js';
 import type { AuthProvider } from '../../../src/plugins/sdk/auth.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
+/** A start() limit no test reaches unless it means to. */
+const START_LIMIT_MS = 10_000;
+
 const provider = (name: string): AuthProvider => ({ name, authenticate: () => Promise.resolve({ subject: name, scopes: [] }) });
 
 describe('the auth section', () => {
@@ -30,12 +33,12 @@ describe('the auth section', () => {
 
   it('picks the named provider for each API and leaves `none` APIs open', async () => {
     const jwt = provider('jwt-auth');
-    const guards = await resolveApiGuards({ inference: 'jwt-auth', management: 'jwt-auth', metrics: 'none' }, [jwt, provider('other')]);
+    const guards = await resolveApiGuards({ inference: 'jwt-auth', management: 'jwt-auth', metrics: 'none' }, [jwt, provider('other')], START_LIMIT_MS);
     expect(guards).toEqual({ inference: jwt, management: jwt });
   });
 
   it('refuses to start when an API names a provider nobody registered', async () => {
-    await expect(resolveApiGuards({ inference: 'none', management: 'ldap-auth', metrics: 'none' }, [])).rejects.toMatchObject({
+    await expect(resolveApiGuards({ inference: 'none', management: 'ldap-auth', metrics: 'none' }, [], START_LIMIT_MS)).rejects.toMatchObject({
       code: 'SLUICE_CONFIG_INVALID',
       message: expect.stringContaining('`auth.management` names "ldap-auth"') as unknown,
     });
@@ -45,8 +48,21 @@ describe('the auth section', () => {
     const started: string[] = [];
     const startable = (name: string): AuthProvider => ({ ...provider(name), start: () => Promise.resolve(void started.push(name)) });
     const token = startable('token-auth');
-    const guards = await resolveApiGuards({ inference: 'token-auth', management: 'token-auth', metrics: 'none' }, [token, startable('jwt-auth')]);
+    const guards = await resolveApiGuards({ inference: 'token-auth', management: 'token-auth', metrics: 'none' }, [token, startable('jwt-auth')], START_LIMIT_MS);
     expect(guards.management).toBe(guards.inference);
     expect(started).toEqual(['token-auth']);
+  });
+
+  it('refuses to start, naming the provider, when a chosen provider\'s start() has not finished within the limit', async () => {
+    const stuck: AuthProvider = { ...provider('stuck'), start: () => new Promise(() => undefined) };
+    await expect(resolveApiGuards({ inference: 'none', management: 'stuck', metrics: 'none' }, [stuck], 50)).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_LOAD_FAILED',
+      message: 'auth provider `stuck`: start() did not finish within 0.05 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+    });
+  });
+
+  it('waits for a start() that finishes within the limit', async () => {
+    const slow: AuthProvider = { ...provider('slow'), start: () => new Promise((resolve) => setTimeout(resolve, 20)) };
+    expect(await resolveApiGuards({ inference: 'slow', management: 'none', metrics: 'none' }, [slow], 1000)).toEqual({ inference: slow });
   });
 });

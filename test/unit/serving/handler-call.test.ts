@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ModelVersion } from '../../../src/serving/model-version.js';
+import { HandlerCall } from '../../../src/serving/stage-deadline/handler-call.js';
+
+const VERSION = { name: 'm', version: '2', manifest: { handler: 'slow' } } as unknown as ModelVersion;
+
+/** A call for {@link VERSION} that started at 100 and is due at 130, now in `stage`. */
+function callIn(stage: 'preprocess' | 'postprocess'): HandlerCall<string> {
+  const call = new HandlerCall<string>();
+  call.begin(VERSION, 100, 130);
+  call.during(stage, undefined);
+  return call;
+}
+
+describe('HandlerCall', () => {
+  it('answers SLUICE_RESPONSE_TIMEOUT naming the model, version, handler and stage when it expires', async () => {
+    const call = callIn('postprocess');
+    call.expire(131.4);
+    await expect(call.answer).rejects.toMatchObject({
+      code: 'SLUICE_RESPONSE_TIMEOUT',
+      details: { stage: 'postprocess' },
+      message:
+        'model `m` version `2` did not answer in time: its response timeout passed after 31 ms while handler `slow` ran postprocess, whose promise had not settled; raise the timeout or make the handler finish sooner',
+    });
+  });
+});
