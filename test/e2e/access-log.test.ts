@@ -54,6 +54,15 @@ describe('request logs', () => {
     expect(raw.some((l) => l.includes('5.1,3.5,1.4,0.2'))).toBe(false);
   });
 
+  it('writes a line, with its error code and request id, for a request whose path the router refuses', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/${'x'.repeat(1100)}`, { method: 'POST', json: [1], headers: { 'x-request-id': 'access-refused' } });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('x-request-id')).toBe('access-refused');
+    const access = lines().filter((l) => l['msg'] === 'request' && l['requestId'] === 'access-refused');
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({ method: 'POST', route: null, status: 400, errorCode: 'SLUICE_REQUEST_INVALID' });
+  });
+
   it('puts the request’s trace id on every line it logs', async () => {
     await requestJson(`${t.inference}/wfpredict/broken`, { method: 'POST', json: {}, headers: { 'x-request-id': 'access-2', traceparent: traceparent(TRACE_ID, '53995c3f42cd8ad8') } });
     await recorder.until((s) => s.some((span) => span.attributes['sluice.request_id'] === 'access-2'));

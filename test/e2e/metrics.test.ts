@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 function sample(page: string, series: string): number | undefined {
@@ -40,5 +41,37 @@ describe('metrics API', () => {
   it('keeps a request-latency histogram per model', () => {
     expect(sample(page, 'sluice_inference_request_duration_seconds_count{model_name="iris",model_version="1.0"}')).toBe(3);
     expect(sample(page, 'sluice_inference_request_duration_seconds_bucket{model_name="iris",model_version="1.0",le="+Inf"}')).toBe(3);
+  });
+
+  it('serves a page that reads as strict Prometheus text, its histograms cumulative', () => {
+    const families = parsePrometheusText(page);
+    expect(families.get('sluice_queue_duration_seconds')?.type).toBe('histogram');
+    expect(families.get('sluice_batch_size')?.type).toBe('histogram');
+  });
+
+  it('serves only the metrics name[] asks for, as TorchServe does, each once', async () => {
+    const names = ['ts_inference_requests_total', 'ts_queue_latency_microseconds', 'ts_queue_latency_microseconds', 'no_such_metric'];
+    const res = await fetch(`${t.metrics}/metrics?${names.map((n) => `name[]=${n}`).join('&')}`);
+    expect(res.status).toBe(200);
+    const families = parsePrometheusText(await res.text());
+    expect([...families.keys()]).toEqual(['ts_inference_requests_total', 'ts_queue_latency_microseconds']);
+    expect(families.get('ts_inference_requests_total')?.samples).toEqual([{ name: 'ts_inference_requests_total', labels: { model_name: 'iris', model_version: '1.0' }, value: 3 }]);
+  });
+
+  it('answers an empty page when name[] names no metric it has', async () => {
+    const res = await fetch(`${t.metrics}/metrics?name[]=no_such_metric`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+
+  it('shows the utilisation of the instances a version has now, not of those scaled away', async () => {
+    const instances = async (): Promise<string[]> => {
+      const text = await (await fetch(`${t.metrics}/metrics?name[]=sluice_instance_utilization_ratio`)).text();
+      return (parsePrometheusText(text).get('sluice_instance_utilization_ratio')?.samples ?? []).filter((s) => s.labels['model_name'] === 'iris').map((s) => s.labels['instance'] ?? '');
+    };
+    expect((await requestJson(`${t.management}/models/iris?min_worker=3&max_worker=3`, { method: 'PUT' })).status).toBe(200);
+    expect(await instances()).toHaveLength(3);
+    expect((await requestJson(`${t.management}/models/iris?min_worker=1&max_worker=1`, { method: 'PUT' })).status).toBe(200);
+    expect(await instances()).toEqual(['iris-1.0-1']);
   });
 });

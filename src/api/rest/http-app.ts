@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../common/logger.js';
 import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.js';
 import { readBody } from './common/body-reader.js';
@@ -65,11 +65,16 @@ export interface HttpAppOptions {
  */
 export async function startHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<HttpApp> {
   const logger = options.logger.child({ port: options.name });
+  const refuseUnrouted = answerFrameworkError(logger);
   const adapter = new FastifyAdapter({
     bodyLimit: options.maxRequestSizeBytes,
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
-    frameworkErrors: answerFrameworkError(logger),
+    // Called only once the port listens, when `observeUnrouted` (below) exists.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      observeUnrouted(request, reply);
+      refuseUnrouted(error, request, reply);
+    },
     // Called only once the port listens, when `connections` (below) exists.
     clientErrorHandler: (error, socket) => {
       answerClientError(error, socket, connections);
@@ -84,7 +89,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   const observe = options.observe ?? { accessLog: false, logRequestBodies: false };
-  observeRequests(fastify, logger, observe);
+  const observeUnrouted = observeRequests(fastify, logger, observe);
   let closing = false;
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');

@@ -2,6 +2,7 @@ import type { Counter, ObservableResult } from '@opentelemetry/api';
 import { Telemetry } from '../tracing/telemetry.js';
 import type { HistogramSeries } from './histogram-series.js';
 import type { LocalHistogram } from './local-histograms.js';
+import { metricsNamed } from './prometheus-name-filter.js';
 import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
 
 /** Content type of the `/metrics` page (Prometheus text exposition format 0.0.4). */
@@ -79,10 +80,9 @@ export class PrometheusServingMetrics implements ServingMetrics {
     this.batchSize = telemetry.histograms.define({ name: 'sluice_batch_size', description: 'Requests per batch run, per model.', boundaries: BATCH_SIZE_BUCKETS });
     this.compute = seconds('sluice_inference_compute_duration_seconds', 'Time one batch run took on its instance, per model, in seconds.');
     this.nodeLatency = seconds('sluice_workflow_node_duration_seconds', 'Time each workflow node took, per workflow, node and outcome, in seconds.');
-    m.createObservableGauge('sluice_instance_utilization_ratio', { description: 'Fraction of the last look each instance spent running batches.' }).addCallback(
-      (result) => {
-        for (const u of this.utilization()) result.observe(u.utilization, { model_name: u.model, model_version: u.version, instance: u.instance });
-      },
+    // Not an SDK observable gauge: that keeps reporting instances that are gone (see CurrentGauges).
+    telemetry.gauges.define({ name: 'sluice_instance_utilization_ratio', description: 'Fraction of the last look each instance spent running batches.' }, () =>
+      this.utilization().map((u) => ({ value: u.utilization, attributes: { model_name: u.model, model_version: u.version, instance: u.instance } })),
     );
   }
 
@@ -135,8 +135,9 @@ export class PrometheusServingMetrics implements ServingMetrics {
     this.errors.add(1, { code, transport });
   }
 
-  async scrape(): Promise<{ contentType: string; body: string }> {
+  async scrape(names?: ReadonlySet<string>): Promise<{ contentType: string; body: string }> {
     const text = (await this.telemetry.prometheusText()).replace(TORCHSERVE_COUNTER_NAMES, '$1$2');
-    return { contentType: PROMETHEUS_CONTENT_TYPE, body: text.endsWith('\n') ? text : `${text}\n` };
+    const page = text.endsWith('\n') ? text : `${text}\n`;
+    return { contentType: PROMETHEUS_CONTENT_TYPE, body: names === undefined ? page : metricsNamed(page, names) };
   }
 }

@@ -54,6 +54,6 @@ export interface ServingMetrics {
   errorAnswered(code: string, transport: string): void;
   /** Tells where instance utilisation is read from at scrape time. */
   watchUtilization(source: () => readonly InstanceUtilization[]): void;
-  /** The `/metrics` page and its content type. */
-  scrape(): Promise<{ contentType: string; body: string }>;
+  /** The `/metrics` page and its content type; with `names`, only the metrics (or samples) so named. */
+  scrape(names?: ReadonlySet<string>): Promise<{ contentType: string; body: string }>;
 }

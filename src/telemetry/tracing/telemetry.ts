@@ -18,10 +18,12 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { LocalHistograms } from '../metrics/local-histograms.js';
+import { CurrentGauges } from '../metrics/current-gauges.js';
 import { histogramTemporality } from '../metrics/histogram-temporality.js';
 import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
 import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
 import { RecordingTracer } from './recording/recording-tracer.js';
+import { SampledLinksSampler } from './sampled-links-sampler.js';
 import { EncodingSpanProcessor } from './otlp/encoding-span-processor.js';
 import { otlpTraceSender } from './otlp/otlp-thread-sender.js';
 import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
@@ -69,6 +71,15 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
   }
 }
 
+/**
+ * The sampler of `name`, sampling a batch whenever a request it serves is sampled (see
+ * {@link SampledLinksSampler}). `always_on` stays the SDK's own, which the tracer never needs to ask.
+ */
+function spanSampler(name: SamplerName, ratio: number): Sampler {
+  const sampler = samplerFor(name, ratio);
+  return sampler instanceof AlwaysOnSampler ? sampler : new SampledLinksSampler(sampler);
+}
+
 /** Protobuf spans are encoded as they end (see {@link EncodingSpanProcessor}); JSON goes through the SDK's batch processor. */
 function otlpProcessorFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor {
   if (settings.tracesProtocol === 'http/json') return new BatchSpanProcessor(new OTLPJsonTraceExporter({ url: settings.tracesEndpoint }), settings.batchSpans);
@@ -96,6 +107,8 @@ export class Telemetry {
   readonly meter: Meter;
   /** Histograms recorded outside the SDK (cheaper per value), collected by the same readers as {@link meter}'s instruments. */
   readonly histograms: LocalHistograms;
+  /** Gauges read at each collection, reporting only the series their sources give then. */
+  readonly gauges: CurrentGauges;
   readonly settings: TelemetrySettings;
   private readonly recordingTracer: RecordingTracer | undefined;
   private readonly meterProvider: MeterProvider;
@@ -114,21 +127,23 @@ export class Telemetry {
       this.recordingTracer = new RecordingTracer({
         resource,
         scope: { name: INSTRUMENTATION_SCOPE, version: settings.serviceVersion },
-        sampler: samplerFor(settings.sampler, settings.samplerArg),
+        sampler: spanSampler(settings.sampler, settings.samplerArg),
         followsParent: settings.sampler.startsWith('parentbased_'),
         processors,
       });
       this.tracer = this.recordingTracer;
       installGlobalPropagator();
     }
-    this.histograms = new LocalHistograms(resource, { name: INSTRUMENTATION_SCOPE, ...(settings.serviceVersion !== undefined ? { version: settings.serviceVersion } : {}) });
+    const scope = { name: INSTRUMENTATION_SCOPE, ...(settings.serviceVersion !== undefined ? { version: settings.serviceVersion } : {}) };
+    this.histograms = new LocalHistograms(resource, scope);
+    this.gauges = new CurrentGauges(resource, scope);
     // The exporter is built against its own copy of sdk-metrics (same major and minor), so the types differ only nominally.
     type PrometheusProducers = NonNullable<ConstructorParameters<typeof PrometheusExporter>[0]>['metricProducers'];
     this.prometheus = new PrometheusExporter({
       preventServerStart: true,
       withoutScopeInfo: true,
       withoutTargetInfo: true,
-      metricProducers: [this.histograms] as unknown as PrometheusProducers,
+      metricProducers: [this.gauges, this.histograms] as unknown as PrometheusProducers,
     });
     const readers: MetricReader[] = [this.prometheus as unknown as MetricReader];
     if (settings.metricsOtlp) {
@@ -138,7 +153,7 @@ export class Telemetry {
           exporter,
           exportIntervalMillis: settings.metricExportIntervalMs,
           // Histogram points in the temporality the exporter asks for (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE).
-          metricProducers: [this.histograms.producer(histogramTemporality(exporter))],
+          metricProducers: [this.gauges, this.histograms.producer(histogramTemporality(exporter))],
         }),
       );
     }

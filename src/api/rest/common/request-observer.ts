@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { defaultTextMapGetter, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SluiceError } from '../../../common/errors/index.js';
 import type { LogFields, Logger } from '../../../common/logger.js';
 import { addTraceLogFields, traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
@@ -211,21 +211,25 @@ export function requestLogFields(request: FastifyRequest): LogFields {
  * whose client closes the connection before the answer is sent gets its line then, with
  * {@link CLIENT_CLOSED_STATUS}, and its span ends without a status code.
  */
-export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): void {
+export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): UnroutedRequestObserver {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
   /** Writes `request`'s access-log line and ends its span, for an answer with `status`. */
   const finish = (request: FastifyRequest, state: RequestState, status: number): void => {
     if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMsSince(state.started), state));
     if (state.server !== undefined) endHttpServerSpan(state.server, status);
   };
-  fastify.addHook('onRequest', (request, reply, done) => {
+  /** Gives `request` its id, span and state, as it arrives. */
+  const start = (request: FastifyRequest, reply: FastifyReply, route: string | undefined): RequestState => {
     const id = requestIdFrom(request.headers);
     void reply.header(REQUEST_ID_HEADER, id);
-    const route = request.routeOptions.url;
     const server =
       telemetry && startHttpServerSpan(telemetry, { method: request.method, url: request.url, route, scheme: request.protocol, clientAddress: request.ip, headers: request.headers }, id);
     const state: RequestState = { started: performance.now(), id, route, server, options };
     states.set(request, state);
+    return state;
+  };
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const state = start(request, reply, request.routeOptions.url);
     // A client that closes the connection first gets no answer, so `onResponse` never runs: the line and
     // the span are written here instead.
     reply.raw.once('close', () => {
@@ -249,7 +253,22 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     finish(request, state, reply.statusCode);
     done();
   });
+  // Fastify runs no hooks for a request its router refused, so the line and the span come from here.
+  return (request, reply) => {
+    const state = start(request, reply, undefined);
+    reply.raw.once('close', () => {
+      if (states.get(request) !== state) return;
+      states.delete(request);
+      finish(request, state, reply.raw.writableFinished ? reply.statusCode : CLIENT_CLOSED_STATUS);
+    });
+  };
 }
+
+/**
+ * Observes a request Fastify's router refused (a malformed path) before it is answered: Fastify runs
+ * no hooks for it, yet it gets a request id, a server span, its error counted and an access-log line.
+ */
+export type UnroutedRequestObserver = (request: FastifyRequest, reply: FastifyReply) => void;
 
 /**
  * Tells the observer that `request` is answered with `error` (the error filter calls it): the code goes

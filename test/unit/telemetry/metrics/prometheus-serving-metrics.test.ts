@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PrometheusServingMetrics } from '../../../../src/telemetry/metrics/prometheus-serving-metrics.js';
+import type { InstanceUtilization } from '../../../../src/telemetry/metrics/serving-metrics.js';
+import { parsePrometheusText } from '../../../support/prometheus-text.js';
 
 const BOUNDS = ['0.0001', '0.00025', '0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60'];
 
@@ -148,5 +150,43 @@ describe('PrometheusServingMetrics', () => {
     expect((await metrics.scrape()).body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.25');
     value = 0.5;
     expect((await metrics.scrape()).body).toContain('sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.5');
+  });
+
+  it('shows only the instances its source reports now: one scaled away leaves the page', async () => {
+    const metrics = new PrometheusServingMetrics();
+    let instances: InstanceUtilization[] = ['m-1-1', 'm-1-2'].map((instance) => ({ model: 'm', version: '1', instance, utilization: 0.5 }));
+    metrics.watchUtilization(() => instances);
+    await metrics.scrape();
+    instances = instances.slice(0, 1);
+    expect(lines((await metrics.scrape()).body, 'sluice_instance_utilization_ratio{')).toEqual([
+      'sluice_instance_utilization_ratio{model_name="m",model_version="1",instance="m-1-1"} 0.5',
+    ]);
+    instances = [];
+    expect((await metrics.scrape()).body).not.toContain('sluice_instance_utilization_ratio');
+  });
+
+  it('keeps the page valid Prometheus text under a thousand model versions', async () => {
+    const metrics = new PrometheusServingMetrics();
+    const names = Array.from({ length: 1000 }, (_, i) => `model-${i}.v_${i % 7}`);
+    for (const [i, model] of names.entries()) {
+      metrics.inferenceCompleted({ model, version: `${i % 3}.0`, ok: i % 2 === 0, latencyUs: 50 + i * 97, queueUs: i });
+      metrics.batchCompleted({ model, version: `${i % 3}.0`, size: 1 + (i % 40), computeUs: 10 * i });
+      metrics.workflowNodeCompleted({ workflow: `w-${i % 10}`, node: `n_${i % 5}`, status: 'ok', latencyUs: i });
+    }
+    metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
+    metrics.watchUtilization(() => names.map((model, i) => ({ model, version: `${i % 3}.0`, instance: `${model}-1`, utilization: (i % 11) / 10 })));
+    const families = parsePrometheusText((await metrics.scrape()).body);
+    expect(families.get('ts_inference_requests_total')?.samples).toHaveLength(1000);
+    expect(families.get('sluice_inference_failures_total')?.samples).toHaveLength(500);
+    expect(families.get('sluice_instance_utilization_ratio')?.samples).toHaveLength(1000);
+    expect(families.get('sluice_batch_size')?.samples).toHaveLength(1000 * 14);
+    expect(families.get('sluice_inference_request_duration_seconds')?.samples).toHaveLength(1000 * 21);
+  });
+
+  it('serves only the metrics named when asked by name', async () => {
+    const metrics = new PrometheusServingMetrics();
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 5 });
+    const page = (await metrics.scrape(new Set(['ts_inference_requests_total', 'ts_queue_latency_microseconds', 'no_such_metric']))).body;
+    expect([...parsePrometheusText(page).keys()]).toEqual(['ts_inference_requests_total', 'ts_queue_latency_microseconds']);
   });
 });
