@@ -52,10 +52,12 @@ export class PooledInstance {
   /** Busy fraction since the window started, then starts a new window. */
   takeUtilization(): number {
     const now = performance.now();
-    const busyNow = this.state === 'busy' ? now - this.since : 0;
+    // A retiring instance is still running its last batch: it counts as busy until that batch ends.
+    const running = this.state === 'busy' || this.state === 'retiring';
+    const busyNow = running ? now - this.since : 0;
     const span = now - this.windowStart;
     const value = span <= 0 ? 0 : Math.min(1, (this.busyInWindow + busyNow) / span);
-    this.busyInWindow = this.state === 'busy' ? -busyNow : 0;
+    this.busyInWindow = running ? -busyNow : 0;
     this.windowStart = now;
     return value;
   }

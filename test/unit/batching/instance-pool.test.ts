@@ -412,6 +412,19 @@ describe('InstancePool: utilisation', () => {
     expect(h.pool.sampleUtilization()).toBe(0.5);
   });
 
+  it('counts a batch still running on an instance a scale-down is retiring', async () => {
+    const h = new Harness();
+    h.pool.scale(1);
+    await h.pool.started();
+    h.pool.sampleUtilization();
+    h.busy();
+    await settle(50);
+    h.pool.sampleUtilization();
+    h.pool.scale(0);
+    await settle(50);
+    expect(h.pool.sampleUtilization()).toBe(1);
+  });
+
   it('averages over the instances', async () => {
     const h = new Harness();
     h.pool.scale(2);
