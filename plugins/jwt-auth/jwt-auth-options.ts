@@ -1,7 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SluiceError, type AuthScope } from '../../src/plugins/sdk/index.js';
 
-/** Signature algorithms jwt-auth can accept. `none` is not one of them, ever. */
+/**
+ * Signature algorithms jwt-auth can accept: the public-key ones. `none` is not one of them, ever, nor are
+ * the HMAC ones (HS256…): they verify with a shared secret, which the JWKS file (public keys only) cannot hold.
+ */
 export const JWT_ALGORITHMS = [
   'RS256',
   'RS384',
@@ -14,9 +17,6 @@ export const JWT_ALGORITHMS = [
   'ES512',
   'EdDSA',
   'Ed25519',
-  'HS256',
-  'HS384',
-  'HS512',
 ] as const;
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
@@ -66,7 +66,9 @@ function algorithms(value: unknown): readonly JwtAlgorithm[] {
   if (value === undefined) return JWT_AUTH_DEFAULTS.algorithms;
   const known: readonly unknown[] = JWT_ALGORITHMS;
   if (!Array.isArray(value) || value.length === 0 || !value.every((item): item is JwtAlgorithm => known.includes(item))) {
-    throw invalid('algorithms', `a non-empty list of ${JWT_ALGORITHMS.join(', ')}`, value);
+    const hmac = Array.isArray(value) && value.some((item) => typeof item === 'string' && /^HS\d+$/.test(item));
+    const why = hmac ? ' (HMAC algorithms need a shared secret, and the JWKS file holds public keys only)' : '';
+    throw invalid('algorithms', `a non-empty list of ${JWT_ALGORITHMS.join(', ')}${why}`, value);
   }
   return value;
 }

@@ -16,7 +16,8 @@ function keyType(request: EndpointRequest): RotatableKeyType {
 /**
  * `GET /token?type=inference|management` on the management API: rotates that key and answers the new one
  * with its expiry. It is public to the management guard because it authenticates with the API key itself;
- * any other key gets 403. `keysOf` gives the keys, or throws while token-auth guards no API.
+ * any other key gets 403, and a HEAD request 405 before anything rotates. `keysOf` gives the keys, or
+ * throws while token-auth guards no API.
  */
 export function tokenEndpoint(keysOf: () => TokenKeyService): Endpoint {
   return {
@@ -27,6 +28,10 @@ export function tokenEndpoint(keysOf: () => TokenKeyService): Endpoint {
     public: true,
     async handle(request): Promise<EndpointResponse> {
       const keys = keysOf();
+      // The server answers HEAD from a GET route; a HEAD must change nothing, and its answer could not carry the new key.
+      if (request.method !== 'GET') {
+        throw new SluiceError('SLUICE_METHOD_NOT_ALLOWED', `${request.method} /token is not allowed: it rotates a key, so only GET takes it`, { allow: 'GET' });
+      }
       keys.verify(bearerToken(request), 'api');
       const type = keyType(request);
       const issued = await keys.rotate(type);

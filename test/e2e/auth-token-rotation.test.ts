@@ -32,6 +32,14 @@ describe('token-auth key rotation over HTTP', () => {
     expect(await requestJson(`${t.management}/token?type=inference`, { headers: bearer(management.key) })).toMatchObject({ status: 403, body: { errorCode: 'SLUICE_AUTH_FORBIDDEN' } });
   });
 
+  it('HEAD /token with the API key is 405 with Allow: GET, and rotates nothing', async () => {
+    const before = await keyFile();
+    const answer = await fetch(`${t.management}/token?type=management`, { method: 'HEAD', headers: bearer(before.api.key) });
+    expect({ status: answer.status, allow: answer.headers.get('allow') }).toEqual({ status: 405, allow: 'GET' });
+    expect((await keyFile()).management.key).toBe(before.management.key);
+    expect((await requestJson(`${t.management}/models`, { headers: bearer(before.management.key) })).status).toBe(200);
+  });
+
   it('GET /token without a key is 401', async () => {
     expect(await requestJson(`${t.management}/token?type=inference`)).toMatchObject({ status: 401, body: { errorCode: 'SLUICE_AUTH_MISSING_CREDENTIALS' } });
   });

@@ -5,6 +5,7 @@ import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins
 import { addRecordedIris } from '../support/auth-test-models.js';
 import { emptyEndpointContext, endpointRequest } from '../support/fake-plugin-context.js';
 import { recordingHandler } from '../support/handlers/recording-handler.js';
+import { parseRawAnswer, rawExchange } from '../support/raw-http.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
@@ -71,6 +72,37 @@ describe('token-auth through a real server', () => {
       status: 403,
       body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_AUTH_FORBIDDEN' },
     });
+    expect(handler.calls.count).toBe(0);
+  });
+
+  it('challenges a request without a token with WWW-Authenticate: Bearer, on the lane and the framework routes', async () => {
+    const challenge = 'Bearer realm="sluice"';
+    expect((await predict()).headers.get('www-authenticate')).toBe(challenge);
+    expect((await requestJson(`${t.inference}/v2/models/recorded`)).headers.get('www-authenticate')).toBe(challenge);
+    expect((await requestJson(`${t.management}/models`)).headers.get('www-authenticate')).toBe(challenge);
+  });
+
+  it('challenges a refused token, or another scheme, with error="invalid_token", and a 403 with nothing', async () => {
+    const refused = 'Bearer realm="sluice", error="invalid_token"';
+    expect((await predict({ authorization: 'Bearer not-a-key' })).headers.get('www-authenticate')).toBe(refused);
+    expect((await requestJson(`${t.metrics}/metrics`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).headers.get('www-authenticate')).toBe(refused);
+    const forbidden = await predict(bearer('management'));
+    expect({ status: forbidden.status, challenge: forbidden.headers.get('www-authenticate') }).toEqual({ status: 403, challenge: null });
+  });
+
+  it.each([
+    ['the lane', 'POST /predictions/recorded'],
+    ['the framework', 'POST /predictions/recorded/1.0'],
+  ])('refuses two Authorization headers on %s, even when the first holds the key, and runs nothing', async (_path, route) => {
+    const body = JSON.stringify(SETOSA);
+    const request = (first: string, second: string): string =>
+      `${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+      `Authorization: ${first}\r\nAuthorization: ${second}\r\nConnection: close\r\n\r\n${body}`;
+    const key = `Bearer ${auth.keys.current('inference').key}`;
+    for (const [first, second] of [[key, 'Bearer not-a-key'], ['Bearer not-a-key', key], [key, key]] as const) {
+      const answer = parseRawAnswer(await rawExchange(t.inference, request(first, second)));
+      expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toMatchObject({ status: 401, body: { errorCode: 'SLUICE_AUTH_INVALID_CREDENTIALS' } });
+    }
     expect(handler.calls.count).toBe(0);
   });
 

@@ -12,7 +12,11 @@ export interface AuthRequest {
   readonly method: string;
   /** URL path without the query, or the gRPC method path (`/inference.GRPCInferenceService/ModelInfer`). */
   readonly path: string;
-  /** A header (HTTP) or metadata entry (gRPC) by lower-case name; the first value when repeated. */
+  /**
+   * A header (HTTP) or metadata entry (gRPC) by lower-case name. A repeated HTTP header reads as its
+   * values joined with `, `, so one `Authorization: Bearer` header is told apart from several; a repeated
+   * gRPC metadata entry reads as its first value.
+   */
   header(name: string): string | undefined;
 }
 

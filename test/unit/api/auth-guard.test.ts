@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installAuthGuard, PUBLIC_ROUTE_FLAG, PublicRoutes } from '../../../src/api/rest/auth/index.js';
+import { httpAuthRequest, installAuthGuard, PUBLIC_ROUTE_FLAG, PublicRoutes } from '../../../src/api/rest/auth/index.js';
 import { SluiceError } from '../../../src/common/errors/index.js';
 import type { AuthProvider, AuthRequest } from '../../../src/plugins/sdk/auth.js';
 
@@ -74,5 +74,18 @@ describe('the REST auth guard', () => {
   it('guards unknown routes', async () => {
     expect((await send('GET', '/nowhere')).status).toBe(401);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('the HTTP request an auth provider sees', () => {
+  const request = (rawHeaders: string[]): ReturnType<typeof httpAuthRequest> =>
+    httpAuthRequest('inference', { method: 'GET', url: '/', headers: { authorization: rawHeaders[1] }, rawHeaders });
+
+  it('reads an Authorization header sent once as it is', () => {
+    expect(request(['Authorization', 'Bearer good']).header('authorization')).toBe('Bearer good');
+  });
+
+  it('reads a repeated Authorization header as its values joined, though Node keeps only the first', () => {
+    expect(request(['Authorization', 'Bearer good', 'AUTHORIZATION', 'Bearer bad']).header('Authorization')).toBe('Bearer good, Bearer bad');
   });
 });

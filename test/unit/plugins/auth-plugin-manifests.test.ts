@@ -51,4 +51,9 @@ describe('auth plugin config defaults', () => {
     const validate = strictAjv().compile(manifest('jwt-auth').config);
     expect(validate({ jwksFile: 'j.json', issuer: 'i', audience: 'a', algorithms: ['none'] })).toBe(false);
   });
+
+  it.each(['HS256', 'HS384', 'HS512'])('jwt-auth refuses the HMAC algorithm %s in its config schema', (algorithm) => {
+    const validate = strictAjv().compile(manifest('jwt-auth').config);
+    expect(validate({ jwksFile: 'j.json', issuer: 'i', audience: 'a', algorithms: ['ES256', algorithm] })).toBe(false);
+  });
 });

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import type { Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
 import { requestTraceContext } from '../common/request-observer.js';
-import { httpAuthRequest } from './http-auth-request.js';
+import { httpAuthRequest, type HttpAuthSource } from './http-auth-request.js';
 import { PUBLIC_ROUTE_FLAG, type PublicRoutes } from './public-routes.js';
 
 /** The guard of one HTTP port. */
@@ -42,6 +41,6 @@ export function installAuthGuard(fastify: FastifyInstance, options: AuthGuardOpt
  * The guard's check of one request, in an `auth` span under `traceContext`: resolves when the provider
  * accepts it, and rejects with the provider's refusal (a `SluiceError`) otherwise.
  */
-export async function authenticate(options: AuthGuardOptions, request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, traceContext: Context | undefined): Promise<void> {
+export async function authenticate(options: AuthGuardOptions, request: HttpAuthSource, traceContext: Context | undefined): Promise<void> {
   await withChildSpan(traceContext, SPAN.auth, { [ATTR.authProvider]: options.provider.name }, () => options.provider.authenticate(httpAuthRequest(options.api, request)));
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
+import { authChallengeOf } from '../auth/auth-challenge.js';
 import { methodsForPath } from './allowed-methods.js';
 import { errorBody, errorStyleOf, type OipErrorBody, type TorchServeErrorBody } from './error-body.js';
 import { noteRequestError, requestLogFields } from './request-observer.js';
@@ -49,8 +50,8 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
   if (isLoggedFailure(error, answer.status)) {
     logger.error('request failed', { ...requestLogFields(request), method: request.method, url: request.url, code: error.code, error: cause });
   }
-  if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
-  if (answer.allow !== undefined) void reply.header('allow', answer.allow);
+  const headers = errorAnswerHeaders(answer);
+  if (headers !== undefined) void reply.headers(headers);
   void reply.status(answer.status).header('content-type', ERROR_CONTENT_TYPE).send(answer.body);
 }
 
@@ -63,7 +64,7 @@ export function unexpectedError(thrown: unknown): SluiceError {
 /** The media type of every error answer. */
 export const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** An error as an HTTP answer: status, body in the style of the route family of `url`, `Retry-After` and `Allow`. */
+/** An error as an HTTP answer: status, body in the style of the route family of `url`, `Retry-After`, `Allow` and `WWW-Authenticate`. */
 export interface ErrorAnswer {
   readonly status: number;
   readonly body: TorchServeErrorBody | OipErrorBody;
@@ -71,6 +72,8 @@ export interface ErrorAnswer {
   readonly retryAfter?: string;
   /** The methods the path takes, when the error is a method the path does not take. */
   readonly allow?: string;
+  /** The auth challenge of a 401 answer. */
+  readonly wwwAuthenticate?: string;
 }
 
 /** {@link ErrorAnswer} of `error` on a request for `url`. */
@@ -83,6 +86,17 @@ export function errorAnswerOf(error: SluiceError, url: string): ErrorAnswer {
     body: errorBody(error, status, errorStyleOf(url)),
     ...(typeof retryAfter === 'number' ? { retryAfter: String(retryAfter) } : {}),
     ...(typeof allow === 'string' ? { allow } : {}),
+    ...(status === 401 ? { wwwAuthenticate: authChallengeOf(error.code) } : {}),
+  };
+}
+
+/** The headers `answer` carries beside its body, by lower-case name; undefined when it has none. */
+export function errorAnswerHeaders(answer: ErrorAnswer): Record<string, string> | undefined {
+  if (answer.retryAfter === undefined && answer.allow === undefined && answer.wwwAuthenticate === undefined) return undefined;
+  return {
+    ...(answer.retryAfter !== undefined ? { 'retry-after': answer.retryAfter } : {}),
+    ...(answer.allow !== undefined ? { allow: answer.allow } : {}),
+    ...(answer.wwwAuthenticate !== undefined ? { 'www-authenticate': answer.wwwAuthenticate } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import { readBody } from '../common/body-reader.js';
-import { ERROR_CONTENT_TYPE, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
+import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
@@ -185,13 +185,8 @@ export class InferenceLane implements RequestLane {
       observe.metrics?.errorAnswered(error.code, 'http');
       if (server !== undefined) noteSpanError(server.span, error, failure.status);
       if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
-      return {
-        status: failure.status,
-        contentType: ERROR_CONTENT_TYPE,
-        payload: JSON.stringify(failure.body),
-        ...(failure.retryAfter !== undefined ? { headers: { 'retry-after': failure.retryAfter } } : {}),
-        closeConnection,
-      };
+      const headers = errorAnswerHeaders(failure);
+      return { status: failure.status, contentType: ERROR_CONTENT_TYPE, payload: JSON.stringify(failure.body), ...(headers !== undefined ? { headers } : {}), closeConnection };
     };
     const respond = async (): Promise<LaneAnswer> => {
       // As the guard hook does: before the body is read, so a refused request costs no parsing.

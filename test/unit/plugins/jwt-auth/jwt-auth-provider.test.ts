@@ -175,6 +175,12 @@ describe('jwt-auth', () => {
     await expect(context.providers[0]?.start?.()).rejects.toMatchObject({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('jwksFile') as unknown });
   });
 
+  it('refuses HMAC algorithms, whose shared secret a JWKS file of public keys cannot hold', () => {
+    expect(() => jwtAuthOptions(config({ algorithms: ['RS256', 'HS256'] }), dir)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('HMAC algorithms need a shared secret') as unknown }),
+    );
+  });
+
   it('refuses `none` among the allowed algorithms', () => {
     expect(() => jwtAuthOptions(config({ algorithms: ['none'] }), dir)).toThrow(expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID' }));
   });

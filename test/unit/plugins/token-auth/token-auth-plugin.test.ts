@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import tokenAuthPlugin, { type KeyFileContent } from '../../../../plugins/token-auth/index.js';
@@ -50,6 +50,16 @@ describe('token-auth plugin registration', () => {
     await registerAndStart(fakePluginContext('token-auth', {}, dir));
     const mode = (await stat(join(dir, '.sluice', 'key_file.json'))).mode & 0o777;
     expect(mode.toString(8)).toBe('600');
+  });
+
+  it('refuses to serve with SLUICE_PLUGIN_FAILED naming the key file when it cannot be written', async () => {
+    await writeFile(join(dir, 'taken'), 'a file where the key directory should be');
+    const keyFile = join(dir, 'taken', 'key_file.json');
+    await expect(registerAndStart(fakePluginContext('token-auth', { keyFile }, dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_FAILED',
+      message: expect.stringMatching(new RegExp(`^token-auth cannot write its key file ${keyFile} \\(EEXIST: .*\\); make its directory writable`)) as unknown,
+      details: { plugin: 'token-auth', file: keyFile },
+    });
   });
 
   it('writes three different url-safe keys; inference and management expire after expirationMinutes', async () => {

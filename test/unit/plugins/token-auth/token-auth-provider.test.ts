@@ -108,6 +108,14 @@ describe('token-auth keys', () => {
     await expect(rotate('api', key('api'))).rejects.toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: expect.stringContaining('?type=inference') as unknown });
   });
 
+  it('HEAD /token with the API key is refused with SLUICE_METHOD_NOT_ALLOWED and rotates nothing', async () => {
+    const old = key('inference');
+    const head = { ...endpointRequest(auth.endpoint, { type: 'inference' }, bearer(key('api'))), method: 'HEAD' };
+    await expect(auth.endpoint.handle(head, emptyEndpointContext())).rejects.toMatchObject({ code: 'SLUICE_METHOD_NOT_ALLOWED', details: { allow: 'GET' } });
+    expect(key('inference')).toBe(old);
+    expect((JSON.parse(await readFile(auth.keys.keyFile, 'utf8')) as KeyFileContent).inference.key).toBe(old);
+  });
+
   it('concurrent rotations each answer a key, and the file holds the last one', async () => {
     const [first, second] = await Promise.all([rotate('inference', key('api')), rotate('inference', key('api'))]);
     const last = (second.body as { key: string }).key;
