@@ -1,4 +1,4 @@
-import { runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel } from '../../src/plugins/sdk/index.js';
+import { SluiceError, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel } from '../../src/plugins/sdk/index.js';
 
 /** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
 class SharedSessionModel implements ExecutorModel {
@@ -26,6 +26,18 @@ class SharedSessionModel implements ExecutorModel {
   }
 }
 
+function refuseOptions(context: ExecutorLoadContext): void {
+  const options = context.executorOptions;
+  const keys = typeof options === 'object' && options !== null && !Array.isArray(options) ? Object.keys(options) : undefined;
+  if (options === undefined || keys?.length === 0) return;
+  const given = keys === undefined ? 'a value that is not a mapping' : keys.map((key) => `\`${key}\``).join(', ');
+  throw new SluiceError(
+    'SLUICE_MANIFEST_INVALID',
+    `executorOptions of ${context.modelPath}: the cpu executor takes no options (got ${given}); remove executorOptions, or name the executor they are meant for (executor: gpu, say)`,
+    { modelPath: context.modelPath },
+  );
+}
+
 /**
  * The default executor. Every instance of a version shares one ONNX Runtime session, so an extra instance
  * costs no extra copy of the weights; parallelism inside a run comes from ORT's intra-op threads.
@@ -33,7 +45,13 @@ class SharedSessionModel implements ExecutorModel {
 export class CpuExecutor implements Executor {
   readonly name = 'cpu';
 
+  /**
+   * Loads the model's one session. The CPU executor has no options of its own, so a manifest that gives
+   * `executorOptions` (meant for another executor, most likely `gpu`) is refused with
+   * `SLUICE_MANIFEST_INVALID` rather than ignored.
+   */
   async load(context: ExecutorLoadContext): Promise<ExecutorModel> {
+    refuseOptions(context);
     return new SharedSessionModel(await context.runtime.load(context.modelPath, context.sessionOptions));
   }
 }

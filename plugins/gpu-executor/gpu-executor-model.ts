@@ -148,7 +148,7 @@ export class GpuExecutorModel implements ExecutorModel {
       const fed = inputs.length > 0 ? ` with ${describeInputs(inputs)}` : '';
       throw new SluiceError(
         'SLUICE_MODEL_LOAD_FAILED',
-        `warm-up of ${context.modelPath} on ${device.label} failed${fed}: ${reasonOf(error)}`,
+        `warm-up of ${context.modelPath} on ${device.label} failed${fed}: ${reasonOf(error)} (if the model cannot take zeros of these shapes, give shapes it can take in executorOptions.warmUpShapes, or set warmUp: false)`,
         { modelPath: context.modelPath, device: device.label, reason: reasonOf(error) },
         { cause: error },
       );

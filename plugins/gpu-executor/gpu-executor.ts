@@ -1,10 +1,11 @@
-import type { BatchingDefaults, DeclaredBatching, Executor, ExecutorLoadContext, TensorSpec } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type BatchingDefaults, type DeclaredBatching, type Executor, type ExecutorLoadContext, type TensorSpec } from '../../src/plugins/sdk/index.js';
 import { gpuBatchingDefaults } from './batching-defaults.js';
 import { executionDevices, resolveGpuIds } from './device-assignment.js';
 import { GpuExecutorModel } from './gpu-executor-model.js';
 import { DEFAULT_GPU_EXECUTION_PROVIDERS, parseGpuExecutorOptions, resolveGpuExecutorOptions, type GpuExecutorOptions } from './options.js';
 import { providerReport } from './provider-report.js';
 import { visibleGpuCount } from './visible-gpus.js';
+import { warmUpShapeProblems } from './warm-up-inputs.js';
 
 /**
  * The GPU batching executor (`executor: gpu`): tries execution providers in order of preference, spreads
@@ -24,7 +25,8 @@ export class GpuExecutor implements Executor {
   /**
    * Creates the session for the model's first device (the provider it lands on is then used on every
    * device) and logs, once, which provider is active and why the preferred ones were not. A bad
-   * `executorOptions` fails with `SLUICE_MANIFEST_INVALID`; a model that cannot load, with
+   * `executorOptions` fails with `SLUICE_MANIFEST_INVALID` (`warmUpShapes` that do not fit the model's
+   * inputs once its session is open, which is then freed); a model that cannot load, with
    * `SLUICE_MODEL_LOAD_FAILED`.
    */
   async load(context: ExecutorLoadContext): Promise<GpuExecutorModel> {
@@ -39,6 +41,14 @@ export class GpuExecutor implements Executor {
       deviceId: gpuIds[0],
       dedicatedThread: options.sessionThread,
     });
+    const problems = warmUpShapeProblems(first.inputs, options.warmUpShapes);
+    if (problems.length > 0) {
+      await first.release();
+      throw new SluiceError('SLUICE_MANIFEST_INVALID', `executorOptions of ${context.modelPath}: \`warmUpShapes\`: ${problems.join('; ')}`, {
+        modelPath: context.modelPath,
+        problems,
+      });
+    }
     const devices = executionDevices(first.executionProvider, gpuIds);
     const report = providerReport(first, preference, devices.map((device) => device.label));
     context.logger[report.level](report.message, report.fields);

@@ -60,6 +60,21 @@ export function writeTwoInputTwoOutputModel(dir: string): Promise<string> {
 }
 
 /**
+ * A table lookup: input `ids` INT64 `[N]` → `Gather` from the table `[10, 11, 12, 13, 14]` → output
+ * `values` FP32 `[N]`. An id outside -5..4 makes ONNX Runtime fail the run, which exercises failures that
+ * depend on a request's values rather than its shape. Written to `lookup.onnx`.
+ */
+export function writeLookupModel(dir: string): Promise<string> {
+  const bytes = new OnnxGraphBuilder('lookup')
+    .input('ids', 'INT64', [-1])
+    .initializer('table', 'FP32', [5], new Float32Array([10, 11, 12, 13, 14]))
+    .node('Gather', ['table', 'ids'], ['values'], { axis: 0 })
+    .output('values', 'FP32', [-1])
+    .encode();
+  return writeModel(dir, 'lookup.onnx', bytes);
+}
+
+/**
  * A model with a fixed shape and no batch dimension: input `input` FP32 `[2, 3]` → `Relu` → output
  * `output` FP32 `[2, 3]`. Written to `fixed-shape.onnx`.
  */

@@ -87,8 +87,10 @@ function asSluiceError(error: unknown): SluiceError {
 
 /**
  * Runs a batch as one session run: inputs concatenated (into `allocate`'s arrays when given), outputs
- * split back per item. A failed run fails every item with the runtime's reason; `SLUICE_INSTANCE_FAILED`
- * is re-thrown, since it means the instance itself is unusable.
+ * split back per item. When the run of a batch of several items fails, each item is run again on its own,
+ * so a request whose values the model cannot take (an index out of range, say) fails alone and its
+ * batch-mates get their answers; an item that fails alone gets the runtime's reason for its own run.
+ * `SLUICE_INSTANCE_FAILED` is re-thrown, since it means the instance itself is unusable.
  */
 export async function runBatchOnModel(model: LoadedModel, batch: Batch, allocate?: InputAllocator): Promise<JobResult[]> {
   try {
@@ -96,7 +98,18 @@ export async function runBatchOnModel(model: LoadedModel, batch: Batch, allocate
     return splitBatchOutputs(batch, outputs);
   } catch (error) {
     if (isSluiceError(error, 'SLUICE_INSTANCE_FAILED')) throw error;
-    const failure = asSluiceError(error);
-    return batch.items.map(() => ({ ok: false, error: failure }));
+    if (batch.items.length > 1) return runItemsAlone(model, batch, allocate);
+    return [{ ok: false, error: asSluiceError(error) }];
   }
+}
+
+/** Each item of `batch` in a run of its own, one after another, so that every item gets its own result. */
+async function runItemsAlone(model: LoadedModel, batch: Batch, allocate?: InputAllocator): Promise<JobResult[]> {
+  const results: JobResult[] = [];
+  for (const item of batch.items) {
+    const [result] = await runBatchOnModel(model, { items: [item], ...(batch.outputNames ? { outputNames: batch.outputNames } : {}) }, allocate);
+    if (result === undefined) throw new SluiceError('SLUICE_INTERNAL', 'a run of one item gave no result');
+    results.push(result);
+  }
+  return results;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type InferenceSession } from 'onnxruntime-node';
 import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOptions } from '../model-runtime.js';
 import { physicalCoresAvailable } from './physical-cores.js';
@@ -27,10 +28,12 @@ export const DEFAULT_SESSION_OPTIONS = {
 } as const satisfies Required<RuntimeSessionOptions>;
 
 /**
- * ONNX Runtime's session log level: errors only. Its warnings (nodes left to the CPU provider,
- * unused initializers) are routine for served models and would flood the server log.
+ * ONNX Runtime's session log level: fatal only. Its warnings (nodes left to the CPU provider, unused
+ * initializers) are routine for served models and would flood the server log; its errors are those of
+ * failed runs, which reach the caller as `SLUICE_INFERENCE_FAILED` with ONNX Runtime's reason, and which it
+ * would also write to stderr, unstructured, once per failing request.
  */
-const ORT_LOG_SEVERITY_ERROR = 3;
+const ORT_LOG_SEVERITY_FATAL = 4;
 
 /**
  * The intra-op threads a session gets for `requested`: 0 means one per physical core this process may use,
@@ -43,6 +46,15 @@ export function intraOpThreads(requested: number, cores: number | undefined): nu
 }
 
 /**
+ * A thread pool size no larger than `cpus`, the CPUs this process may use: more threads than CPUs only
+ * take turns, and ONNX Runtime starts them while the session is created, on the event loop (500 took
+ * 17 s on two cores; 2^31 - 1 fails with std::bad_alloc). 0 (ONNX Runtime's choice) stays 0.
+ */
+export function cappedThreads(requested: number, cpus: number): number {
+  return Math.min(requested, cpus);
+}
+
+/**
  * ORT session options for creating a session with exactly one execution provider, `provider`; the
  * provider preference list itself is handled by the fallback in `execution-provider.ts`.
  */
@@ -51,12 +63,12 @@ export function toOrtSessionOptions(
   provider: ExecutionProviderName,
 ): InferenceSession.SessionOptions {
   return {
-    intraOpNumThreads: intraOpThreads(options.intraOpNumThreads ?? DEFAULT_SESSION_OPTIONS.intraOpNumThreads, physicalCoresAvailable()),
-    interOpNumThreads: options.interOpNumThreads ?? DEFAULT_SESSION_OPTIONS.interOpNumThreads,
+    intraOpNumThreads: cappedThreads(intraOpThreads(options.intraOpNumThreads ?? DEFAULT_SESSION_OPTIONS.intraOpNumThreads, physicalCoresAvailable()), availableParallelism()),
+    interOpNumThreads: cappedThreads(options.interOpNumThreads ?? DEFAULT_SESSION_OPTIONS.interOpNumThreads, availableParallelism()),
     executionMode: options.executionMode ?? DEFAULT_SESSION_OPTIONS.executionMode,
     graphOptimizationLevel: options.graphOptimizationLevel ?? DEFAULT_SESSION_OPTIONS.graphOptimizationLevel,
     executionProviders: [toOrtProvider(provider, options.deviceId ?? DEFAULT_SESSION_OPTIONS.deviceId)],
-    logSeverityLevel: ORT_LOG_SEVERITY_ERROR,
+    logSeverityLevel: ORT_LOG_SEVERITY_FATAL,
     extra: spinningConfig(options.intraOpSpinning ?? DEFAULT_SESSION_OPTIONS.intraOpSpinning),
   };
 }

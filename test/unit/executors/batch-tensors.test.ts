@@ -179,6 +179,39 @@ describe('runBatchOnModel', () => {
     ]);
   });
 
+  it('runs each item alone after a failed batch run, so only the item the model refuses fails', async () => {
+    const model = new ScriptedModel((inputs) => {
+      if (Array.from(inputs[0]!.data as Float32Array).includes(2)) throw new Error('index 2 is out of range');
+      return [{ ...inputs[0]!, name: 'y' }];
+    });
+    const results = await runBatchOnModel(model, { items: [item(fp32('x', [1], [1])), item(fp32('x', [1], [2])), item(fp32('x', [1], [3]))] });
+    expect([model.calls.length, results.map((r) => (r.ok ? r.outputs[0]?.data : r.error.message))]).toEqual([
+      4,
+      [new Float32Array([1]), 'inference failed: index 2 is out of range', new Float32Array([3])],
+    ]);
+  });
+
+  it('keeps each item’s outputs to the outputs the batch names when it runs items alone', async () => {
+    let runs = 0;
+    const model = new ScriptedModel((inputs) => {
+      runs += 1;
+      if (runs === 1) throw new Error('the batch fails');
+      return [{ ...inputs[0]!, name: 'y' }];
+    });
+    await runBatchOnModel(model, { ...batch, outputNames: ['y'] });
+    expect(model.outputNames).toEqual([['y'], ['y'], ['y']]);
+  });
+
+  it('re-throws SLUICE_INSTANCE_FAILED from an item run alone', async () => {
+    const failure = new SluiceError('SLUICE_INSTANCE_FAILED', 'the device was lost');
+    let runs = 0;
+    const model = new ScriptedModel(() => {
+      runs += 1;
+      throw runs === 1 ? new Error('the batch fails') : failure;
+    });
+    await expect(runBatchOnModel(model, batch)).rejects.toBe(failure);
+  });
+
   it('reports a rejection that is not an Error by its text', async () => {
     const model = new ScriptedModel((inputs) => [{ ...inputs[0]!, name: 'y' }]);
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a runtime may reject with a non-Error value

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../src/common/errors/index.js';
 import type { Tensor } from '../../../src/common/tensor/index.js';
 import { CpuExecutor } from '../../../plugins/cpu-executor/cpu-executor.js';
 import type { ExecutorModel } from '../../../src/executors/executor.js';
@@ -81,6 +82,32 @@ describe('CpuExecutor', () => {
     const results = await instance.run({ items: [{ inputs: [a!, b], rows: 2 }] });
     await model.release();
     expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['SLUICE_INFERENCE_FAILED']);
+  });
+
+  it('refuses executorOptions, which it has none of, with SLUICE_MANIFEST_INVALID before loading anything', async () => {
+    const runtime = new CountingRuntime();
+    const loading = new CpuExecutor().load({
+      modelPath,
+      runtime,
+      sessionOptions: {},
+      device: 'cpu',
+      maxBatchSize: 8,
+      executorOptions: { warmUp: false, deviceIds: [0] },
+      logger: new RecordingLogger(),
+    });
+    await expect(loading).rejects.toEqual(
+      new SluiceError(
+        'SLUICE_MANIFEST_INVALID',
+        `executorOptions of ${modelPath}: the cpu executor takes no options (got \`warmUp\`, \`deviceIds\`); remove executorOptions, or name the executor they are meant for (executor: gpu, say)`,
+      ),
+    );
+    expect(runtime.loads).toBe(0);
+  });
+
+  it('takes empty executorOptions, which a manifest without any has', async () => {
+    const model = await new CpuExecutor().load({ modelPath, runtime: new CountingRuntime(), sessionOptions: {}, device: 'cpu', maxBatchSize: 8, executorOptions: {}, logger: new RecordingLogger() });
+    await model.release();
+    expect(model.executionProvider).toBe('cpu');
   });
 
   it('runs on the provider the session uses', async () => {

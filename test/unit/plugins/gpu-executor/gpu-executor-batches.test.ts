@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
 import { float32ToFloat16Bits, type Batch, type BatchItem, type SluiceError } from '../../../../src/plugins/sdk/index.js';
-import { writeAddModel, writeIdentityModel } from '../../../support/onnx-models.js';
+import { writeAddModel, writeIdentityModel, writeLookupModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { loadContext } from './support/load-context.js';
 import { RecordingRuntime } from './support/recording-runtime.js';
@@ -10,11 +10,11 @@ import { RecordingRuntime } from './support/recording-runtime.js';
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** One row for the Add model: `a` = [value, value, value], `b` = [1, 1, 1]. */
-const addRow = (value: number, bRows = 1): BatchItem => ({
+const addRow = (value: number): BatchItem => ({
   rows: 1,
   inputs: [
     { name: 'a', datatype: 'FP32', shape: [1, 3], data: new Float32Array([value, value, value]) },
-    { name: 'b', datatype: 'FP32', shape: [bRows, 3], data: new Float32Array(3 * bRows).fill(1) },
+    { name: 'b', datatype: 'FP32', shape: [1, 3], data: new Float32Array([1, 1, 1]) },
   ],
 });
 const pair = (): Batch => ({ items: [addRow(1), addRow(2)] });
@@ -23,11 +23,13 @@ describe('GpuExecutor batches', () => {
   let dir: { dir: string; cleanup: () => Promise<void> };
   let addPath: string;
   let fp16Path: string;
+  let lookupPath: string;
 
   beforeAll(async () => {
     dir = await makeTempDir();
     addPath = await writeAddModel(dir.dir);
     fp16Path = await writeIdentityModel(dir.dir, 'FP16');
+    lookupPath = await writeLookupModel(dir.dir);
   });
 
   afterAll(() => dir.cleanup());
@@ -42,11 +44,16 @@ describe('GpuExecutor batches', () => {
     ]);
   });
 
-  it('fails every item of a batch the runtime cannot run, without failing the instance', async () => {
-    const model = await new GpuExecutor().load(loadContext(addPath, new RecordingRuntime()));
-    const results = await (await model.createInstance(0)).run({ items: [addRow(1, 2), addRow(2)] });
+  it('fails only the item of a batch the runtime cannot run, without failing the instance', async () => {
+    const model = await new GpuExecutor().load(loadContext(lookupPath, new RecordingRuntime()));
+    const ids = (id: bigint): BatchItem => ({ rows: 1, inputs: [{ name: 'ids', datatype: 'INT64', shape: [1], data: new BigInt64Array([id]) }] });
+    const results = await (await model.createInstance(0)).run({ items: [ids(1n), ids(99n), ids(4n)] });
     await model.release();
-    expect(results.map((result) => !result.ok && result.error.code)).toEqual(['SLUICE_INFERENCE_FAILED', 'SLUICE_INFERENCE_FAILED']);
+    expect(results.map((result) => (result.ok ? result.outputs[0]?.data : result.error.code))).toEqual([
+      new Float32Array([11]),
+      'SLUICE_INFERENCE_FAILED',
+      new Float32Array([14]),
+    ]);
   });
 
   it('feeds an FP16 model the halves of FP32 request data and answers FP16', async () => {

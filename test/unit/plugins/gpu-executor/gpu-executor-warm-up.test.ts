@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
+import { SluiceError } from '../../../../src/plugins/sdk/index.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { loadContext } from './support/load-context.js';
@@ -66,6 +67,19 @@ describe('GpuExecutor warm-up', () => {
     ]);
   });
 
+  it('refuses row shapes that do not fit the model’s inputs with SLUICE_MANIFEST_INVALID, and frees the session it opened', async () => {
+    const runtime = new RecordingRuntime();
+    const loading = new GpuExecutor().load(loadContext(modelPath, runtime, { executorOptions: { warmUp: false, warmUpShapes: { a: [3, 3], c: [3] } } }));
+    await expect(loading).rejects.toEqual(
+      new SluiceError(
+        'SLUICE_MANIFEST_INVALID',
+        `executorOptions of ${modelPath}: \`warmUpShapes\`: \`a\` has shape [-1,3], so its row shape needs 1 dimension(s), got [3,3]; ` +
+          '`c` is not an input of the model (inputs: a, b)',
+      ),
+    );
+    expect([runtime.loads.length, runtime.released]).toEqual([1, 1]);
+  });
+
   it('skips the warm-up when told to', async () => {
     const runtime = new RecordingRuntime();
     const model = await new GpuExecutor({ warmUp: false }).load(loadContext(modelPath, runtime));
@@ -81,7 +95,8 @@ describe('GpuExecutor warm-up', () => {
       code: 'SLUICE_MODEL_LOAD_FAILED',
       message:
         `warm-up of ${modelPath} on cpu failed with a FP32[2,4], b FP32[2,4]: ONNX Runtime failed to run ${modelPath}: ` +
-        'Got invalid dimensions for input: a for the following indices\n index: 1 Got: 4 Expected: 3\n Please fix either the inputs/outputs or the model.',
+        'Got invalid dimensions for input: a for the following indices\n index: 1 Got: 4 Expected: 3\n Please fix either the inputs/outputs or the model. ' +
+        '(if the model cannot take zeros of these shapes, give shapes it can take in executorOptions.warmUpShapes, or set warmUp: false)',
     });
     await model.release();
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { warmUpInputs } from '../../../../plugins/gpu-executor/warm-up-inputs.js';
-import { SluiceError } from '../../../../src/plugins/sdk/index.js';
+import { warmUpInputs, warmUpShapeProblems } from '../../../../plugins/gpu-executor/warm-up-inputs.js';
 
 describe('warmUpInputs', () => {
   it('fills the batch dimension with the batch size and other variable dimensions with 1, all zeros', () => {
@@ -19,6 +18,16 @@ describe('warmUpInputs', () => {
     expect(input?.shape).toEqual([2, 3]);
   });
 
+  it('takes the given row shape after a fixed first dimension too', () => {
+    const [input] = warmUpInputs([{ name: 'ids', datatype: 'INT64', shape: [1, -1] }], 32, { ids: [128] });
+    expect(input?.shape).toEqual([1, 128]);
+  });
+
+  it('does not take a row shape from the object prototype for an input named like one of its keys', () => {
+    const [input] = warmUpInputs([{ name: 'constructor', datatype: 'FP32', shape: [-1, -1] }], 2);
+    expect(input?.shape).toEqual([2, 1]);
+  });
+
   it('gives a scalar input no dimensions', () => {
     expect(warmUpInputs([{ name: 't', datatype: 'FP64', shape: [] }], 8)).toEqual([{ name: 't', datatype: 'FP64', shape: [], data: new Float64Array(1) }]);
   });
@@ -34,9 +43,27 @@ describe('warmUpInputs', () => {
     expect(input?.data).toEqual(new Uint16Array(4));
   });
 
-  it('refuses row shapes for an input the model does not have', () => {
-    expect(() => warmUpInputs([{ name: 'x', datatype: 'FP32', shape: [-1, 3] }], 2, { y: [3] })).toThrow(
-      new SluiceError('SLUICE_MODEL_LOAD_FAILED', 'warmUpShapes names `y`, not an input of the model (inputs: x)'),
-    );
+});
+
+describe('warmUpShapeProblems', () => {
+  const specs = [
+    { name: 'x', datatype: 'FP32', shape: [-1, 3, -1] },
+    { name: 't', datatype: 'FP32', shape: [-1] },
+  ] as const;
+
+  it('finds nothing wrong with row shapes that fit the inputs', () => {
+    expect(warmUpShapeProblems(specs, { x: [3, 16] })).toEqual([]);
+  });
+
+  it('names a row shape for an input the model does not have', () => {
+    expect(warmUpShapeProblems(specs, { y: [3] })).toEqual(['`y` is not an input of the model (inputs: x, t)']);
+  });
+
+  it('names a row shape for an input with no dimension after the batch dimension', () => {
+    expect(warmUpShapeProblems(specs, { t: [4] })).toEqual(['`t` has shape [-1], with no dimension after its first to set']);
+  });
+
+  it('names a row shape of the wrong length', () => {
+    expect(warmUpShapeProblems(specs, { x: [16] })).toEqual(['`x` has shape [-1,3,-1], so its row shape needs 2 dimension(s), got [16]']);
   });
 });

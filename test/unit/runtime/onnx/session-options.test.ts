@@ -1,8 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { physicalCoresAvailable } from '../../../../src/runtime/onnx/physical-cores.js';
-import { intraOpThreads, toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
+import { cappedThreads, intraOpThreads, toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';
 import { addOnce } from '../../../support/add-model-run.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
@@ -15,7 +16,7 @@ describe('toOrtSessionOptions', () => {
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
       executionProviders: ['cpu'],
-      logSeverityLevel: 3,
+      logSeverityLevel: 4,
       extra: { session: { force_spinning_stop: '1' } },
     });
   });
@@ -29,11 +30,21 @@ describe('toOrtSessionOptions', () => {
   });
 
   it('passes thread counts, execution mode and optimisation level through', () => {
+    const cpus = availableParallelism();
     const ort = toOrtSessionOptions(
-      { intraOpNumThreads: 2, interOpNumThreads: 3, executionMode: 'parallel', graphOptimizationLevel: 'basic' },
+      { intraOpNumThreads: 1, interOpNumThreads: cpus, executionMode: 'parallel', graphOptimizationLevel: 'basic' },
       'cpu',
     );
-    expect(ort).toMatchObject({ intraOpNumThreads: 2, interOpNumThreads: 3, executionMode: 'parallel', graphOptimizationLevel: 'basic' });
+    expect(ort).toMatchObject({ intraOpNumThreads: 1, interOpNumThreads: cpus, executionMode: 'parallel', graphOptimizationLevel: 'basic' });
+  });
+
+  it('lowers thread counts beyond the CPUs the process may use to that number', () => {
+    const ort = toOrtSessionOptions({ intraOpNumThreads: 100_000, interOpNumThreads: 1e12 }, 'cpu');
+    expect([ort.intraOpNumThreads, ort.interOpNumThreads]).toEqual([availableParallelism(), availableParallelism()]);
+  });
+
+  it('caps a thread count at the CPUs, and leaves 0 to ONNX Runtime', () => {
+    expect([cappedThreads(500, 2), cappedThreads(2, 8), cappedThreads(0, 8)]).toEqual([2, 2, 0]);
   });
 
   it('gives 0 intra-op threads one per physical core', () => {
@@ -83,6 +94,11 @@ describe('real sessions with explicit options', () => {
 
   it.each(spinnings)('loads and runs on two intra-op threads with spinning %s', async (intraOpSpinning) => {
     expect(await addOnce(runtime, modelPath, { intraOpNumThreads: 2, intraOpSpinning }, [1, 2, 3], [1, 1, 1])).toEqual(new Float32Array([2, 3, 4]));
+  });
+
+  it('loads and runs with thread counts far beyond the CPUs', async () => {
+    const options = { intraOpNumThreads: 2 ** 31 - 1, interOpNumThreads: 2 ** 31 - 1, executionMode: 'parallel' } as const;
+    expect(await addOnce(runtime, modelPath, options, [1, 2, 3], [1, 1, 1])).toEqual(new Float32Array([2, 3, 4]));
   });
 
   it('loads and runs in parallel execution mode', async () => {

@@ -29,6 +29,8 @@ export class RecordingRuntime implements ModelRuntime {
   readonly name = 'onnx';
   readonly loads: RuntimeSessionOptions[] = [];
   readonly runs: RecordedRun[] = [];
+  /** Sessions released so far. */
+  released = 0;
   /** Whether sessions hand out input buffers (`inputBuffer`), as sessions on the session thread do. */
   handsOutInputBuffers = false;
   /** The arrays sessions handed out through `inputBuffer`, in order. */
@@ -94,7 +96,10 @@ export class RecordingRuntime implements ModelRuntime {
         }
         return model.run(inputs, outputNames);
       },
-      release: () => model.release(),
+      release: () => {
+        this.released += 1;
+        return model.release();
+      },
       ...(this.handsOutInputBuffers
         ? {
             inputBuffer: (datatype, length) => {
