@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { credentials, loadPackageDefinition, status, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
+import { credentials, loadPackageDefinition, status, type Client, type ClientDuplexStream, type ServiceClientConstructor } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { SluiceError } from '../../src/common/errors/index.js';
 import { packageRoot } from '../../src/common/package-root.js';
 import type { AuthPrincipal, AuthProvider, AuthRequest } from '../../src/plugins/sdk/auth.js';
+import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
+import { Gate } from '../support/gate.js';
 import { callError, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
+import { openRawGrpcCall, rawGrpcSession, serverHasRead, unframeMessages } from '../support/raw-grpc-call.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const TLS_DIR = join(packageRoot(), 'test', 'fixtures', 'tls');
@@ -169,5 +172,53 @@ describe('gRPC over TLS', () => {
       code: 'SLUICE_CONFIG_INVALID',
       message: '`grpc.tls.certFile` and `grpc.tls.keyFile` go together: set both for TLS, or neither for plaintext',
     });
+  });
+});
+
+/** A guard that lets every call through, once the test opens its gate. */
+class GatedGuard implements AuthProvider {
+  readonly name = 'gated';
+  readonly gate = new Gate();
+
+  async authenticate(): Promise<AuthPrincipal> {
+    await this.gate.pass();
+    return { subject: 'tester', scopes: ['inference'] };
+  }
+}
+
+describe('gRPC streams behind an auth guard', () => {
+  const guard = new GatedGuard();
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['iris'], guards: { inference: guard } });
+  });
+  afterAll(async () => {
+    guard.gate.release();
+    await t.close();
+  });
+
+  it('answers the ModelStreamInfer messages that arrived while the guard was checking the call', async () => {
+    const client = grpcClient('oip', t.grpcInference);
+    const { service } = client.constructor as ServiceClientConstructor;
+    client.close();
+    const method = service['ModelStreamInfer'];
+    if (method === undefined) throw new Error('no ModelStreamInfer');
+    const messages = ['a', 'b', 'c'].map((id) =>
+      frameMessage(method.requestSerialize({ id, model_name: 'iris', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: [5.1, 3.5, 1.4, 0.2] } }] })),
+    );
+    guard.gate.hold();
+    const session = rawGrpcSession(t.grpcInference);
+    const chunks: Buffer[] = [];
+    const call = openRawGrpcCall(session, '/inference.GRPCInferenceService/ModelStreamInfer', Buffer.concat(messages));
+    call.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    call.stream.end();
+    await guard.gate.untilArrived(1);
+    await serverHasRead(session); // every message is at the server, the guard still undecided
+    guard.gate.release();
+    const answer = await call.answer;
+    session.close();
+    const ids = unframeMessages(Buffer.concat(chunks)).map((bytes) => (method.responseDeserialize(bytes) as { infer_response: { id: string } }).infer_response.id);
+    expect({ status: answer.status, ids: ids.sort() }).toEqual({ status: String(status.OK), ids: ['a', 'b', 'c'] });
   });
 });

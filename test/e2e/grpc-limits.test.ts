@@ -83,6 +83,11 @@ describe('gRPC limits: deadlines, cancellation, queue, sizes, failures', () => {
     expect(runtime.runsStarted - startedBefore).toBe(2); // the late request never ran
   });
 
+  it('serves a call whose deadline is 30 days away, longer than one timer can wait', async () => {
+    const { answer } = startInfer(client, slowRequest(), new Date(Date.now() + 30 * 24 * 3600 * 1000));
+    expect(await answer).toMatchObject({ model_name: 'slow' });
+  });
+
   it('never runs the queued work of a client that cancelled', async () => {
     const startedBefore = runtime.runsStarted;
     runtime.hold();

@@ -101,6 +101,16 @@ describe('gRPC streaming of intermediate results', () => {
     });
   });
 
+  it('refuses ModelInfer giving a workflow input twice with INVALID_ARGUMENT, instead of dropping one', async () => {
+    const once = tagsRequest('one', ['a']) as { inputs: unknown[] };
+    const twice = { ...once, inputs: [...once.inputs, ...(tagsRequest('one', ['b']) as { inputs: unknown[] }).inputs] };
+    expect(await callError(unary(oip, 'ModelInfer', twice))).toEqual({
+      code: 3,
+      details: 'workflow `tags`: input `tags` is given more than once; send each input once',
+      errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID',
+    });
+  });
+
   it('runs a workflow by name through Predictions', async () => {
     const response = await unary<{ prediction: Buffer }>(torchserve, 'Predictions', { model_name: 'tags', input: { data: Buffer.from('{"tags": ["a", "b"]}') } });
     expect(JSON.parse(response.prediction.toString('utf8'))).toEqual(['a', 'b']);

@@ -34,6 +34,22 @@ export function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec
 }
 
 /**
+ * A workflow's request inputs from OIP input tensors, each as {@link oipTensorToWorkflowInput} reads it; an
+ * input given twice is refused (`SLUICE_WORKFLOW_INPUT_INVALID`), as a model's is, rather than one of its
+ * values being dropped.
+ */
+export function workflowInputsOfOipTensors(workflow: WorkflowDefinition, tensors: readonly Tensor[]): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (const tensor of tensors) {
+    if (Object.hasOwn(inputs, tensor.name)) {
+      throw new SluiceError('SLUICE_WORKFLOW_INPUT_INVALID', `workflow \`${workflow.name}\`: input \`${tensor.name}\` is given more than once; send each input once`);
+    }
+    inputs[tensor.name] = oipTensorToWorkflowInput(tensor, workflow.inputs[tensor.name]);
+  }
+  return inputs;
+}
+
+/**
  * Checks, before the run, that every output an OIP request asks for is one `workflow` declares, as a
  * model's inference does: `SLUICE_TENSOR_UNKNOWN_OUTPUT` naming the workflow's outputs otherwise. (A
  * declared output whose every source was skipped is simply absent from the answer.)

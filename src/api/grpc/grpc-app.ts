@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ReflectionService } from '@grpc/reflection';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import type { Logger } from '../../common/logger.js';
+import { setLongTimeout } from '../../common/long-timeout.js';
 import type { AuthProvider, GuardedApi } from '../../plugins/sdk/auth.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
@@ -19,7 +20,10 @@ export interface GrpcApp {
   /** `host:port` as bound (the real port when 0 was asked for), as gRPC clients take it. */
   readonly address: string;
   readonly port: number;
-  /** Reports NOT_SERVING, refuses new calls and resolves once the calls in progress have ended. */
+  /**
+   * Reports NOT_SERVING, refuses new calls and resolves once the calls in progress have ended, or once
+   * `drainTimeoutMs` has passed, ending those left at once.
+   */
   close(): Promise<void>;
   /** Ends every call at once (when a bounded drain ran out of time). */
   closeAllCalls(): void;
@@ -37,6 +41,11 @@ export interface GrpcAppOptions {
   readonly tls?: GrpcTls;
   readonly maxReceiveMessageBytes: number;
   readonly maxSendMessageBytes: number;
+  /**
+   * How long {@link GrpcApp.close} lets calls finish (the server's `shutdownTimeoutMs`): the serving core's
+   * drain does not see a call whose client stopped reading its answer, so the port bounds its own.
+   */
+  readonly drainTimeoutMs: number;
   /** Runs before every handler but the health checks; none means the port is open. */
   readonly guard?: AuthProvider;
   /** The server's telemetry: each call gets an RPC server span when tracing is on. */
@@ -85,11 +94,15 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
       options.health.stop();
       const server = strategy.server;
       if (server) {
+        const cutOff = setLongTimeout(() => {
+          server.forceShutdown();
+        }, options.drainTimeoutMs);
         await new Promise<void>((resolve) => {
           server.tryShutdown(() => {
             resolve();
           });
         });
+        cutOff.clear();
       }
       await app.close();
     },

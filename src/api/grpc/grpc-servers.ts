@@ -57,6 +57,7 @@ export async function startGrpcServers(core: ServingCore, config: GrpcConfig, lo
     ...(tls ? { tls } : {}),
     maxReceiveMessageBytes: config.maxReceiveMessageBytes,
     maxSendMessageBytes: config.maxSendMessageBytes,
+    drainTimeoutMs: core.config.shutdownTimeoutMs,
     telemetry: core.telemetry,
     logger,
   };

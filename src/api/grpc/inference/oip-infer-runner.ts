@@ -2,7 +2,7 @@ import type { Tensor } from '../../../common/tensor/index.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import type { WorkflowProgress } from '../../../workflow/index.js';
 import { oipParameterKnobs } from '../../common/knob-values.js';
-import { checkRequestedWorkflowOutputs, oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
 import { callKnobs, callSignal, deadlineMsOf, type GrpcCall } from '../common/grpc-call.js';
 import { callTraceContext } from '../common/grpc-call-scope.js';
 import { decodeModelInferRequest, type DecodedInferRequest } from './oip-grpc-decoder.js';
@@ -55,8 +55,7 @@ export class OipInferRunner {
     const workflow = this.core.workflows.get(name);
     const decoded = decodeModelInferRequest(request);
     checkRequestedWorkflowOutputs(workflow.plan.workflow, decoded.outputs);
-    const specs = workflow.plan.workflow.inputs;
-    const inputs = Object.fromEntries(decoded.inputs.map((tensor) => [tensor.name, oipTensorToWorkflowInput(tensor, specs[tensor.name])]));
+    const inputs = workflowInputsOfOipTensors(workflow.plan.workflow, decoded.inputs);
     const timeoutMs = smallest(oipParameterKnobs(decoded.parameters).timeoutMs, deadlineMsOf(call), callKnobs(call).timeoutMs);
     const model = { name, version: workflow.version, id: decoded.id };
     const onProgress = partial && ((progress: WorkflowProgress): void => {

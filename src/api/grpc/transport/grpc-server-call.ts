@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
+import { MAX_TIMER_DELAY_MS } from '../../../common/long-timeout.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
 import { encodeGrpcMessage, metadataFromHeaders, metadataToHeaders, parseGrpcTimeout } from './grpc-headers.js';
 import { GrpcWireError } from './grpc-wire-error.js';
@@ -39,6 +40,7 @@ export interface GrpcMessageLimits {
 
 const OK: number = status.OK;
 const CANCELLED: number = status.CANCELLED;
+const NO_ERROR: number = http2Constants.NGHTTP2_NO_ERROR;
 
 function responseHeaders(): OutgoingHttpHeaders {
   return { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': 'identity' };
@@ -68,7 +70,8 @@ function statusOfError(error: unknown, trailer: Metadata | undefined): { code: n
  *
  * The call ends exactly once: with the handler's answer and `grpc-status` in the trailers, with a
  * trailers-only response when nothing was sent yet, or cancelled when the client resets the stream or its
- * deadline (`grpc-timeout`) passes, which emits `'cancelled'`.
+ * deadline (`grpc-timeout`) passes, which emits `'cancelled'`. A client still sending when the status goes
+ * out gets RST_STREAM(NO_ERROR): nothing more of its request is read.
  */
 export class GrpcServerCall extends EventEmitter {
   /** The request message (unary and server-streaming methods), set before the handler runs. */
@@ -88,13 +91,20 @@ export class GrpcServerCall extends EventEmitter {
   /** True once the status went out or the stream is gone: nothing more is sent. */
   #ended = false;
   #handlerStarted = false;
+  /** True once the handler itself was called (after the scope, which may check auth first). */
+  #invoked = false;
+  /** True once the server is shutting down and the request side of a streamed request was ended for it. */
+  #draining = false;
+  /** True when request bytes came (or were cut short) that the handler will never see, because of {@link drain}. */
+  #unread = false;
   /** The request message of a unary or server-streaming call, and how many came. */
   #message: Buffer | undefined;
   #messages = 0;
   readonly #scope: GrpcCallScope | undefined;
   #onStatus: GrpcStatusListener | undefined;
 
-  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits, scope?: GrpcCallScope) {
+  /** `live` holds the call until its stream closes, for {@link drain} on shutdown. */
+  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits, scope?: GrpcCallScope, live?: Set<GrpcServerCall>) {
     super();
     this.#stream = stream;
     this.#method = method;
@@ -104,8 +114,10 @@ export class GrpcServerCall extends EventEmitter {
     this.metadata = metadataFromHeaders(headers);
     stream.on('error', ignoreStreamError);
     stream.once('close', () => {
+      live?.delete(this);
       this.#onClose();
     });
+    live?.add(this);
     const timeout = headers['grpc-timeout'];
     if (typeof timeout === 'string') this.#startDeadline(timeout);
   }
@@ -120,18 +132,15 @@ export class GrpcServerCall extends EventEmitter {
     return this.listenerCount('error') > 0 ? super.emit(event, ...args) : true;
   }
 
-  /** Reads the request and runs the handler: at once for streamed requests, after the one message otherwise. */
+  /**
+   * Reads the request and runs the handler: at once for streamed requests (whose messages are read once the
+   * handler listens), after the one message otherwise.
+   */
   start(): void {
     if (this.#ended) return;
     const stream = this.#stream;
     if (this.#method.responseStream) this.#forwardDrain();
     if (this.#method.requestStream) {
-      stream.on('data', (chunk: Buffer) => {
-        this.#onStreamedChunk(chunk);
-      });
-      stream.once('end', () => {
-        if (this.#endOfRequest()) this.emit('end');
-      });
       this.#run();
       return;
     }
@@ -183,9 +192,33 @@ export class GrpcServerCall extends EventEmitter {
     return this.#stream.write(framed);
   }
 
-  /** Ends a streamed response with status OK and `trailer`. */
+  /**
+   * Ends a streamed response with status OK and `trailer`; UNAVAILABLE instead when the server stopped
+   * reading the client's messages to shut down and some were left unread.
+   */
   end(trailer?: Metadata): void {
+    if (this.#unread) {
+      this.#sendStatus(status.UNAVAILABLE, 'the server shut down before reading every request message of this stream; send the unanswered ones again');
+      return;
+    }
     this.#sendStatus(status.OK, '', trailer);
+  }
+
+  /**
+   * The server is shutting down: the call ends without waiting on the client. A call whose handler has not
+   * been called (still reading its one request message, or in its auth check) answers UNAVAILABLE; a streamed request stops being read, and the
+   * handler hears `'end'` as if the client had half-closed, so it answers what it has and ends the call.
+   */
+  drain(): void {
+    if (this.#ended) return;
+    if (!this.#invoked) {
+      this.#sendStatus(status.UNAVAILABLE, 'the server is shutting down and did not run this call; send it again');
+      return;
+    }
+    if (!this.#method.requestStream || this.#draining || this.#stream.readableEnded) return;
+    this.#draining = true;
+    this.#unread = this.#decoder.midMessage;
+    this.emit('end');
   }
 
   #run(): void {
@@ -200,6 +233,7 @@ export class GrpcServerCall extends EventEmitter {
 
   #invoke(): void {
     if (this.#ended) return;
+    this.#invoked = true;
     const callback: GrpcCallback = (error, value, trailer) => {
       if (error !== null && error !== undefined) this.#fail(error, trailer);
       else this.#answer(value, trailer);
@@ -214,6 +248,23 @@ export class GrpcServerCall extends EventEmitter {
     } catch (error) {
       this.#fail(error);
     }
+    if (this.#method.requestStream) this.#readStreamedRequest();
+  }
+
+  /**
+   * Starts reading a streamed request, once the handler listens: until then the stream holds what arrives
+   * (HTTP/2 flow control stops the client), since a message emitted before, while the scope checked auth
+   * say, would be lost.
+   */
+  #readStreamedRequest(): void {
+    if (this.#ended) return;
+    const stream = this.#stream;
+    stream.on('data', (chunk: Buffer) => {
+      this.#onStreamedChunk(chunk);
+    });
+    stream.once('end', () => {
+      if (!this.#draining && this.#endOfRequest()) this.emit('end');
+    });
   }
 
   #onUnaryChunk(chunk: Buffer): void {
@@ -247,6 +298,10 @@ export class GrpcServerCall extends EventEmitter {
 
   #onStreamedChunk(chunk: Buffer): void {
     if (this.#ended) return;
+    if (this.#draining) {
+      this.#unread = true;
+      return;
+    }
     try {
       for (const bytes of this.#decoder.push(chunk)) this.emit('data', this.#deserialize(bytes));
     } catch (error) {
@@ -310,6 +365,7 @@ export class GrpcServerCall extends EventEmitter {
     } else {
       this.#end();
       this.#stream.respond({ ...responseHeaders(), ...trailers }, { endStream: true });
+      this.#stopReading();
     }
     this.#onStatus?.(code, error);
     // A call that ends with an error before its handler finished is over for the handler too.
@@ -321,6 +377,7 @@ export class GrpcServerCall extends EventEmitter {
     const stream = this.#stream;
     stream.once('wantTrailers', () => {
       stream.sendTrailers(trailers);
+      this.#stopReading();
     });
     if (last === undefined) stream.end();
     else stream.end(last);
@@ -329,6 +386,20 @@ export class GrpcServerCall extends EventEmitter {
   #end(): void {
     this.#ended = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+
+  /**
+   * After the status: a client still sending (a refused message it is still uploading, a stream it has not
+   * half-closed) is told with RST_STREAM(NO_ERROR), sent after the response, that nothing more is read, so
+   * it stops sending and the stream does not stay open (which would also hold up a graceful shutdown).
+   */
+  #stopReading(): void {
+    const stream = this.#stream;
+    if (stream.readableEnded || stream.closed) return;
+    // Not at once: nghttp2 sends a reset ahead of headers still queued, and the client would lose the status.
+    setImmediate(() => {
+      if (!stream.closed) stream.close(NO_ERROR);
+    });
   }
 
   /** True once nothing can be sent; notices a stream destroyed before its 'close' event. */
@@ -359,14 +430,26 @@ export class GrpcServerCall extends EventEmitter {
     this.#deadline = Date.now() + timeoutMs;
     // A zero timeout has passed already: the call must not run, even if it would finish before a timer fires.
     if (timeoutMs <= 0) {
-      this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
-      this.#cancel();
+      this.#expire();
       return;
     }
-    this.#timer = setTimeout(() => {
-      this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
-      this.#cancel();
-    }, timeoutMs);
+    this.#armDeadline(timeoutMs);
+  }
+
+  /** Node runs a delay longer than a timer holds (about 24.8 days) after 1 ms: a longer one is waited for in steps. */
+  #armDeadline(delayMs: number): void {
+    this.#timer = setTimeout(
+      () => {
+        if (delayMs > MAX_TIMER_DELAY_MS) this.#armDeadline(this.#deadline - Date.now());
+        else this.#expire();
+      },
+      Math.min(delayMs, MAX_TIMER_DELAY_MS),
+    );
+  }
+
+  #expire(): void {
+    this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+    this.#cancel();
   }
 
   #forwardDrain(): void {

@@ -44,6 +44,8 @@ function refuse(stream: ServerHttp2Stream, httpStatus: number): void {
 export class Http2GrpcServer {
   readonly #methods = new Map<string, GrpcMethod>();
   readonly #sessions = new Set<ServerHttp2Session>();
+  /** The calls whose streams are open, told to {@link GrpcServerCall.drain} on shutdown. */
+  readonly #calls = new Set<GrpcServerCall>();
   readonly #options: Http2GrpcServerOptions;
   #server: Http2Server | Http2SecureServer | undefined;
   #closing: Promise<void> | undefined;
@@ -104,7 +106,11 @@ export class Http2GrpcServer {
     return (server.address() as AddressInfo).port;
   }
 
-  /** Refuses new connections and calls, lets the calls in progress finish, then calls `callback`. */
+  /**
+   * Refuses new connections and calls, lets the calls in progress finish, then calls `callback`. Nothing
+   * waits on a client: calls not yet running answer UNAVAILABLE, streamed requests stop being read (see
+   * {@link GrpcServerCall.drain}), so a client that keeps a stream open does not keep the server open.
+   */
   tryShutdown(callback: (error?: Error) => void): void {
     this.#closing ??= this.#close();
     void this.#closing.then(() => {
@@ -126,6 +132,7 @@ export class Http2GrpcServer {
         resolve();
       });
     });
+    for (const call of this.#calls) call.drain();
     for (const session of this.#sessions) session.close();
     return closed;
   }
@@ -155,6 +162,6 @@ export class Http2GrpcServer {
       );
       return;
     }
-    new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope).start();
+    new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope, this.#calls).start();
   }
 }
