@@ -9,14 +9,30 @@ function shapeMatches(expected: readonly number[], got: readonly number[]): bool
   return expected.length === got.length && expected.every((dim, i) => dim === -1 || dim === got[i]);
 }
 
+/**
+ * The largest dimension a tensor may have: onnxruntime-node refuses a dimension over 2^32 − 1 when it builds
+ * the tensor, so a larger one (possible with zero elements, as in `[0, 2^53 − 1]`) is refused here, as a bad
+ * request, rather than failing the run.
+ */
+export const MAX_TENSOR_DIMENSION = 4_294_967_295;
+
+/** The index of the first dimension of `shape` over {@link MAX_TENSOR_DIMENSION}, or -1. */
+function oversizedDimension(shape: readonly number[]): number {
+  for (let i = 0; i < shape.length; i++) {
+    if ((shape[i] ?? 0) > MAX_TENSOR_DIMENSION) return i;
+  }
+  return -1;
+}
+
 function dataLength(tensor: Tensor): number {
   return tensor.data.length;
 }
 
 /**
  * Checks request tensors against a model's declared inputs before the runtime sees them: every input
- * present exactly once, no unknown names, matching datatype, matching shape (`-1` = any size), and data
- * length equal to the shape's element count. Throws a {@link SluiceError} that shows expected vs. got.
+ * present exactly once, no unknown names, matching datatype, matching shape (`-1` = any size), no dimension
+ * over {@link MAX_TENSOR_DIMENSION}, and data length equal to the shape's element count. Throws a
+ * {@link SluiceError} that shows expected vs. got.
  */
 export function validateInputs(
   model: string,
@@ -51,6 +67,14 @@ export function validateInputs(
         'SLUICE_TENSOR_SHAPE_MISMATCH',
         `input \`${tensor.name}\` of model \`${model}\` must have shape ${formatShape(spec.shape)} (-1 = any size), got ${formatShape(tensor.shape)}`,
         { input: tensor.name, expected: spec.shape, got: tensor.shape },
+      );
+    }
+    const oversized = oversizedDimension(tensor.shape);
+    if (oversized !== -1) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_SHAPE_MISMATCH',
+        `input \`${tensor.name}\` of model \`${model}\` has shape ${formatShape(tensor.shape)}: dimension ${oversized} is over ${MAX_TENSOR_DIMENSION}, the largest a dimension may be`,
+        { input: tensor.name, dimension: oversized, max: MAX_TENSOR_DIMENSION, got: tensor.shape },
       );
     }
     const expected = elementCount(tensor.shape);

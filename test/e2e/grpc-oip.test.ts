@@ -149,6 +149,15 @@ describe('Open Inference Protocol over gRPC (inference.GRPCInferenceService)', (
     expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, errorCode: 'SLUICE_TENSOR_UNSUPPORTED_DATATYPE' });
   });
 
+  it('refuses an empty tensor with a dimension over 2^32 - 1 with INVALID_ARGUMENT and SLUICE_TENSOR_SHAPE_MISMATCH, before ONNX Runtime sees it', async () => {
+    const error = await callError(unary(client, 'ModelInfer', { model_name: 'echo-fp32', inputs: [{ name: 'input', datatype: 'FP32', shape: ['4294967296', '0'] }], raw_input_contents: [Buffer.alloc(0)] }));
+    expect(error).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'input `input` of model `echo-fp32` has shape [4294967296,0]: dimension 0 is over 4294967295, the largest a dimension may be',
+      errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+    });
+  });
+
   it('answers NOT_FOUND for an unknown model, in inference and metadata', async () => {
     const infer = await callError(unary(client, 'ModelInfer', { model_name: 'nope', inputs: [irisInput({ fp32_contents: SETOSA })] }));
     expect(infer).toMatchObject({ code: status.NOT_FOUND, errorCode: 'SLUICE_MODEL_NOT_FOUND' });

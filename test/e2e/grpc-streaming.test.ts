@@ -111,9 +111,33 @@ describe('gRPC streaming of intermediate results', () => {
     });
   });
 
+  it('refuses ModelInfer naming a workflow with a model_version other than its own with NOT_FOUND', async () => {
+    expect(await callError(unary(oip, 'ModelInfer', { ...tagsRequest('one', ['a']), model_version: '2' }))).toEqual({
+      code: 5,
+      details: '`tags` is a workflow served at version `1` only (got version `2`); leave model_version empty',
+      errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND',
+    });
+  });
+
+  it('runs ModelInfer naming a workflow with its own model_version', async () => {
+    const answer = await unary<{ model_name: string; model_version: string }>(oip, 'ModelInfer', { ...tagsRequest('one', ['a']), model_version: '1' });
+    expect(answer).toMatchObject({ model_name: 'tags', model_version: '1' });
+  });
+
   it('runs a workflow by name through Predictions', async () => {
     const response = await unary<{ prediction: Buffer }>(torchserve, 'Predictions', { model_name: 'tags', input: { data: Buffer.from('{"tags": ["a", "b"]}') } });
     expect(JSON.parse(response.prediction.toString('utf8'))).toEqual(['a', 'b']);
+  });
+
+  it('runs a workflow through Predictions at its own model_version, and refuses another with NOT_FOUND', async () => {
+    const input = { data: Buffer.from('{"tags": ["a"]}') };
+    const response = await unary<{ prediction: Buffer }>(torchserve, 'Predictions', { model_name: 'tags', model_version: '1', input });
+    expect(JSON.parse(response.prediction.toString('utf8'))).toEqual(['a']);
+    expect(await callError(unary(torchserve, 'Predictions', { model_name: 'tags', model_version: '2', input }))).toEqual({
+      code: 5,
+      details: '`tags` is a workflow served at version `1` only (got version `2`); leave model_version empty',
+      errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND',
+    });
   });
 
   it('StreamPredictions sends one message per forEach element, then the answer', async () => {

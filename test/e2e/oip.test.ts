@@ -125,10 +125,27 @@ describe('Open Inference Protocol v2 (REST)', () => {
     expect([...new Uint16Array(binary.buffer.slice(binary.byteOffset, binary.byteOffset + 8))]).toEqual([...halves]);
   });
 
+  it('refuses an empty tensor with a dimension over 2^32 - 1 with 400 SLUICE_TENSOR_SHAPE_MISMATCH, before ONNX Runtime sees it', async () => {
+    expect(await infer('echo-fp32/infer', { inputs: [{ name: 'input', shape: [0, 9007199254740991], datatype: 'FP32', data: [] }] })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'input `input` of model `echo-fp32` has shape [0,9007199254740991]: dimension 1 is over 4294967295, the largest a dimension may be',
+        errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      },
+    });
+  });
+
+  it('runs an empty tensor whose dimension is 2^32 - 1, the largest ONNX Runtime takes', async () => {
+    expect(await infer('echo-fp32/infer', { inputs: [{ name: 'input', shape: [4294967295, 0], datatype: 'FP32', data: [] }] })).toMatchObject({
+      status: 200,
+      body: { outputs: [{ name: 'output', datatype: 'FP32', shape: [4294967295, 0], data: [] }] },
+    });
+  });
+
   it('answers errors in the OIP style {"error"}', async () => {
     expect(await infer('nope/infer', { inputs: [] })).toMatchObject({
       status: 404,
-      body: { error: 'model `nope` is not registered; registered models: echo-bytes, echo-fp16, echo-int64, iris, mlp', errorCode: 'SLUICE_MODEL_NOT_FOUND' },
+      body: { error: 'model `nope` is not registered; registered models: echo-bytes, echo-fp16, echo-fp32, echo-int64, iris, mlp', errorCode: 'SLUICE_MODEL_NOT_FOUND' },
     });
   });
 });

@@ -115,6 +115,40 @@ describe('the iris-second-opinion workflow over HTTP', () => {
     });
   });
 
+  it('refuses an input given twice on /v2/models/{workflow}/infer with 400 SLUICE_WORKFLOW_INPUT_INVALID, instead of keeping the last', async () => {
+    const measurements = (data: readonly number[]): unknown => ({ name: 'measurements', datatype: 'FP32', shape: [1, 4], data });
+    const answer = await requestJson(`${t.inference}/v2/models/iris-second-opinion/infer`, { method: 'POST', json: { inputs: [measurements(UNSURE), measurements(CLEAR)] } });
+    expect(answer).toEqual({
+      status: 400,
+      headers: expect.any(Headers),
+      body: { error: 'workflow `iris-second-opinion`: input `measurements` is given more than once; send each input once', errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID' },
+    });
+  });
+
+  it('runs /v2/models/{workflow}/versions/{v}/infer at the version of its file', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/iris-second-opinion/versions/1.0/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'measurements', datatype: 'FP32', shape: [1, 4], data: CLEAR }] },
+    });
+    expect(answer).toMatchObject({ status: 200, body: { model_name: 'iris-second-opinion', model_version: '1.0' } });
+  });
+
+  it('refuses /v2/models/{workflow}/versions/{v}/infer at another version with 404 SLUICE_MODEL_VERSION_NOT_FOUND naming its own', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/iris-second-opinion/versions/2.0/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'measurements', datatype: 'FP32', shape: [1, 4], data: CLEAR }] },
+    });
+    expect(answer).toEqual({
+      status: 404,
+      headers: expect.any(Headers),
+      body: {
+        error:
+          '`iris-second-opinion` is a workflow served at version `1.0` only (got version `2.0`); send it to POST /v2/models/iris-second-opinion/infer',
+        errorCode: 'SLUICE_MODEL_VERSION_NOT_FOUND',
+      },
+    });
+  });
+
   it('lists the registered workflows', async () => {
     expect(await requestJson(`${t.management}/workflows`)).toEqual({
       status: 200,

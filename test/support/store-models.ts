@@ -21,10 +21,12 @@ export async function addStoreModel(
 
 /**
  * Adds the identity models the Open Inference Protocol tests (REST and gRPC) echo tensors through:
- * `echo-bytes` (BYTES, [-1]), `echo-fp16` (FP16, [-1, 2]) and `echo-int64` (INT64, [-1]), version 1 each.
+ * `echo-bytes` (BYTES, [-1]), `echo-fp16` (FP16, [-1, 2]), `echo-fp32` (FP32, [-1, -1]) and `echo-int64`
+ * (INT64, [-1]), version 1 each.
  */
 export async function addEchoModels(store: string): Promise<void> {
   await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
   await addStoreModel(store, 'echo-fp16', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'echo-fp16', version: '1' });
+  await addStoreModel(store, 'echo-fp32', (dir) => writeIdentityModel(dir, 'FP32', [-1, -1]), { name: 'echo-fp32', version: '1' });
   await addStoreModel(store, 'echo-int64', (dir) => writeIdentityModel(dir, 'INT64', [-1]), { name: 'echo-int64', version: '1' });
 }

@@ -11,7 +11,7 @@ const encoder = new TextEncoder();
  * its single element as bytes, a string, a number or a boolean for those input types, its elements for a
  * list.
  */
-export function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec | undefined): unknown {
+function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec | undefined): unknown {
   const type = spec?.type ?? 'tensor';
   const elements: readonly (Uint8Array | number | bigint)[] =
     tensor.datatype === 'BYTES' ? (tensor.data as readonly Uint8Array[]) : Array.from(tensor.data as ArrayLike<number | bigint>);
@@ -47,6 +47,19 @@ export function workflowInputsOfOipTensors(workflow: WorkflowDefinition, tensors
     inputs[tensor.name] = oipTensorToWorkflowInput(tensor, workflow.inputs[tensor.name]);
   }
   return inputs;
+}
+
+/**
+ * The refusal of an OIP infer call naming workflow `workflow` with a version other than `own`, the
+ * `metadata.version` its answers carry: a workflow is served at that one version, so the call is told to
+ * send that or none (`fix` says how on its transport) rather than that no model has that name.
+ */
+export function workflowVersionRefused(workflow: string, own: string, version: string, fix: string): SluiceError {
+  return new SluiceError(
+    'SLUICE_MODEL_VERSION_NOT_FOUND',
+    `\`${workflow}\` is a workflow served at version \`${own}\` only (got version \`${version}\`); ${fix}`,
+    { workflow, version, workflowVersion: own },
+  );
 }
 
 /**

@@ -93,6 +93,33 @@ describe('validateInputs', () => {
     );
   });
 
+  it('refuses an empty tensor with a dimension over 2^32 - 1, naming the input and the dimension', () => {
+    const grid: readonly TensorSpec[] = [{ name: 'grid', datatype: 'FP32', shape: [-1, -1] }];
+    expect(() => {
+      validateInputs('echo', grid, [fp32('grid', [0, 9007199254740991])]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `grid` of model `echo` has shape [0,9007199254740991]: dimension 1 is over 4294967295, the largest a dimension may be',
+        details: { input: 'grid', dimension: 1, max: 4294967295, got: [0, 9007199254740991] },
+      }),
+    );
+  });
+
+  it('refuses a batch dimension of 2^32 on an empty tensor', () => {
+    const grid: readonly TensorSpec[] = [{ name: 'grid', datatype: 'FP32', shape: [-1, -1] }];
+    expect(() => {
+      validateInputs('echo', grid, [fp32('grid', [4294967296, 0])]);
+    }).toThrow('input `grid` of model `echo` has shape [4294967296,0]: dimension 0 is over 4294967295, the largest a dimension may be');
+  });
+
+  it('accepts an empty tensor whose largest dimension is 2^32 - 1, the largest ONNX Runtime takes', () => {
+    const grid: readonly TensorSpec[] = [{ name: 'grid', datatype: 'FP32', shape: [-1, -1] }];
+    expect(() => {
+      validateInputs('echo', grid, [fp32('grid', [4294967295, 0])]);
+    }).not.toThrow();
+  });
+
   it('counts BYTES elements, not bytes', () => {
     const text: Tensor = { name: 'text', datatype: 'BYTES', shape: [2], data: [new Uint8Array(3), new Uint8Array(5)] };
     expect(() => {

@@ -9,7 +9,7 @@ import { bodyBytes } from '../common/request-body.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
-import { checkRequestedWorkflowOutputs, oipTensorToWorkflowInput, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor, workflowVersionRefused } from '../../common/workflow-oip.js';
 import { inferOip } from './oip/oip-infer.js';
 
 /** OIP model metadata. */
@@ -98,7 +98,13 @@ export class OipController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    if (version === undefined && !this.core.registry.has(model) && this.core.workflows.find(model)) return this.runWorkflow(model, request, reply);
+    const workflow = this.core.registry.has(model) ? undefined : this.core.workflows.find(model);
+    if (workflow !== undefined) {
+      if (version !== undefined && version !== workflow.version) {
+        throw workflowVersionRefused(model, workflow.version, version, `send it to POST /v2/models/${model}/infer`);
+      }
+      return this.runWorkflow(model, request, reply);
+    }
     this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const decoded = decodeBody(request);
     const target = { model, ...(version !== undefined ? { version } : {}) };
@@ -113,8 +119,7 @@ export class OipController {
     const workflow = this.core.workflows.get(name);
     const decoded = decodeBody(request);
     checkRequestedWorkflowOutputs(workflow.plan.workflow, decoded.outputs);
-    const specs = workflow.plan.workflow.inputs;
-    const inputs = Object.fromEntries(decoded.inputs.map((tensor) => [tensor.name, oipTensorToWorkflowInput(tensor, specs[tensor.name])]));
+    const inputs = workflowInputsOfOipTensors(workflow.plan.workflow, decoded.inputs);
     const knobs = knobsFromOipParameters(decoded.parameters, request, reply);
     const controller = new AbortController();
     reply.raw.once('close', () => {
