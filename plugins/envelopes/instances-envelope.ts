@@ -1,27 +1,33 @@
-import { SluiceError, type Envelope, type HandlerRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
 import { isJsonObject, parseJsonBody } from './json-body.js';
 
 /**
  * An envelope for `{"instances": [...]}` bodies (also `{"inputs": [...]}` when `acceptInputs`): each
- * instance goes to the handler as a request of its own, so the instances of one body batch together, and
- * the answers come back as `{"predictions": [...]}` in the same order.
+ * instance goes to the handler as a request of its own, marked `instance` as KServe v1 `:predict` marks
+ * it (a row, or an object with one entry per input, for handlers of JSON tensors), so the instances of
+ * one body batch together; a failing instance is named by its place (`instances[2]: …`), and the
+ * answers come back as `{"predictions": [...]}` in the same order.
  */
 export function instancesEnvelope(name: string, acceptInputs: boolean): Envelope {
   const keys = acceptInputs ? '`instances` (or `inputs`)' : '`instances`';
   const expected = `{"instances": [...]}${acceptInputs ? ' or {"inputs": [...]}' : ''}`;
+  const decodeEntries = (request: EnvelopeRequest): EnvelopeEntries => {
+    const body = parseJsonBody(request, name, expected);
+    const record = isJsonObject(body) ? body : undefined;
+    const listName = acceptInputs && record?.['instances'] == null ? 'inputs' : 'instances';
+    const list = record?.[listName];
+    if (!Array.isArray(list)) {
+      throw new SluiceError('SLUICE_ENVELOPE_INVALID_BODY', `the ${name} envelope expects ${expected}; the body has no ${keys} list`, { envelope: name });
+    }
+    if (list.length === 0) {
+      throw new SluiceError('SLUICE_ENVELOPE_INVALID_BODY', `the ${name} envelope needs at least one instance; ${keys} is empty`, { envelope: name });
+    }
+    return { listName, requests: list.map((instance: unknown) => ({ body: instance, contentType: 'application/json', instance: true })) };
+  };
   return {
     name,
-    decode(request): readonly HandlerRequest[] {
-      const body = parseJsonBody(request, name, expected);
-      const list = isJsonObject(body) ? (body['instances'] ?? (acceptInputs ? body['inputs'] : undefined)) : undefined;
-      if (!Array.isArray(list)) {
-        throw new SluiceError('SLUICE_ENVELOPE_INVALID_BODY', `the ${name} envelope expects ${expected}; the body has no ${keys} list`, { envelope: name });
-      }
-      if (list.length === 0) {
-        throw new SluiceError('SLUICE_ENVELOPE_INVALID_BODY', `the ${name} envelope needs at least one instance; ${keys} is empty`, { envelope: name });
-      }
-      return list.map((instance) => ({ body: instance as unknown, contentType: 'application/json' }));
-    },
+    decode: (request) => decodeEntries(request).requests,
+    decodeEntries,
     encode(responses) {
       return { body: { predictions: responses } };
     },

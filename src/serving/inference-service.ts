@@ -276,24 +276,24 @@ export class InferenceService {
   }
 
   /**
-   * The envelope splits the body into the handler's requests (one per instance, submitted together so
-   * they share a batch), each is predicted as by {@link predict}, and the envelope joins the answers.
+   * The envelope splits the body into the handler's requests (one per instance), and they are predicted
+   * as by {@link predictEach}; the envelope joins the answers. An envelope that names the list its
+   * requests came from (`decodeEntries`) has a failing entry named by its place (`instances[2]: …`);
+   * otherwise the failing request's error is answered as it is.
    */
   async predictEnveloped(request: EnvelopedInferenceRequest): Promise<InferenceAnswer<EnvelopeResponse>> {
     const version = this.readyVersion(request.model, request.version, request.traceContext);
     const context = { model: version.description };
     const { envelope, body, ...knobs } = request;
-    const requests = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () => envelope.decode(body, context));
-    // The requests of one body are queued together: more than the queue holds could never all be accepted,
-    // and a 503 would invite a retry that fails the same way.
+    const { requests, listName } = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () =>
+      envelope.decodeEntries !== undefined ? envelope.decodeEntries(body, context) : { requests: envelope.decode(body, context), listName: undefined },
+    );
     refuseOverQueue(version, requests.length, `the ${envelope.name} envelope made ${requests.length} requests of this body`, {
       envelope: envelope.name,
       requests: requests.length,
     });
-    const answers = await Promise.all(
-      requests.map((handlerRequest) => this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })),
-    );
-    return { version, result: envelope.encode(answers.map((a) => a.result), context) };
+    const answers = await this.predictAll(version, requests, listName, knobs);
+    return { version, result: envelope.encode(answers, context) };
   }
 
   /**
@@ -307,16 +307,24 @@ export class InferenceService {
     const version = this.readyVersion(request.model, request.version, request.traceContext);
     const { requests, listName, ...knobs } = request;
     refuseOverQueue(version, requests.length, `\`${listName}\` has ${requests.length} entries`, { entries: requests.length });
-    const answers = await Promise.all(
+    return { version, result: await this.predictAll(version, requests, listName, knobs) };
+  }
+
+  /**
+   * The requests of one body on `version`, submitted together, their answers in order; the first to fail
+   * fails them all, its error's message starting with its place in `listName` when there is one.
+   */
+  private predictAll(version: ModelVersion, requests: readonly HandlerRequest[], listName: string | undefined, knobs: RequestKnobs): Promise<unknown[]> {
+    const pinned = { ...knobs, model: version.name, version: version.version, gather: true };
+    return Promise.all(
       requests.map(async (handlerRequest, index) => {
         try {
-          return (await this.predict({ ...knobs, version: version.version, request: handlerRequest, gather: true })).result;
+          return (await this.predict({ ...pinned, request: handlerRequest })).result;
         } catch (error) {
-          throw entryFailure(`${listName}[${index}]`, index, error);
+          throw listName === undefined ? error : entryFailure(`${listName}[${index}]`, index, error);
         }
       }),
     );
-    return { version, result: answers };
   }
 
   private readyVersion(model: string, versionName: string | undefined, trace: Context | undefined): ModelVersion {

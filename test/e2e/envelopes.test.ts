@@ -1,6 +1,8 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { writeTwoInputTwoOutputModel } from '../support/onnx-models.js';
+import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -23,6 +25,9 @@ describe('envelopes on /predictions', () => {
         await copyModel(store, 'iris', 'iris-json', (m) => `${m}envelope: json\n`);
         await copyModel(store, 'iris', 'iris-nowhere', (m) => `${m}envelope: carrier-pigeon\n`);
         await copyModel(store, 'iris', 'iris-short-queue', (m) => `${m}envelope: json\njobQueueSize: 2\n`);
+        await copyModel(store, 'iris', 'iris-batch', (m) => `${m.replace('maxBatchSize: 1,', 'maxBatchSize: 8,')}envelope: json\n`);
+        await copyModel(store, 'iris', 'iris-dropped', (m) => `${m.replace('maxBatchSize: 1,', 'maxBatchSize: 8,')}envelope: json\n`);
+        await addStoreModel(store, 'pair', writeTwoInputTwoOutputModel, { name: 'pair', version: '1' });
       },
     });
   });
@@ -89,6 +94,66 @@ describe('envelopes on /predictions', () => {
   it('a body of as many instances as the model can queue is answered', async () => {
     const answer = await requestJson(`${t.inference}/predictions/iris-short-queue`, { method: 'POST', json: { instances: [SETOSA, VIRGINICA] } });
     expect(answer).toMatchObject({ status: 200, body: { predictions: [{ label: 'setosa' }, { label: 'virginica' }] } });
+  });
+
+  it('json, from the model manifest: a bad instance among good ones is a 400 naming its index', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris-json`, { method: 'POST', json: { instances: [SETOSA, [1, 2], VIRGINICA] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'instances[1]: input `input` of model `iris-json` must have shape [-1,4] (-1 = any size), got [1,2]' },
+    });
+  });
+
+  it('kserve: a bad instance among good ones is a 400 with its own code, naming its index', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, { method: 'POST', json: { instances: [SETOSA, VIRGINICA, [1, 2, 3, 'x']] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_TENSOR_INVALID_VALUE', message: 'instances[2]: input `input`: element 3 is "x", expected a finite number for FP32' },
+    });
+  });
+
+  it('kserve: a bad instance of an inputs list is named by its place in inputs', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, { method: 'POST', json: { inputs: [[1, 2], SETOSA] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'inputs[0]: input `input` of model `iris` must have shape [-1,4] (-1 = any size), got [1,2]' },
+    });
+  });
+
+  it('kserve: each object instance of a two-input model is answered with its own outputs', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/pair?envelope=kserve`, { method: 'POST', json: { instances: [{ x: [1, 2, 3], ids: 5 }, { ids: 7, x: [0, 0, 0.5] }] } });
+    expect(answer).toMatchObject({ status: 200, body: { predictions: [{ doubled: [2, 4, 6], ids_plus_one: 6 }, { doubled: [0, 0, 1], ids_plus_one: 8 }] } });
+  });
+
+  it('kserve: an object instance lacking an input of a two-input model is a 400 naming its index', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/pair?envelope=kserve`, { method: 'POST', json: { instances: [{ x: [1, 2, 3], ids: 5 }, { x: [1, 2, 3] }] } });
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_TENSOR_MISSING_INPUT', message: 'instances[1]: the instance lacks input `ids`' } });
+  });
+
+  it('the instances of one body still run as one batch', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris-batch`, { method: 'POST', json: { instances: [SETOSA, VIRGINICA, SETOSA] } });
+    expect(answer).toMatchObject({ status: 200, body: { predictions: [{ label: 'setosa' }, { label: 'virginica' }, { label: 'setosa' }] } });
+    const [described] = (await requestJson(`${t.management}/models/iris-batch`)).body as [{ recentBatchSizes: number[] }];
+    expect(described.recentBatchSizes).toEqual([3]);
+  });
+
+  it('none of the good instances of a body with a bad one runs', async () => {
+    expect((await requestJson(`${t.inference}/predictions/iris-dropped`, { method: 'POST', json: { instances: [SETOSA, [1, 2], VIRGINICA] } })).status).toBe(400);
+    const [described] = (await requestJson(`${t.management}/models/iris-dropped`)).body as [{ recentBatchSizes: number[] }];
+    expect(described.recentBatchSizes).toEqual([]);
+  });
+
+  it('kservev2: a two-input request is one handler request, a bad tensor answered with its own error', async () => {
+    const good = await requestJson(`${t.inference}/predictions/pair?envelope=kservev2`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'x', shape: [1, 3], datatype: 'FP32', data: [1, 2, 3] }, { name: 'ids', shape: [1], datatype: 'INT64', data: [5] }] },
+    });
+    expect(good).toMatchObject({ status: 200, body: { outputs: [{ name: 'doubled', data: [2, 4, 6] }, { name: 'ids_plus_one', data: [6] }] } });
+    const bad = await requestJson(`${t.inference}/predictions/pair?envelope=kservev2`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'x', shape: [1, 2], datatype: 'FP32', data: [1, 2] }, { name: 'ids', shape: [1], datatype: 'INT64', data: [5] }] },
+    });
+    expect(bad).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: 'input `x` of model `pair` must have shape [-1,3] (-1 = any size), got [1,2]' } });
   });
 
   it('an unknown envelope asked for by a request is a 400 listing the known ones', async () => {

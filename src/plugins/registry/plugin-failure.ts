@@ -1,5 +1,5 @@
 import { ERROR_CODES, isSluiceError, SluiceError, type ErrorCode } from '../../common/errors/index.js';
-import type { Envelope } from '../sdk/envelope.js';
+import type { Envelope, EnvelopeContext, EnvelopeEntries, EnvelopeRequest } from '../sdk/envelope.js';
 
 /**
  * What a plugin's code threw, as the client sees it: a `SluiceError` the plugin raised on purpose (a bad
@@ -19,8 +19,9 @@ export function pluginFailure(plugin: string, what: string, error: unknown): Slu
   return new SluiceError('SLUICE_PLUGIN_FAILED', `plugin ${plugin}: ${what} failed: ${reason}`, { plugin }, { cause: error });
 }
 
-/** `envelope` with its failures reported as the plugin's ({@link pluginFailure}). */
+/** `envelope` with its failures reported as the plugin's ({@link pluginFailure}); `decodeEntries` only where it has one. */
 export function envelopeWithPluginErrors(envelope: Envelope, plugin: string): Envelope {
+  const decodeEntries = envelope.decodeEntries?.bind(envelope);
   return {
     name: envelope.name,
     decode(request, context) {
@@ -30,6 +31,18 @@ export function envelopeWithPluginErrors(envelope: Envelope, plugin: string): En
         throw pluginFailure(plugin, `envelope \`${envelope.name}\` (decode)`, error);
       }
     },
+    ...(decodeEntries && {
+      decodeEntries(request: EnvelopeRequest, context: EnvelopeContext): EnvelopeEntries {
+        try {
+          const entries = decodeEntries(request, context);
+          // Checked here, at the plugin's edge: a malformed answer must be the plugin's failure, not Sluice's.
+          if (typeof entries.listName !== 'string' || !Array.isArray(entries.requests)) throw new Error('it returned no {listName, requests}');
+          return entries;
+        } catch (error) {
+          throw pluginFailure(plugin, `envelope \`${envelope.name}\` (decodeEntries)`, error);
+        }
+      },
+    }),
     encode(responses, context) {
       try {
         return envelope.encode(responses, context);

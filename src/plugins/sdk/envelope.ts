@@ -22,15 +22,35 @@ export interface EnvelopeContext {
   readonly model: ModelDescription;
 }
 
+/** The handler requests of one body, one per entry of a list the body holds, and what the body calls that list. */
+export interface EnvelopeEntries {
+  /**
+   * The list's key in the body (`instances`): the error of a failing entry is answered with its own code,
+   * its message starting with the entry's place (`instances[2]: …`).
+   */
+  readonly listName: string;
+  /** One request per entry of the list, in order. */
+  readonly requests: readonly HandlerRequest[];
+}
+
 /**
  * A request/response format: it splits one HTTP body into the requests the model's handler sees (one
  * per instance, so instances of one body batch together) and joins the handler's answers into one body.
  * Chosen per model (`envelope:` in model.yaml) or per request (`?envelope=` or `x-sluice-envelope`).
- * `decode` throws `SLUICE_ENVELOPE_INVALID_BODY` for a body of the wrong shape.
+ * `decode` throws `SLUICE_ENVELOPE_INVALID_BODY` for a body of the wrong shape. An envelope whose
+ * requests are the entries of a list in the body (KServe `instances`) also implements `decodeEntries`,
+ * so that a failing entry is named by its place in that list; a request marked `instance` is one entry
+ * of a KServe `instances` list, which handlers of JSON tensors read with `decodeJsonInstance`.
  */
 export interface Envelope {
   readonly name: string;
   decode(request: EnvelopeRequest, context: EnvelopeContext): readonly HandlerRequest[];
+  /**
+   * Optional: {@link decode}'s requests together with the name of the list they came from. When present,
+   * Sluice calls it instead of `decode`, and one failing request fails the whole body with its own error,
+   * the message starting with its place (`instances[2]: …`); without it, the error is the request's own.
+   */
+  decodeEntries?(request: EnvelopeRequest, context: EnvelopeContext): EnvelopeEntries;
   /** Called with one answer per decoded request, in order. */
   encode(responses: readonly unknown[], context: EnvelopeContext): EnvelopeResponse;
 }

@@ -10,10 +10,10 @@ export interface HandlerRequest {
   /** The request's media type without parameters (`application/json`, `image/png`, …). */
   readonly contentType: string;
   /**
-   * True when the body is one entry of a KServe v1 `instances` list (`POST /v1/models/{m}:predict`
-   * hands each entry to the handler as a request of its own). A handler of JSON tensors reads such a
-   * body as one row of a single-input model's data, or as an object with one entry per input
-   * (`decodeJsonInstance`); a handler of images or texts reads it as any other body.
+   * True when the body is one entry of a KServe v1 `instances` list (`POST /v1/models/{m}:predict` and
+   * the `kserve` and `json` envelopes hand each entry to the handler as a request of its own). A handler
+   * of JSON tensors reads such a body as one row of a single-input model's data, or as an object with one
+   * entry per input (`decodeJsonInstance`); a handler of images or texts reads it as any other body.
    */
   readonly instance?: boolean;
 }

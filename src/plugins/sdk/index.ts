@@ -32,6 +32,6 @@ export * from '../../common/tensor/index.js';
 export type { AuthPrincipal, AuthProvider, AuthRequest, AuthScope, GuardedApi } from './auth.js';
 export { bearerToken } from './bearer-token.js';
 export type { Endpoint, EndpointContext, EndpointRequest, EndpointResponse } from './endpoint.js';
-export type { Envelope, EnvelopeContext, EnvelopeRequest, EnvelopeResponse } from './envelope.js';
+export type { Envelope, EnvelopeContext, EnvelopeEntries, EnvelopeRequest, EnvelopeResponse } from './envelope.js';
 export { HOOK_NAMES, type HookEvents, type HookListener, type HookName, type InferHookEvent } from './hooks.js';
 export { definePlugin, type ExtensionPoint, type NestDynamicModule, type PluginContext, type SluicePlugin } from './plugin.js';

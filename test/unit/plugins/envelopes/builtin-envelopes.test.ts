@@ -11,12 +11,19 @@ const context = { model };
 const json = (value: unknown): { body: Uint8Array; contentType: string } => ({ body: new TextEncoder().encode(JSON.stringify(value)), contentType: 'application/json' });
 
 describe('json envelope', () => {
-  it('makes one handler request per instance and answers predictions in order', () => {
+  it('makes one handler request per instance, marked as a KServe instance, and answers predictions in order', () => {
     expect(jsonEnvelope.decode(json({ instances: [[1, 2], [3, 4]] }), context)).toEqual([
-      { body: [1, 2], contentType: 'application/json' },
-      { body: [3, 4], contentType: 'application/json' },
+      { body: [1, 2], contentType: 'application/json', instance: true },
+      { body: [3, 4], contentType: 'application/json', instance: true },
     ]);
     expect(jsonEnvelope.encode(['a', 'b'], context)).toEqual({ body: { predictions: ['a', 'b'] } });
+  });
+
+  it('names its list instances, so a failing instance is named by its place', () => {
+    expect(jsonEnvelope.decodeEntries?.(json({ instances: [{ x: 1 }] }), context)).toEqual({
+      listName: 'instances',
+      requests: [{ body: { x: 1 }, contentType: 'application/json', instance: true }],
+    });
   });
 
   it('refuses a body without instances, an empty list and a body that is not JSON', () => {
@@ -27,8 +34,16 @@ describe('json envelope', () => {
 });
 
 describe('kserve envelope', () => {
-  it('also reads inputs, as KServe v1 allows', () => {
-    expect(kserveEnvelope.decode(json({ inputs: [[1, 2]] }), context)).toHaveLength(1);
+  it('also reads inputs, as KServe v1 allows, naming its list inputs then', () => {
+    expect(kserveEnvelope.decode(json({ inputs: [[1, 2]] }), context)).toEqual([{ body: [1, 2], contentType: 'application/json', instance: true }]);
+    expect(kserveEnvelope.decodeEntries?.(json({ inputs: [[1, 2]] }), context).listName).toBe('inputs');
+  });
+
+  it('names its list instances when the body has both instances and inputs', () => {
+    expect(kserveEnvelope.decodeEntries?.(json({ instances: [[1, 2]], inputs: [[3, 4], [5, 6]] }), context)).toEqual({
+      listName: 'instances',
+      requests: [{ body: [1, 2], contentType: 'application/json', instance: true }],
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SluiceError } from '../../../../src/common/errors/index.js';
-import { pluginFailure } from '../../../../src/plugins/registry/plugin-failure.js';
+import { envelopeWithPluginErrors, pluginFailure } from '../../../../src/plugins/registry/plugin-failure.js';
+import type { EnvelopeEntries } from '../../../../src/plugins/sdk/envelope.js';
 
 describe('pluginFailure', () => {
   it('keeps a deliberate Sluice error', () => {
@@ -21,5 +22,33 @@ describe('pluginFailure', () => {
     });
     expect(pluginFailure('p', 'handler `h`', Object.assign(new Error('disk'), { code: 'EIO' })).code).toBe('SLUICE_PLUGIN_FAILED');
     expect(pluginFailure('p', 'handler `h`', new SluiceError('SLUICE_HANDLER_FAILED', 'generic')).code).toBe('SLUICE_PLUGIN_FAILED');
+  });
+});
+
+describe('envelopeWithPluginErrors', () => {
+  const request = { body: new Uint8Array(), contentType: 'application/json' };
+  const context = { model: { name: 'm', version: '1', inputs: [], outputs: [] } };
+  const base = { name: 'e', decode: () => [], encode: () => ({ body: null }) };
+
+  it('has no decodeEntries when the envelope has none', () => {
+    expect('decodeEntries' in envelopeWithPluginErrors(base, 'p')).toBe(false);
+  });
+
+  it('passes decodeEntries on, called on the envelope itself', () => {
+    const envelope = {
+      ...base,
+      listName: 'rows',
+      decodeEntries(this: { listName: string }) {
+        return { listName: this.listName, requests: [{ body: 1, contentType: 'application/json' }] };
+      },
+    };
+    expect(envelopeWithPluginErrors(envelope, 'p').decodeEntries?.(request, context)).toEqual({ listName: 'rows', requests: [{ body: 1, contentType: 'application/json' }] });
+  });
+
+  it('reports a decodeEntries that throws, or answers no list, as the plugin failing', () => {
+    const throwing = { ...base, decodeEntries: (): never => { throw new TypeError('x is undefined'); } };
+    expect(() => envelopeWithPluginErrors(throwing, 'p').decodeEntries?.(request, context)).toThrow('plugin p: envelope `e` (decodeEntries) failed: x is undefined');
+    const listless = { ...base, decodeEntries: () => ({ requests: [] }) as unknown as EnvelopeEntries };
+    expect(() => envelopeWithPluginErrors(listless, 'p').decodeEntries?.(request, context)).toThrow('plugin p: envelope `e` (decodeEntries) failed: it returned no {listName, requests}');
   });
 });
