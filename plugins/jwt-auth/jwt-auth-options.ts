@@ -31,8 +31,10 @@ export interface JwtAuthOptions {
   /** Accepted `aud` values (one must be in the token's audience). */
   readonly audience: readonly string[];
   readonly algorithms: readonly JwtAlgorithm[];
-  /** Leeway for `exp` and `nbf`, in seconds. */
+  /** Leeway for `exp`, `nbf` and `iat`, in seconds. */
   readonly clockToleranceSeconds: number;
+  /** The longest lifetime accepted, `exp` − `iat` (`exp` − now without `iat`), in seconds; none when unset. */
+  readonly maxTokenLifetimeSeconds?: number;
   /** The claim holding the scopes: a space-separated string (`scope`) or an array of strings (`scp`). */
   readonly scopeClaim: string;
   readonly scopes: ScopeMapping;
@@ -95,6 +97,10 @@ export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, config
   if (typeof jwksFile !== 'string' || jwksFile === '') throw invalid('jwksFile', 'the path of a JWKS file', jwksFile);
   const tolerance = config['clockToleranceSeconds'] ?? JWT_AUTH_DEFAULTS.clockToleranceSeconds;
   if (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 0) throw invalid('clockToleranceSeconds', 'an integer >= 0', tolerance);
+  const maxLifetime = config['maxTokenLifetimeSeconds'];
+  if (maxLifetime !== undefined && (typeof maxLifetime !== 'number' || !Number.isInteger(maxLifetime) || maxLifetime < 1)) {
+    throw invalid('maxTokenLifetimeSeconds', 'an integer >= 1', maxLifetime);
+  }
   const scopeClaim = config['scopeClaim'] ?? JWT_AUTH_DEFAULTS.scopeClaim;
   if (typeof scopeClaim !== 'string' || scopeClaim === '') throw invalid('scopeClaim', 'a claim name', scopeClaim);
   return {
@@ -103,6 +109,7 @@ export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, config
     audience: stringList(config, 'audience'),
     algorithms: algorithms(config['algorithms']),
     clockToleranceSeconds: tolerance,
+    ...(maxLifetime === undefined ? {} : { maxTokenLifetimeSeconds: maxLifetime }),
     scopeClaim,
     scopes: scopes(config['scopes']),
   };

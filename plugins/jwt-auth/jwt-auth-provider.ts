@@ -2,6 +2,7 @@ import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { bearerToken, SluiceError, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope } from '../../src/plugins/sdk/index.js';
 import type { JwtAuthOptions } from './jwt-auth-options.js';
 import { scopesInClaim } from './jwt-scopes.js';
+import { checkTokenTimes } from './jwt-token-times.js';
 
 const GRANTABLE: readonly Exclude<AuthScope, 'api'>[] = ['inference', 'management', 'metrics'];
 
@@ -21,7 +22,8 @@ function refusal(error: unknown): SluiceError {
 /**
  * The `jwt-auth` guard: `Authorization: Bearer <JWT>`, verified with `jose` against a local JWKS: the
  * signature with one of the allowed algorithms (an unsigned token never passes), `iss`, `aud`, `exp`
- * (required) and `nbf` with the configured clock tolerance, then the scope of the request's API.
+ * (required), `nbf` and `iat` (not in the future) with the configured clock tolerance, the lifetime when
+ * `maxTokenLifetimeSeconds` is set, then the scope of the request's API.
  */
 export class JwtAuthProvider implements AuthProvider {
   readonly name = 'jwt-auth';
@@ -50,18 +52,22 @@ export class JwtAuthProvider implements AuthProvider {
   }
 
   private async verify(token: string): Promise<JWTPayload> {
+    const now = this.now();
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, this.keys, {
+      ({ payload } = await jwtVerify(token, this.keys, {
         issuer: [...this.options.issuer],
         audience: [...this.options.audience],
         algorithms: [...this.options.algorithms],
         clockTolerance: this.options.clockToleranceSeconds,
         requiredClaims: ['exp'],
-        currentDate: new Date(this.now()),
-      });
-      return payload;
+        currentDate: new Date(now),
+      }));
     } catch (error) {
       throw refusal(error);
     }
+    // Whole seconds, as jose counts them.
+    checkTokenTimes(payload, Math.floor(now / 1000), this.options);
+    return payload;
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { types } from 'node:util';
 import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { makeKeyDirectory } from './key-directory.js';
 
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -27,7 +28,7 @@ function writeFailed(file: string, error: unknown): SluiceError {
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const dir = dirname(file);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeKeyDirectory(dir);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temporary, 'wx', 0o600);
   try {

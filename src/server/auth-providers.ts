@@ -45,10 +45,24 @@ export async function resolveApiGuards(auth: AuthConfig, providers: readonly Aut
   return guards;
 }
 
+/** The refusal of a start whose provider's `serving()` outlived `limitMs`, the ports already listening. */
+function servingTooSlow(provider: AuthProvider, limitMs: number): SluiceError {
+  return new SluiceError(
+    'SLUICE_PLUGIN_FAILED',
+    `auth provider \`${provider.name}\`: serving() did not finish within ${limitMs / 1000} s of the ports opening, so the start is refused; make it finish (start long work in the background instead of awaiting it), or raise \`pluginLoadTimeoutMs\``,
+    { provider: provider.name, limitMs },
+  );
+}
+
 /**
  * Tells each provider of `guards` (those {@link resolveApiGuards} started) that every port listens, once
- * each, in turn; the first that throws refuses the start.
+ * each, in turn; the first that throws refuses the start, and so does a `serving()` that has not finished
+ * after `timeoutMs` (the config's `pluginLoadTimeoutMs`): `SLUICE_PLUGIN_FAILED` naming the provider. A
+ * provider's `serving()` publishes what clients need (token-auth's key file), so a server whose provider
+ * never finished it would listen while nobody could get in.
  */
-export async function notifyProvidersServing(guards: ApiGuards): Promise<void> {
-  for (const provider of new Set(Object.values(guards))) await provider.serving?.();
+export async function notifyProvidersServing(guards: ApiGuards, timeoutMs: number): Promise<void> {
+  for (const provider of new Set(Object.values(guards))) {
+    if (provider.serving !== undefined) await withinTimeLimit(provider.serving(), timeoutMs, () => servingTooSlow(provider, timeoutMs));
+  }
 }

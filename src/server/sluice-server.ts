@@ -194,7 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     }
     // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.
     await core.serving();
-    await notifyProvidersServing(guards);
+    await notifyProvidersServing(guards, config.pluginLoadTimeoutMs);
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {

@@ -189,6 +189,43 @@ describe('sluice start with a plugin that never finishes', () => {
     ]);
   }, TEST_TIMEOUT_MS);
 
+  it('exits 1 with the reason logged when an auth provider\'s serving() never settles, even while it holds a timer', async () => {
+    const source =
+      "export default { register(c) { c.auth({ name: 'stuck', serving: () => new Promise(() => { setInterval(() => {}, 60_000); }), authenticate: async () => ({ subject: 'x', scopes: [] }) }); } };\n";
+    await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'auth', name: 'stuck' }] }, source);
+    const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
+    expect(finished.code).toBe(1);
+    expect(errorLines(finished.stdout)).toEqual([
+      expect.objectContaining({
+        msg: 'Sluice could not start',
+        error: {
+          name: 'SluiceError',
+          code: 'SLUICE_PLUGIN_FAILED',
+          message:
+            'auth provider `stuck`: serving() did not finish within 0.3 s of the ports opening, so the start is refused; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+        },
+      }),
+    ]);
+  }, TEST_TIMEOUT_MS);
+
+  it('exits 1 naming the key file when token-auth\'s key file would lie in a new directory under /proc', async () => {
+    const keyFile = '/proc/sluice-keys/key_file.json';
+    const finished = await start(dir, { SLUICE_PLUGINS: JSON.stringify([{ name: 'token-auth', config: { keyFile } }]) });
+    expect(finished.code).toBe(1);
+    expect(errorLines(finished.stdout)).toEqual([
+      expect.objectContaining({
+        msg: 'Sluice could not start',
+        error: {
+          name: 'SluiceError',
+          code: 'SLUICE_PLUGIN_FAILED',
+          message:
+            `token-auth cannot write its key file ${keyFile} (cannot create the directory /proc/sluice-keys: the filesystem of /proc makes no new directories there); ` +
+            "make its directory writable by the server, or set `keyFile` in token-auth's config to a path that is",
+        },
+      }),
+    ]);
+  }, TEST_TIMEOUT_MS);
+
   it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
     // An executor whose load never settles, for a model of the store: nothing bounds a model's load.
     const source = "export default { register(c) { c.executor({ name: 'stuck', load: () => new Promise(() => {}) }); } };\n";

@@ -47,7 +47,8 @@ export interface AuthProvider {
    * Called once every port of the server listens, before the start completes, on each provider whose
    * `start` was called. Effects other processes see, and that a start which fails to listen must not leave
    * behind (writing the key file clients read), belong here: a start that fails never calls it. Requests may
-   * already arrive while it runs. Throwing refuses the start (the ports close again).
+   * already arrive while it runs. Throwing refuses the start (the ports close again), and so does not
+   * finishing within `pluginLoadTimeoutMs` (`SLUICE_PLUGIN_FAILED` naming the provider).
    */
   serving?(): Promise<void>;
   authenticate(request: AuthRequest): Promise<AuthPrincipal>;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../../src/config/index.js';
-import { resolveApiGuards } from '../../../src/server/auth-providers.js';
+import { notifyProvidersServing, resolveApiGuards } from '../../../src/server/auth-providers.js';
 import type { AuthProvider } from '../../../src/plugins/sdk/auth.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
@@ -64,5 +64,31 @@ describe('the auth section', () => {
   it('waits for a start() that finishes within the limit', async () => {
     const slow: AuthProvider = { ...provider('slow'), start: () => new Promise((resolve) => setTimeout(resolve, 20)) };
     expect(await resolveApiGuards({ inference: 'slow', management: 'none', metrics: 'none' }, [slow], 1000)).toEqual({ inference: slow });
+  });
+
+  it('refuses the start, naming the provider, when a chosen provider\'s serving() has not finished within the limit', async () => {
+    const stuck: AuthProvider = { ...provider('stuck'), serving: () => new Promise(() => undefined) };
+    await expect(notifyProvidersServing({ management: stuck }, 50)).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_FAILED',
+      message:
+        'auth provider `stuck`: serving() did not finish within 0.05 s of the ports opening, so the start is refused; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
+      details: { provider: 'stuck', limitMs: 50 },
+    });
+  });
+
+  it('calls serving() once per provider, however many APIs it guards, and waits for one that finishes within the limit', async () => {
+    let calls = 0;
+    const slow: AuthProvider = {
+      ...provider('slow'),
+      serving: () =>
+        new Promise((resolve) => {
+          setTimeout(() => {
+            calls += 1;
+            resolve();
+          }, 20);
+        }),
+    };
+    await notifyProvidersServing({ inference: slow, management: slow }, 1000);
+    expect(calls).toBe(1);
   });
 });

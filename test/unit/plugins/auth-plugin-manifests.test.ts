@@ -52,6 +52,12 @@ describe('auth plugin config defaults', () => {
     expect(validate({ jwksFile: 'j.json', issuer: 'i', audience: 'a', algorithms: ['none'] })).toBe(false);
   });
 
+  it('jwt-auth takes maxTokenLifetimeSeconds in its config schema, a whole number of seconds above 0', () => {
+    const validate = strictAjv().compile(manifest('jwt-auth').config);
+    const config = (maxTokenLifetimeSeconds: unknown): object => ({ jwksFile: 'j.json', issuer: 'i', audience: 'a', maxTokenLifetimeSeconds });
+    expect([validate(config(3600)), validate(config(0)), validate(config(1.5))]).toEqual([true, false, false]);
+  });
+
   it.each(['HS256', 'HS384', 'HS512'])('jwt-auth refuses the HMAC algorithm %s in its config schema', (algorithm) => {
     const validate = strictAjv().compile(manifest('jwt-auth').config);
     expect(validate({ jwksFile: 'j.json', issuer: 'i', audience: 'a', algorithms: ['ES256', algorithm] })).toBe(false);

@@ -127,6 +127,51 @@ describe('jwt-auth', () => {
     });
   });
 
+  it('refuses a token issued further in the future than the clock tolerance with SLUICE_AUTH_INVALID_CREDENTIALS saying so', async () => {
+    await expect(provider.authenticate(authRequest('inference', bearer(await fixture.sign({ scope: 'sluice:infer' }, { nowSeconds: NOW_S + 5 }))))).resolves.toMatchObject({
+      subject: 'alice',
+    });
+    await expect(provider.authenticate(authRequest('inference', bearer(await fixture.sign({ scope: 'sluice:infer' }, { nowSeconds: NOW_S + 6 }))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message:
+        'the token was refused: its "iat" (issued at) lies 6 s in the future, beyond the clock tolerance of 5 s; check the clocks of the identity provider and the server',
+    });
+  });
+
+  it('accepts a token of any lifetime while maxTokenLifetimeSeconds is unset', async () => {
+    const token = await fixture.sign({ scope: 'sluice:infer' }, { nowSeconds: NOW_S, expiresInSeconds: 10 * 365 * 86_400 });
+    await expect(provider.authenticate(authRequest('inference', bearer(token)))).resolves.toMatchObject({ subject: 'alice' });
+  });
+
+  it('refuses a token whose exp lies more than maxTokenLifetimeSeconds after its iat with SLUICE_AUTH_INVALID_CREDENTIALS', async () => {
+    const limited = await createJwtAuth(jwtAuthOptions(config({ maxTokenLifetimeSeconds: 3600 }), dir), new RecordingLogger(), () => clock);
+    const issuedEarlier = NOW_S - 600;
+    await expect(limited.authenticate(authRequest('inference', bearer(await fixture.sign({ scope: 'sluice:infer' }, { nowSeconds: issuedEarlier, expiresInSeconds: 3600 }))))).resolves.toMatchObject({
+      subject: 'alice',
+    });
+    await expect(limited.authenticate(authRequest('inference', bearer(await fixture.sign({ scope: 'sluice:infer' }, { nowSeconds: issuedEarlier, expiresInSeconds: 3601 }))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message:
+        'the token was refused: its "exp" lies 3601 s after its "iat", more than `maxTokenLifetimeSeconds` (3600 s) allows; get a token with a shorter lifetime from your identity provider',
+    });
+  });
+
+  it('measures the lifetime of a token without iat from now, give or take the clock tolerance', async () => {
+    const limited = await createJwtAuth(jwtAuthOptions(config({ maxTokenLifetimeSeconds: 3600 }), dir), new RecordingLogger(), () => clock);
+    const withoutIat = (exp: number): Promise<string> => sign({ scope: 'sluice:infer', iat: undefined, exp });
+    await expect(limited.authenticate(authRequest('inference', bearer(await withoutIat(NOW_S + 3605))))).resolves.toMatchObject({ subject: 'alice' });
+    await expect(limited.authenticate(authRequest('inference', bearer(await withoutIat(NOW_S + 3606))))).rejects.toMatchObject({
+      code: 'SLUICE_AUTH_INVALID_CREDENTIALS',
+      message: expect.stringContaining('its "exp" lies 3606 s after now, more than `maxTokenLifetimeSeconds` (3600 s) allows') as unknown,
+    });
+  });
+
+  it.each([0, 1.5, '3600'])('refuses a maxTokenLifetimeSeconds of %j, naming the key', (value) => {
+    expect(() => jwtAuthOptions(config({ maxTokenLifetimeSeconds: value }), dir)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_PLUGIN_INVALID', message: expect.stringContaining('`config.maxTokenLifetimeSeconds` must be an integer >= 1') as unknown }),
+    );
+  });
+
   it('registers the jwt-auth provider through the plugin', async () => {
     const context = fakePluginContext('jwt-auth', config(), dir);
     await jwtAuthPlugin.register(context);

@@ -6,6 +6,9 @@ import { authRequest, bearer } from '../../../support/auth-request.js';
 import { fakePluginContext, type FakePluginContext } from '../../../support/fake-plugin-context.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
+/** Longer than any key file write takes; a write that never settles fails its test at this limit. */
+const KEY_FILE_LIMIT_MS = 5_000;
+
 /** Registers the plugin, starts its provider and says the ports listen, as the server does when `auth` names token-auth. */
 async function registerAndStart(context: FakePluginContext): Promise<FakePluginContext> {
   await tokenAuthPlugin.register(context);
@@ -61,6 +64,17 @@ describe('token-auth plugin registration', () => {
       details: { plugin: 'token-auth', file: keyFile },
     });
   });
+
+  it('refuses to serve with SLUICE_PLUGIN_FAILED naming the key file when its directory would lie under /proc', async () => {
+    const keyFile = '/proc/sluice-keys/key_file.json';
+    await expect(registerAndStart(fakePluginContext('token-auth', { keyFile }, dir))).rejects.toMatchObject({
+      code: 'SLUICE_PLUGIN_FAILED',
+      message:
+        `token-auth cannot write its key file ${keyFile} (cannot create the directory /proc/sluice-keys: the filesystem of /proc makes no new directories there); ` +
+        "make its directory writable by the server, or set `keyFile` in token-auth's config to a path that is",
+      details: { plugin: 'token-auth', file: keyFile },
+    });
+  }, KEY_FILE_LIMIT_MS);
 
   it('writes three different url-safe keys; inference and management expire after expirationMinutes', async () => {
     const before = Date.now();
