@@ -16,8 +16,8 @@ export interface RequestExchange {
  */
 export class ConnectionTracker {
   private readonly requestsOn = new Map<Socket, number>();
-  /** What to do once a connection has no request in progress (see {@link whenIdle}). */
-  private readonly idleWaiters = new Map<Socket, () => void>();
+  /** What to do once a connection has no request in progress, or when it closes first (see {@link whenIdle}). */
+  private readonly idleWaiters = new Map<Socket, { readonly then: () => void; readonly closedFirst: () => void }>();
   /** The latest request on each connection, with its response (see {@link requestStillArriving}). */
   private readonly latest = new Map<Socket, RequestExchange>();
 
@@ -26,9 +26,11 @@ export class ConnectionTracker {
     fastify.server.on('connection', (socket: Socket) => {
       this.requestsOn.set(socket, 0);
       socket.once('close', () => {
+        const waiter = this.idleWaiters.get(socket);
         this.requestsOn.delete(socket);
         this.idleWaiters.delete(socket);
         this.latest.delete(socket);
+        waiter?.closedFirst();
       });
     });
     fastify.addHook('onRequest', (request, reply, done) => {
@@ -65,11 +67,11 @@ export class ConnectionTracker {
 
   /**
    * Calls `then` once `socket` has no request in progress: at once when it has none (or is not tracked),
-   * else when its last one is answered; never when it closes first.
+   * else when its last one is answered; when it closes first, `closedFirst` instead.
    */
-  whenIdle(socket: Socket, then: () => void): void {
+  whenIdle(socket: Socket, then: () => void, closedFirst: () => void): void {
     if ((this.requestsOn.get(socket) ?? 0) === 0) then();
-    else this.idleWaiters.set(socket, then);
+    else this.idleWaiters.set(socket, { then, closedFirst });
   }
 
   /** Destroys every connection that has no request in progress. */
@@ -89,6 +91,6 @@ export class ConnectionTracker {
     const waiter = this.idleWaiters.get(socket);
     if (waiter === undefined) return;
     this.idleWaiters.delete(socket);
-    waiter();
+    waiter.then();
   }
 }

@@ -11,6 +11,14 @@ import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT_LENGTH } from './common/transport-errors.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
+import { observeRefusals } from './common/refusal-observer.js';
+
+/**
+ * How often, in milliseconds, the HTTP server looks for requests whose head has not arrived within its
+ * headers timeout (Node's 60 s), to refuse them with 408: Node's default of 30 s let a slow head hold its
+ * connection up to half as long again.
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
@@ -61,12 +69,16 @@ export interface HttpAppOptions {
  * Creates and starts one Nest application on Fastify. Every body is read as raw bytes (controllers
  * decide how to parse it, so malformed JSON gets Sluice's error, not Fastify's), bodies over the limit
  * are refused with 413, and all errors go through {@link ErrorResponseFilter}; requests refused before
- * routing (malformed HTTP, a malformed path) get Sluice's error bodies too.
+ * routing (malformed HTTP, a malformed path) get Sluice's error bodies too, and are counted and logged as
+ * every other request is.
  */
 export async function startHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<HttpApp> {
   const logger = options.logger.child({ port: options.name });
   const refuseUnrouted = answerFrameworkError(logger);
+  const observe = options.observe ?? { accessLog: false, logRequestBodies: false };
+  const refusals = observeRefusals(logger, observe);
   const adapter = new FastifyAdapter({
+    http: { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     bodyLimit: options.maxRequestSizeBytes,
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
@@ -77,7 +89,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     },
     // Called only once the port listens, when `connections` (below) exists.
     clientErrorHandler: (error, socket) => {
-      answerClientError(error, socket, connections);
+      answerClientError(error, socket, connections, refusals);
     },
   });
   const fastify = adapter.getInstance();
@@ -88,7 +100,6 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     if (!coreRoutesOnly) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
-  const observe = options.observe ?? { accessLog: false, logRequestBodies: false };
   const observeUnrouted = observeRequests(fastify, logger, observe);
   let closing = false;
   fastify.addHook('onSend', (_request, reply, payload, done) => {

@@ -10,6 +10,7 @@ import { ATTR, REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { startServerSpan, type ServerSpan } from '../../../telemetry/tracing/server-span.js';
 import { recordFailure } from '../../../telemetry/tracing/span-helpers.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
+import { addRefusalLogFields, refusalInFlight, type ParserRefusal } from './parser-refusal.js';
 
 /** How one port observes its requests. */
 export interface RequestObserverOptions {
@@ -73,7 +74,7 @@ export interface AccessLogEntry {
  * the trace fields into the literal first made V8 add every later field the slow way, which cost a
  * traced request several microseconds.
  */
-export function accessLogFields(entry: AccessLogEntry): LogFields {
+export function accessLogFields(entry: AccessLogEntry): Record<string, unknown> {
   const fields: Record<string, unknown> = {
     method: entry.method,
     route: entry.route ?? null,
@@ -167,7 +168,7 @@ function serverSpanAttributes(request: HttpRequestLine, id: string): Attributes 
 }
 
 /** The access-log fields of `request`, answered with `status` after `latencyMs`. */
-function requestAccessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): LogFields {
+function requestAccessLogFields(request: FastifyRequest, status: number, latencyMs: number, state: RequestState): Record<string, unknown> {
   const { model, workflow } = targetOf(request);
   return accessLogFields({
     method: request.method,
@@ -213,9 +214,13 @@ export function requestLogFields(request: FastifyRequest): LogFields {
  */
 export function observeRequests(fastify: FastifyInstance, logger: Logger, options: RequestObserverOptions): UnroutedRequestObserver {
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
-  /** Writes `request`'s access-log line and ends its span, for an answer with `status`. */
-  const finish = (request: FastifyRequest, state: RequestState, status: number): void => {
-    if (options.accessLog) logger.info('request', requestAccessLogFields(request, status, latencyMsSince(state.started), state));
+  /** Writes `request`'s access-log line and ends its span, for an answer with `status` (the parser's `refusal`, when it is one). */
+  const finish = (request: FastifyRequest, state: RequestState, status: number, refusal?: ParserRefusal): void => {
+    if (options.accessLog) {
+      const fields = requestAccessLogFields(request, status, latencyMsSince(state.started), state);
+      if (refusal !== undefined) addRefusalLogFields(fields, refusal);
+      logger.info('request', fields);
+    }
     if (state.server !== undefined) endHttpServerSpan(state.server, status);
   };
   /** Gives `request` its id, span and state, as it arrives. */
@@ -236,7 +241,16 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       // Kept in the map: the error the request then fails with is still counted (`noteRequestError`).
       if (reply.raw.writableFinished || states.get(request) !== state) return;
       state.abandoned = true;
-      finish(request, state, CLIENT_CLOSED_STATUS);
+      // The parser refused the rest of the request (a malformed chunk) and the connection was closed
+      // after the refusal was sent: the line tells the refusal, which is already counted.
+      const refusal = refusalInFlight(request.raw);
+      if (refusal === undefined) {
+        finish(request, state, CLIENT_CLOSED_STATUS);
+        return;
+      }
+      state.errorCode = refusal.error.code;
+      if (state.server !== undefined) noteSpanError(state.server.span, refusal.error, refusal.status);
+      finish(request, state, refusal.status, refusal);
     });
     done();
   });
@@ -276,7 +290,9 @@ export type UnroutedRequestObserver = (request: FastifyRequest, reply: FastifyRe
  */
 export function noteRequestError(request: FastifyRequest, error: SluiceError, status: number): void {
   const state = states.get(request);
-  if (state === undefined) return;
+  // A request the parser refused while it was served fails afterwards (its body never ends): the
+  // refusal is what it was answered with, and it is counted already.
+  if (state === undefined || refusalInFlight(request.raw) !== undefined) return;
   state.errorCode = error.code;
   state.options.metrics?.errorAnswered(error.code, 'http');
   if (state.server !== undefined) noteSpanError(state.server.span, error, status);

@@ -1,10 +1,13 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { errorBody } from './error-body.js';
 import { ERROR_CONTENT_TYPE, replyWithError } from './error-response.filter.js';
+import type { ParserRefusal } from './parser-refusal.js';
+import type { RefusalObserver } from './refusal-observer.js';
+import { refusedRequestLine } from './refused-request-line.js';
 
 /**
  * The longest path segment routes take, in characters: longer than any model, version or workflow name
@@ -30,8 +33,19 @@ export function answerFrameworkError(logger: Logger): (error: FastifyError, requ
   };
 }
 
+/** Node's error codes (`HPE_…`, `ERR_…`), as a refusal's access-log line shows them; anything else is left out. */
+const NODE_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/** Node's parse error for a connection the client ended before the message it was sending was whole. */
+const CLIENT_ENDED_MID_MESSAGE = 'HPE_INVALID_EOF_STATE';
+
+/** How a connection whose request Node's HTTP parser refused is answered, counted and logged. */
+function refusalOf(error: ConnectionError, socket: Socket): ParserRefusal {
+  return { ...answerOf(error), parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined, remoteAddress: socket.remoteAddress };
+}
+
 /** What a connection whose request Node's HTTP parser refused is told: status and error. */
-function refusalOf(error: ConnectionError): { status: number; error: SluiceError } {
+function answerOf(error: ConnectionError): { status: number; error: SluiceError } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
@@ -53,37 +67,55 @@ function refusalOf(error: ConnectionError): { status: number; error: SluiceError
 
 /** What the port's connection tracker knows of a connection's requests. */
 export interface TrackedConnections {
-  whenIdle(socket: Socket, then: () => void): void;
-  requestStillArriving(socket: Socket): { readonly response: { readonly headersSent: boolean } } | undefined;
+  whenIdle(socket: Socket, then: () => void, closedFirst: () => void): void;
+  requestStillArriving(socket: Socket): { readonly request: IncomingMessage; readonly response: { readonly headersSent: boolean } } | undefined;
 }
 
 /**
  * Answers a connection whose request could not be parsed (malformed HTTP, headers over the limit, a
  * request that did not arrive in time) with Sluice's error body, then closes it: after a parse error
  * nothing more on the connection can be trusted. Requests sent before the bad one on the same connection
- * (pipelined) are answered first. A connection the client already reset gets nothing.
+ * (pipelined) are answered first. A connection the client already reset gets nothing. Each refusal is
+ * counted and gets one access-log line through `observer`.
  */
-export function answerClientError(error: ConnectionError, socket: Socket, connections: TrackedConnections): void {
+export function answerClientError(error: ConnectionError, socket: Socket, connections: TrackedConnections, observer: RefusalObserver): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal = refusalOf(error, socket);
   const cut = connections.requestStillArriving(socket);
-  // The fault is inside a request already being served (its body will never end): answer now, unless
-  // its own answer has begun, which another one would corrupt.
-  if (cut !== undefined) refuse(error, socket, !cut.response.headersSent);
-  else {
-    connections.whenIdle(socket, () => {
-      refuse(error, socket, true);
-    });
+  if (cut !== undefined) {
+    // The fault is inside a request already being served (its body will never end): answer now, unless
+    // its own answer has begun, which another one would corrupt (its line then says the client left).
+    const answer = !cut.response.headersSent && socket.writable;
+    // A client that ended the connection part way through its body left rather than sent something
+    // malformed: its request's own line says so (499), as the inference lane's does.
+    if (answer && error.code !== CLIENT_ENDED_MID_MESSAGE) observer.refusedInFlight(cut.request, refusal);
+    refuse(refusal, error, socket, answer);
+    return;
   }
+  // Read now: what the parser read is known only while its error is fresh.
+  const line = refusedRequestLine(error, socket.bytesRead);
+  connections.whenIdle(
+    socket,
+    () => {
+      observer.refused(refusal, line, refuse(refusal, error, socket, true));
+    },
+    () => {
+      observer.refused(refusal, line, false);
+    },
+  );
 }
 
-function refuse(error: ConnectionError, socket: Socket, answer: boolean): void {
-  if (socket.destroyed) return;
-  if (answer && socket.writable) {
-    const { status, error: refusal } = refusalOf(error);
-    const body = JSON.stringify(errorBody(refusal, status, 'torchserve'));
+/** Writes `refusal` to `socket` when `answer` says so and it can, then closes it; true when the refusal was written. */
+function refuse(refusal: ParserRefusal, error: ConnectionError, socket: Socket, answer: boolean): boolean {
+  if (socket.destroyed) return false;
+  const written = answer && socket.writable;
+  if (written) {
+    const { status } = refusal;
+    const body = JSON.stringify(errorBody(refusal.error, status, 'torchserve'));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${ERROR_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);
+  return written;
 }

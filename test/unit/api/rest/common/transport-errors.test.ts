@@ -1,0 +1,65 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { observeRefusals } from '../../../../../src/api/rest/common/refusal-observer.js';
+import { answerClientError } from '../../../../../src/api/rest/common/transport-errors.js';
+import { ConnectionTracker } from '../../../../../src/api/rest/connection-tracker.js';
+import { RecordingLogger } from '../../../../support/recording-logger.js';
+
+describe('a request the parser refused behind one still being served', () => {
+  const logger = new RecordingLogger();
+  let fastify: FastifyInstance;
+  let release: () => void = () => undefined;
+  let port = 0;
+  let refusalsSeen = 0;
+
+  beforeEach(async () => {
+    logger.lines.length = 0;
+    refusalsSeen = 0;
+    const refusals = observeRefusals(logger, { accessLog: true, logRequestBodies: false });
+    fastify = Fastify({
+      clientErrorHandler: (error, socket) => {
+        refusalsSeen++;
+        answerClientError(error, socket, connections, refusals);
+      },
+    });
+    const connections = new ConnectionTracker(fastify);
+    fastify.get('/held', () => new Promise<string>((resolve) => (release = () => {
+      resolve('done');
+    })));
+    await fastify.listen({ host: '127.0.0.1', port: 0 });
+    const address = fastify.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterEach(async () => {
+    release();
+    await fastify.close();
+  });
+
+  /** Sends a request that is held, and a malformed one behind it, and resolves once the parser refused the second. */
+  const pipelineBehindHeld = async (): Promise<Socket> => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    socket.write('GET /held HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n');
+    while (refusalsSeen === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    return socket;
+  };
+  const refusalLines = (): unknown[] => logger.lines.filter((l) => l.message === 'request').map((l) => l.fields);
+
+  it('is logged with its status once the request before it is answered', async () => {
+    const socket = await pipelineBehindHeld();
+    expect(refusalLines()).toEqual([]);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    release();
+    await closed;
+    expect(refusalLines()).toEqual([expect.objectContaining({ method: null, url: null, status: 400, errorCode: 'SLUICE_REQUEST_INVALID', parserError: 'HPE_INVALID_METHOD' })]);
+  });
+
+  it('is logged with status 499 when the client closes the connection before the request before it is answered', async () => {
+    const socket = await pipelineBehindHeld();
+    socket.destroy();
+    while (refusalLines().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(refusalLines()).toEqual([expect.objectContaining({ method: null, url: null, status: 499, errorCode: 'SLUICE_REQUEST_INVALID', remoteAddress: '127.0.0.1' })]);
+  });
+});
