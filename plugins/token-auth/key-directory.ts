@@ -1,44 +1,10 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-
-const MODE = 0o700;
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** `mkdir` of one level; true when it made `dir` or `dir` is already a directory. */
-async function makeOneLevel(dir: string): Promise<boolean> {
-  try {
-    await mkdir(dir, { mode: MODE });
-    return true;
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST' && (await isDirectory(dir))) return true;
-    if (errorCode(error) === 'ENOENT') return false;
-    throw error;
-  }
-}
+import { makeDirectories } from '../../src/plugins/sdk/index.js';
 
 /**
- * Creates `dir` and its missing parents (mode 0700), each made at most twice: once, and once more after
- * its parent was made. Not `mkdir(dir, { recursive: true })`: on a filesystem whose mkdir answers ENOENT
- * although the parent is there (/proc), Node's recursive mkdir retries without end on a thread of libuv's
- * pool and never settles; here such a refusal is an error naming the directory.
+ * Creates the key file's directory and its missing parents with mode 0700, so no other user can list
+ * the keys' folder. A filesystem that makes no new directories (/proc) is an error naming the directory,
+ * never a wait without end.
  */
-export async function makeKeyDirectory(dir: string): Promise<void> {
-  if (await makeOneLevel(dir)) return;
-  const parent = dirname(dir);
-  if (parent !== dir) {
-    await makeKeyDirectory(parent);
-    if (await makeOneLevel(dir)) return;
-  }
-  throw new Error(`cannot create the directory ${dir}: the filesystem of ${parent} makes no new directories there`);
+export function makeKeyDirectory(dir: string): Promise<void> {
+  return makeDirectories(dir, { mode: 0o700 });
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { makeDirectories } from '../common/make-directories.js';
 import type { SluiceConfig } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { runFiles } from './run-files.js';
@@ -36,13 +37,21 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  * Starts `sluice start --foreground` as a detached process logging to `.sluice/sluice.log`, and waits
  * (at most 60 s) until that process itself reports over IPC that every port listens; another server
  * answering on the same ports does not count. The pid goes to `.sluice/sluice.pid` for `sluice stop`. A
- * child that exits first fails the start: status 1, pid file removed, its last logged error quoted.
+ * child that exits first fails the start: status 1, pid file removed, its last logged error quoted (or,
+ * when it exited 0, word that it was stopped). A `.sluice` directory that cannot be created is a `sluice:`
+ * line naming it and status 1.
  */
 export async function startInBackground(config: SluiceConfig, args: readonly string[], cwd: string): Promise<number> {
   const files = runFiles(cwd);
   const existing = await readPid(files.pidFile);
   if (existing !== undefined && alive(existing)) throw new UsageError(`Sluice already runs here (pid ${existing}); stop it with sluice stop`);
-  await mkdir(files.dir, { recursive: true });
+  try {
+    await makeDirectories(files.dir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`sluice: cannot create ${files.dir} for the server's pid and log files (${reason}); run sluice start from a directory where it can be created, or use --foreground\n`);
+    return 1;
+  }
   const log = await open(files.logFile, 'a');
   const logStart = (await log.stat()).size;
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
@@ -67,6 +76,10 @@ export async function startInBackground(config: SluiceConfig, args: readonly str
     return 1;
   }
   await rm(files.pidFile, { force: true });
+  if (result.code === 0) {
+    process.stderr.write(`Sluice was stopped during start-up (by sluice stop or a signal); see ${files.logFile}\n`);
+    return 1;
+  }
   const cause = await lastLoggedError(files.logFile, logStart);
   process.stderr.write(`Sluice exited during start-up (${exitText(result.code, result.signal)}); see ${files.logFile}\n${cause === undefined ? '' : `Last error: ${cause}\n`}`);
   return 1;

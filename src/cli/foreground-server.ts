@@ -2,6 +2,7 @@ import { isSluiceError } from '../common/errors/index.js';
 import type { ConfigSources, SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
 import { JsonLogger } from '../telemetry/logging/json-logger.js';
+import { stopInterruptedStart, type StartResult } from './interrupted-start.js';
 import { announceServing } from './serving-notice.js';
 
 /** Resolves with the first SIGTERM or SIGINT; a second one exits at once. */
@@ -20,7 +21,8 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
 
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then stops it gracefully. Resolves with the
- * exit status: 0 after a clean stop, 1 when start-up failed. `configDirectory` is the config file's folder.
+ * exit status: 0 after a clean stop, 1 when start-up failed. A signal during start-up stops the start
+ * (see {@link stopInterruptedStart}) and also exits 0. `configDirectory` is the config file's folder.
  * A configuration problem found during start-up (`SLUICE_CONFIG_INVALID`, such as an auth provider no
  * plugin offers) is thrown with its source in front, to be reported like a bad value in `sluice.yaml`.
  */
@@ -31,14 +33,19 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
     logger.warn('second signal: exiting without waiting for in-flight requests');
     process.exit(1);
   });
-  let server;
-  try {
-    server = await startServer({ config, logger, restoreSnapshot, configDirectory });
-  } catch (error) {
+  const failed = (error: unknown): number => {
     if (isSluiceError(error, 'SLUICE_CONFIG_INVALID')) throw sources.attribute(error);
     logger.error('Sluice could not start', { error });
     return 1;
-  }
+  };
+  const starting = startServer({ config, logger, restoreSnapshot, configDirectory }).then(
+    (server): StartResult => ({ kind: 'started', server }),
+    (error: unknown): StartResult => ({ kind: 'failed', error }),
+  );
+  const first = await Promise.race([starting, stopSignal]);
+  if (typeof first === 'string') return stopInterruptedStart(starting, first, config.shutdownTimeoutMs, logger, failed);
+  if (first.kind === 'failed') return failed(first.error);
+  const server = first.server;
   logger.info('Sluice is serving', {
     inference: server.inference.url,
     management: server.management.url,

@@ -226,6 +226,24 @@ describe('sluice start with a plugin that never finishes', () => {
     ]);
   }, TEST_TIMEOUT_MS);
 
+  it('exits 1 naming the snapshot file when it would lie in a new directory under /proc', async () => {
+    const snapshotFile = '/proc/sluice-state/snapshot.json';
+    const finished = await start(dir, { SLUICE_SNAPSHOT_FILE: snapshotFile });
+    expect(finished.code).toBe(1);
+    expect(errorLines(finished.stdout)).toEqual([
+      expect.objectContaining({
+        msg: 'Sluice could not start',
+        error: {
+          name: 'SluiceError',
+          code: 'SLUICE_SNAPSHOT_INVALID',
+          message:
+            `${snapshotFile}: cannot create the snapshot's directory (cannot create the directory /proc/sluice-state: the filesystem of /proc makes no new directories there); ` +
+            'set `snapshot.file` to a path in a writable directory, or turn snapshots off with `snapshot.enabled: false`',
+        },
+      }),
+    ]);
+  }, TEST_TIMEOUT_MS);
+
   it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
     // An executor whose load never settles, for a model of the store: nothing bounds a model's load.
     const source = "export default { register(c) { c.executor({ name: 'stuck', load: () => new Promise(() => {}) }); } };\n";
@@ -239,6 +257,18 @@ describe('sluice start with a plugin that never finishes', () => {
       stderr:
         'sluice: stopped unfinished: the process ran out of work while still waiting for a promise that can no longer settle ' +
         "(a plugin's model load or onShutdown callback that never resolves, for example); fix or remove that plugin\n",
+    });
+  }, TEST_TIMEOUT_MS);
+});
+
+describe('sluice start in the background from a folder where .sluice cannot be created', () => {
+  it('exits 1 with a sluice: line naming the folder, starting nothing, when that folder is /proc', async () => {
+    expect(await runCli(['start'], '/proc', {}, HANG_LIMIT_MS)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "sluice: cannot create /proc/.sluice for the server's pid and log files (cannot create the directory /proc/.sluice: the filesystem of /proc makes no new directories there); " +
+        'run sluice start from a directory where it can be created, or use --foreground\n',
     });
   }, TEST_TIMEOUT_MS);
 });

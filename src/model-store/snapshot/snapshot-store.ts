@@ -1,6 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import { makeDirectories } from '../../common/make-directories.js';
 import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
@@ -52,9 +53,21 @@ export class SnapshotStore {
     return new SluiceError('SLUICE_SNAPSHOT_INVALID', `${this.file}: ${problem}; ${ADVICE}`, { source: this.file }, { cause });
   }
 
-  /** Replaces the snapshot; creates the file's directory when it is missing. */
+  /**
+   * Replaces the snapshot; creates the file's directory when it is missing. A directory that cannot be
+   * created (a filesystem such as /proc that makes none) is `SLUICE_SNAPSHOT_INVALID` naming the file.
+   */
   async write(snapshot: Snapshot): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true });
+    try {
+      await makeDirectories(dirname(this.file));
+    } catch (error) {
+      throw new SluiceError(
+        'SLUICE_SNAPSHOT_INVALID',
+        `${this.file}: cannot create the snapshot's directory (${errorMessage(error)}); set \`snapshot.file\` to a path in a writable directory, or turn snapshots off with \`snapshot.enabled: false\``,
+        { source: this.file },
+        { cause: error },
+      );
+    }
     await writeFileAtomic(this.file, JSON.stringify(snapshot, null, 2) + '\n');
   }
 

@@ -28,6 +28,7 @@ export type {
 export { concatBatchInputs, splitBatchOutputs, runBatchOnModel, type InputAllocator } from './batch-tensors.js';
 export { SluiceError, isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 export type { Logger, LogFields } from '../../common/logger.js';
+export { makeDirectories, type MakeDirectoriesOptions } from '../../common/make-directories.js';
 export * from '../../common/tensor/index.js';
 export type { AuthPrincipal, AuthProvider, AuthRequest, AuthScope, GuardedApi } from './auth.js';
 export { bearerToken } from './bearer-token.js';

@@ -79,6 +79,16 @@ describe('SnapshotStore', () => {
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(SNAPSHOT);
   });
 
+  it('refuses a file whose directory cannot be created under /proc, naming the file, instead of retrying without end', async () => {
+    const unwritable = '/proc/sluice-state/snapshot.json';
+    await expect(new SnapshotStore(unwritable).write(SNAPSHOT)).rejects.toMatchObject({
+      code: 'SLUICE_SNAPSHOT_INVALID',
+      message:
+        `${unwritable}: cannot create the snapshot's directory (cannot create the directory /proc/sluice-state: the filesystem of /proc makes no new directories there); ` +
+        'set `snapshot.file` to a path in a writable directory, or turn snapshots off with `snapshot.enabled: false`',
+    });
+  }, 5_000);
+
   const corrupt: ReadonlyArray<readonly [string, string, string]> = [
     ['torn JSON', '{"format": 1, "models": [', 'is not valid JSON (Unexpected end of JSON input)'],
     ['an empty file', '', 'is not valid JSON (Unexpected end of JSON input)'],

@@ -1,0 +1,44 @@
+import type { Logger } from '../common/logger.js';
+import { setLongTimeout } from '../common/long-timeout.js';
+import type { SluiceServer } from '../server/sluice-server.js';
+
+/** How a foreground start-up ended: the server runs, or the start failed (after cleaning up after itself). */
+export type StartResult = { readonly kind: 'started'; readonly server: SluiceServer } | { readonly kind: 'failed'; readonly error: unknown };
+
+/** True when `work` settles within `ms`; rejects when it rejects in time. */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: { clear(): void } | undefined;
+  // The timer keeps the process alive: the bound is what ends a start-up that holds no other handle.
+  const expiry = new Promise<false>((resolve) => {
+    timer = setLongTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  return Promise.race([work.then(() => true as const), expiry]).finally(() => timer?.clear());
+}
+
+/**
+ * Ends a start-up a SIGTERM or SIGINT interrupted, within `timeoutMs` (`shutdownTimeoutMs`): the start
+ * cannot be cut short, so it is let finish, then what it started is stopped gracefully (a start that fails
+ * shuts down what it had started itself). A start-up or stop still running when the time is up is left
+ * behind, and the process exits without it. Resolves with the exit status: 0, as after any stop by a
+ * signal, or what `failed` makes of the start's error.
+ */
+export async function stopInterruptedStart(
+  starting: Promise<StartResult>,
+  signal: NodeJS.Signals,
+  timeoutMs: number,
+  logger: Logger,
+  failed: (error: unknown) => number,
+): Promise<number> {
+  logger.info('start-up interrupted by a signal: stopping what has started', { signal, timeoutMs });
+  let status = 0;
+  const stopping = starting.then(async (result) => {
+    if (result.kind === 'started') await result.server.stop();
+    else status = failed(result.error);
+  });
+  if (!(await settlesWithin(stopping, timeoutMs))) {
+    logger.warn('start-up did not end within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
+  }
+  return status;
+}
