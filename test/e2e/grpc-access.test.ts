@@ -9,7 +9,7 @@ import type { AuthPrincipal, AuthProvider, AuthRequest } from '../../src/plugins
 import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
 import { Gate } from '../support/gate.js';
 import { callError, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
-import { openRawGrpcCall, rawGrpcSession, serverHasRead, unframeMessages } from '../support/raw-grpc-call.js';
+import { openRawGrpcCall, rawGrpcSession, rawGrpcSessionRepeating, serverHasRead, unframeMessages } from '../support/raw-grpc-call.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const TLS_DIR = join(packageRoot(), 'test', 'fixtures', 'tls');
@@ -129,6 +129,15 @@ describe('gRPC auth guards', () => {
   it('lets a valid token through, showing the guard the call as gRPC', async () => {
     expect(await unary(oip, 'ServerReady', {}, {}, metadataOf({ authorization: 'Bearer good' }))).toEqual({ ready: true });
     expect(inferenceGuard.seen.at(-1)).toEqual({ api: 'inference', transport: 'grpc', method: 'POST', path: '/inference.GRPCInferenceService/ServerReady' });
+  });
+
+  it('refuses two authorization entries with UNAUTHENTICATED, even when the first holds a valid token', async () => {
+    const session = rawGrpcSessionRepeating(t.grpcInference, 'authorization', 'Bearer good');
+    const call = openRawGrpcCall(session, '/inference.GRPCInferenceService/ServerReady', frameMessage(new Uint8Array()), { authorization: 'Bearer good' });
+    call.stream.end();
+    const answer = await call.answer;
+    session.close();
+    expect({ status: answer.status, errorCode: answer.errorCode }).toEqual({ status: String(status.UNAUTHENTICATED), errorCode: 'SLUICE_AUTH_INVALID_CREDENTIALS' });
   });
 
   it('runs no handler for a refused call', async () => {

@@ -14,8 +14,8 @@ export interface AuthRequest {
   readonly path: string;
   /**
    * A header (HTTP) or metadata entry (gRPC) by lower-case name. A repeated HTTP header reads as its
-   * values joined with `, `, so one `Authorization: Bearer` header is told apart from several; a repeated
-   * gRPC metadata entry reads as its first value.
+   * values joined with `, `, so one `Authorization: Bearer` header is told apart from several; so does a
+   * repeated gRPC metadata entry.
    */
   header(name: string): string | undefined;
 }

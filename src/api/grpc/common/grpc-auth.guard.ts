@@ -1,13 +1,14 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
-import { metadataText } from './grpc-call.js';
+import { metadataAuthText } from './grpc-call.js';
 
 /** Health checks stay open to load balancers, which carry no credentials. */
 const UNGUARDED_PREFIX = '/grpc.health.v1.Health/';
 
 /**
  * Runs the port's auth provider before any handler: the provider sees the call as `transport: 'grpc'`,
- * method `POST`, the method path, and reads metadata (`authorization: Bearer …`) as headers. A refusal is
+ * method `POST`, the method path, and reads metadata (`authorization: Bearer …`) as headers, a repeated
+ * entry as its values joined with `, ` (as HTTP does), so several `authorization` entries are refused. A refusal is
  * the provider's `SluiceError`, answered UNAUTHENTICATED or PERMISSION_DENIED.
  */
 export class GrpcAuthGuard {
@@ -33,7 +34,7 @@ export class GrpcAuthGuard {
       transport: 'grpc',
       method: 'POST',
       path,
-      header: (name) => metadataText(metadata, name.toLowerCase()),
+      header: (name) => metadataAuthText(metadata, name.toLowerCase()),
     });
   }
 }

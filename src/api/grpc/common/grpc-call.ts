@@ -24,6 +24,17 @@ export function metadataText(metadata: Metadata, name: string): string | undefin
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A metadata entry as auth reads it: its text values joined with `, ` when repeated (as HTTP combines
+ * repeated headers), so `Bearer` parsing refuses several `authorization` entries instead of picking one;
+ * undefined when absent or binary.
+ */
+export function metadataAuthText(metadata: Metadata, name: string): string | undefined {
+  const values = metadata.get(name);
+  if (values.length <= 1) return metadataText(metadata, name);
+  return values.every((value) => typeof value === 'string') ? values.join(', ') : undefined;
+}
+
 /** Milliseconds left before the client's deadline; undefined when the call has none. */
 export function deadlineMsOf(call: GrpcCall): number | undefined {
   const deadline = call.getDeadline();

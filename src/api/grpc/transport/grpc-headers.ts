@@ -21,9 +21,11 @@ export function parseGrpcTimeout(value: string): number | undefined {
 
 /**
  * The call metadata carried by request headers: every header but the pseudo-headers and the transport's
- * own; `-bin` values are base64 (a comma-separated list when a client joined several).
+ * own; `-bin` values are base64 (a comma-separated list when a client joined several). Node keeps only the
+ * first of a repeated `authorization`; `rawHeaders` (as received) bring back the others, so that auth can
+ * refuse a call carrying several.
  */
-export function metadataFromHeaders(headers: IncomingHttpHeaders): Metadata {
+export function metadataFromHeaders(headers: IncomingHttpHeaders, rawHeaders?: readonly string[]): Metadata {
   const metadata = new Metadata();
   for (const key in headers) {
     if (key.charCodeAt(0) === 58 /* ':' */ || TRANSPORT_HEADERS.has(key)) continue;
@@ -40,7 +42,18 @@ export function metadataFromHeaders(headers: IncomingHttpHeaders): Metadata {
       // A key or value that metadata refuses (e.g. upper case from a non-conforming client) is left out, as grpc-js does.
     }
   }
+  if (rawHeaders !== undefined && typeof headers.authorization === 'string') addRepeatedAuthorization(metadata, rawHeaders);
   return metadata;
+}
+
+/** Adds to `metadata` the `authorization` values after the first that `rawHeaders` hold. */
+function addRepeatedAuthorization(metadata: Metadata, rawHeaders: readonly string[]): void {
+  let seen = 0;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i] !== 'authorization') continue;
+    seen += 1;
+    if (seen > 1) metadata.add('authorization', rawHeaders[i + 1] ?? '');
+  }
 }
 
 /** Metadata as HTTP/2 header fields (`-bin` values base64), to send as response headers or trailers. */

@@ -8,8 +8,9 @@ const PREFIX_BYTES = 5;
  * Cuts the request body of a call into gRPC messages, whatever the DATA frames look like: a message may be
  * split across chunks, and one chunk may hold several messages. A message that fits in its chunk is
  * handed on as a view of it, without a copy. Throws a {@link GrpcWireError}: RESOURCE_EXHAUSTED for a
- * message over the limit (before its body is read), UNIMPLEMENTED for a compressed message (Sluice
- * announces `grpc-accept-encoding: identity`, so clients do not compress).
+ * message over the limit (before its body is read); for a compressed message INTERNAL when the call names
+ * no `grpc-encoding` (or `identity`: a protocol error, as the gRPC spec has it), UNIMPLEMENTED otherwise
+ * (Sluice announces `grpc-accept-encoding: identity`, so clients do not compress).
  */
 export class GrpcMessageDecoder {
   /** A length prefix split across chunks; allocated only then (most messages come whole). */
@@ -18,7 +19,11 @@ export class GrpcMessageDecoder {
   private body: Buffer | undefined;
   private bodyRead = 0;
 
-  constructor(private readonly maxMessageBytes: number) {}
+  /** `encoding`: the call's `grpc-encoding` header, if any. */
+  constructor(
+    private readonly maxMessageBytes: number,
+    private readonly encoding?: string,
+  ) {}
 
   /** True when the bytes so far end inside a message (a body cut short by the end of the stream). */
   get midMessage(): boolean {
@@ -71,6 +76,9 @@ export class GrpcMessageDecoder {
 
   private check(flags: number, length: number): void {
     if (flags !== 0) {
+      if (this.encoding === undefined || this.encoding === 'identity') {
+        throw new GrpcWireError(status.INTERNAL, 'Received a compressed message on a call without grpc-encoding; name the compression in grpc-encoding, or send the message uncompressed');
+      }
       throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)');
     }
     if (length > this.maxMessageBytes) {

@@ -103,15 +103,27 @@ export class GrpcServerCall extends EventEmitter {
   readonly #scope: GrpcCallScope | undefined;
   #onStatus: GrpcStatusListener | undefined;
 
-  /** `live` holds the call until its stream closes, for {@link drain} on shutdown. */
-  constructor(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, method: GrpcMethod, limits: GrpcMessageLimits, scope?: GrpcCallScope, live?: Set<GrpcServerCall>) {
+  /**
+   * `live` holds the call until its stream closes, for {@link drain} on shutdown; `rawHeaders` are the
+   * header fields as received (names and values in turn), which keep the repeats `headers` drops.
+   */
+  constructor(
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
+    method: GrpcMethod,
+    limits: GrpcMessageLimits,
+    scope?: GrpcCallScope,
+    live?: Set<GrpcServerCall>,
+    rawHeaders?: readonly string[],
+  ) {
     super();
     this.#stream = stream;
     this.#method = method;
     this.#limits = limits;
     this.#scope = scope;
-    this.#decoder = new GrpcMessageDecoder(limits.maxReceiveMessageBytes);
-    this.metadata = metadataFromHeaders(headers);
+    const encoding = headers['grpc-encoding'];
+    this.#decoder = new GrpcMessageDecoder(limits.maxReceiveMessageBytes, typeof encoding === 'string' ? encoding : undefined);
+    this.metadata = metadataFromHeaders(headers, rawHeaders);
     stream.on('error', ignoreStreamError);
     stream.once('close', () => {
       live?.delete(this);

@@ -92,8 +92,8 @@ export class Http2GrpcServer {
       session.once('close', () => this.#sessions.delete(session));
       if (this.#closing) session.close();
     });
-    server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
-      this.#onStream(stream, headers);
+    server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, rawHeaders: string[]) => {
+      this.#onStream(stream, headers, rawHeaders);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -137,7 +137,7 @@ export class Http2GrpcServer {
     return closed;
   }
 
-  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
+  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): void {
     if (headers[':method'] !== 'POST') {
       refuse(stream, 405);
       return;
@@ -162,6 +162,6 @@ export class Http2GrpcServer {
       );
       return;
     }
-    new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope, this.#calls).start();
+    new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope, this.#calls, rawHeaders).start();
   }
 }

@@ -33,10 +33,21 @@ describe('GrpcMessageDecoder', () => {
     expect(() => decoder.push(prefix)).toThrow(expect.objectContaining({ code: status.RESOURCE_EXHAUSTED, details: 'Received message larger than max (5 vs. 4)' }));
   });
 
-  it('refuses a compressed message with UNIMPLEMENTED', () => {
+  it('refuses a compressed message on a call without grpc-encoding with INTERNAL, a protocol error', () => {
     const framed = frameMessage(Buffer.from('zz'));
     framed[0] = 1;
-    expect(() => new GrpcMessageDecoder(1024).push(framed)).toThrow(expect.objectContaining({ code: status.UNIMPLEMENTED }));
+    expect(() => new GrpcMessageDecoder(1024).push(framed)).toThrow(
+      expect.objectContaining({
+        code: status.INTERNAL,
+        details: 'Received a compressed message on a call without grpc-encoding; name the compression in grpc-encoding, or send the message uncompressed',
+      }),
+    );
+  });
+
+  it('refuses a compressed message in an encoding it does not support with UNIMPLEMENTED', () => {
+    const framed = frameMessage(Buffer.from('zz'));
+    framed[0] = 1;
+    expect(() => new GrpcMessageDecoder(1024, 'gzip').push(framed)).toThrow(expect.objectContaining({ code: status.UNIMPLEMENTED }));
   });
 
   it('frames a message with a zero flags byte and its big-endian length', () => {
