@@ -110,7 +110,10 @@ export interface SluiceConfig {
   readonly defaultWorkers: number;
   readonly jobQueueSize: number;
   readonly maxRequestSizeBytes: number;
+  /** How long a request's result may take, queueing included (after its body has arrived). */
   readonly responseTimeoutMs: number;
+  /** How long a client may take to send a whole request, head and body (0 = no limit). */
+  readonly requestReceiveTimeoutMs: number;
   /** Regular expression sources; each one is known to compile. */
   readonly allowedUrls: readonly string[];
   readonly logLevel: LogLevel;
@@ -173,6 +176,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   jobQueueSize: 100,
   maxRequestSizeBytes: 6553500,
   responseTimeoutMs: 120000,
+  requestReceiveTimeoutMs: 300000,
   allowedUrls: [],
   logLevel: 'info',
   snapshot: { enabled: true, file: './.sluice/snapshot.json' },

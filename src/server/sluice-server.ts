@@ -164,6 +164,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       name,
       ...listener,
       maxRequestSizeBytes: config.maxRequestSizeBytes,
+      requestReceiveTimeoutMs: config.requestReceiveTimeoutMs,
       logger,
       observe,
       ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),

@@ -14,11 +14,14 @@ import { observeRequests, type RequestObserverOptions } from './common/request-o
 import { observeRefusals } from './common/refusal-observer.js';
 
 /**
- * How often, in milliseconds, the HTTP server looks for requests whose head has not arrived within its
- * headers timeout (Node's 60 s), to refuse them with 408: Node's default of 30 s let a slow head hold its
+ * How often, in milliseconds, the HTTP server looks for requests whose head, or whole request, has not
+ * arrived within its timeouts, to refuse them with 408: Node's default of 30 s let a slow head hold its
  * connection up to half as long again.
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+/** How long a request's head may take to arrive, in milliseconds (Node's default), unless the whole request must arrive sooner. */
+const HEAD_TIMEOUT_MS = 60_000;
 
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
@@ -51,6 +54,12 @@ export interface HttpAppOptions {
   readonly host: string;
   readonly port: number;
   readonly maxRequestSizeBytes: number;
+  /**
+   * How long a client may take to send a whole request, head and body, before it is refused with 408
+   * (0 = no limit). Node counts only until the request has arrived: one that is queued or running is
+   * never cut off by it.
+   */
+  readonly requestReceiveTimeoutMs: number;
   readonly logger: Logger;
   /**
    * Adds what is not a Nest controller (plugin endpoints) once the core routes are registered and before
@@ -77,8 +86,12 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const refuseUnrouted = answerFrameworkError(logger);
   const observe = options.observe ?? { accessLog: false, logRequestBodies: false };
   const refusals = observeRefusals(logger, observe);
+  const requestTimeout = options.requestReceiveTimeoutMs;
   const adapter = new FastifyAdapter({
-    http: { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    // Node refuses a head timeout longer than the request timeout.
+    http: { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS, requestTimeout, headersTimeout: requestTimeout > 0 ? Math.min(HEAD_TIMEOUT_MS, requestTimeout) : HEAD_TIMEOUT_MS },
+    // Fastify sets the server's own from this one (its default, 0, would turn Node's limit off).
+    requestTimeout,
     bodyLimit: options.maxRequestSizeBytes,
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },

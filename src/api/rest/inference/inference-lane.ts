@@ -9,6 +9,7 @@ import { readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
+import { addRefusalLogFields, refusalInFlight } from '../common/parser-refusal.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
@@ -154,24 +155,26 @@ export class InferenceLane implements RequestLane {
       if (finished) return;
       finished = true;
       connections.requestFinished(socket);
-      // Closed before the answer was sent (the client left): the line and the span say so.
-      const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_STATUS;
+      // Closed before the answer was sent: the client left, or the parser refused the rest of the
+      // request (a body too slow) and answered it itself; the line and the span say which.
+      const refusal = response.writableFinished ? undefined : refusalInFlight(request);
+      if (refusal !== undefined) errorCode = refusal.error.code;
+      const status = response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS);
       if (observe.accessLog) {
-        logger.info(
-          'request',
-          accessLogFields({
-            method: 'POST',
-            url,
-            route: route.pattern,
-            status,
-            latencyMs: latencyMsSince(started),
-            requestId,
-            model: route.model,
-            errorCode,
-            body: observe.logRequestBodies ? body : undefined,
-            traceContext: server?.context,
-          }),
-        );
+        const fields = accessLogFields({
+          method: 'POST',
+          url,
+          route: route.pattern,
+          status,
+          latencyMs: latencyMsSince(started),
+          requestId,
+          model: route.model,
+          errorCode,
+          body: observe.logRequestBodies ? body : undefined,
+          traceContext: server?.context,
+        });
+        if (refusal !== undefined) addRefusalLogFields(fields, refusal);
+        logger.info('request', fields);
       }
       if (server !== undefined) endHttpServerSpan(server, status);
     };
@@ -182,7 +185,8 @@ export class InferenceLane implements RequestLane {
       const error = unexpectedError(thrown);
       const failure = errorAnswerOf(error, url);
       errorCode = error.code;
-      observe.metrics?.errorAnswered(error.code, 'http');
+      // A request the parser refused mid-body was counted with its refusal; its body then never ends.
+      if (refusalInFlight(request) === undefined) observe.metrics?.errorAnswered(error.code, 'http');
       if (server !== undefined) noteSpanError(server.span, error, failure.status);
       if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
       const headers = errorAnswerHeaders(failure);
