@@ -50,19 +50,6 @@ export function workflowInputsOfOipTensors(workflow: WorkflowDefinition, tensors
 }
 
 /**
- * The refusal of an OIP infer call naming workflow `workflow` with a version other than `own`, the
- * `metadata.version` its answers carry: a workflow is served at that one version, so the call is told to
- * send that or none (`fix` says how on its transport) rather than that no model has that name.
- */
-export function workflowVersionRefused(workflow: string, own: string, version: string, fix: string): SluiceError {
-  return new SluiceError(
-    'SLUICE_MODEL_VERSION_NOT_FOUND',
-    `\`${workflow}\` is a workflow served at version \`${own}\` only (got version \`${version}\`); ${fix}`,
-    { workflow, version, workflowVersion: own },
-  );
-}
-
-/**
  * Checks, before the run, that every output an OIP request asks for is one `workflow` declares, as a
  * model's inference does: `SLUICE_TENSOR_UNKNOWN_OUTPUT` naming the workflow's outputs otherwise. (A
  * declared output whose every source was skipped is simply absent from the answer.)

@@ -2,7 +2,8 @@ import type { Tensor } from '../../../common/tensor/index.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import type { WorkflowProgress } from '../../../workflow/index.js';
 import { oipParameterKnobs } from '../../common/knob-values.js';
-import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor, workflowVersionRefused } from '../../common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
+import { calledWorkflow } from '../../common/called-workflow.js';
 import { callKnobs, callSignal, deadlineMsOf, type GrpcCall } from '../common/grpc-call.js';
 import { callTraceContext } from '../common/grpc-call-scope.js';
 import { decodeModelInferRequest, type DecodedInferRequest } from './oip-grpc-decoder.js';
@@ -28,11 +29,7 @@ export class OipInferRunner {
   /** The answer to `request`; `partial` hears a workflow's intermediate results. */
   async infer(request: ModelInferRequest, call: GrpcCall, partial?: PartialAnswer): Promise<ModelInferResponse> {
     const { model_name: model, model_version: version } = request;
-    const workflow = this.core.registry.has(model) ? undefined : this.core.workflows.find(model);
-    if (workflow !== undefined) {
-      if (version !== '' && version !== workflow.version) throw workflowVersionRefused(model, workflow.version, version, 'leave model_version empty');
-      return this.runWorkflow(request, call, partial);
-    }
+    if (calledWorkflow(this.core, model, version === '' ? undefined : version, 'leave model_version empty') !== undefined) return this.runWorkflow(request, call, partial);
     this.core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds
     const decoded = decodeModelInferRequest(request);
     const cancellation = callSignal(call);

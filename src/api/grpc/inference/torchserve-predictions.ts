@@ -5,7 +5,7 @@ import type { WorkflowProgress } from '../../../workflow/index.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import { workflowAnswerOf, workflowInputsFromBody } from '../../common/workflow-body.js';
 import { workflowValueToJson } from '../../common/workflow-json.js';
-import { workflowVersionRefused } from '../../common/workflow-oip.js';
+import { calledWorkflow } from '../../common/called-workflow.js';
 import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { callKnobs, callSignal, deadlineMsOf, metadataText, type GrpcCall } from '../common/grpc-call.js';
 import { callTraceContext } from '../common/grpc-call-scope.js';
@@ -55,9 +55,7 @@ export function predictionBytes(answer: unknown): Uint8Array {
  */
 export async function runPrediction(core: ServingCore, request: PredictionsRequest, call: GrpcCall, partial?: (prediction: Uint8Array) => void): Promise<PredictionResponse> {
   const { model_name: model, model_version: version } = request;
-  const workflow = core.registry.has(model) ? undefined : core.workflows.find(model);
-  if (workflow !== undefined) {
-    if (version !== '' && version !== workflow.version) throw workflowVersionRefused(model, workflow.version, version, 'leave model_version empty');
+  if (calledWorkflow(core, model, version === '' ? undefined : version, 'leave model_version empty') !== undefined) {
     return { prediction: predictionBytes(await runWorkflow(core, request, call, partial)) };
   }
   const resolved = core.registry.resolve(model, version === '' ? undefined : version); // an unknown model is NOT_FOUND whatever the request holds

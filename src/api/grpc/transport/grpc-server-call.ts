@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
-import { MAX_TIMER_DELAY_MS } from '../../../common/long-timeout.js';
+import { setLongTimeout, type LongTimeout } from '../../../common/long-timeout.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
 import { encodeGrpcMessage, metadataFromHeaders, metadataToHeaders, parseGrpcTimeout } from './grpc-headers.js';
 import { GrpcWireError } from './grpc-wire-error.js';
@@ -86,7 +86,7 @@ export class GrpcServerCall extends EventEmitter {
   readonly #limits: GrpcMessageLimits;
   readonly #decoder: GrpcMessageDecoder;
   #deadline = Number.POSITIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: LongTimeout | undefined;
   #headersSent = false;
   /** True once the status went out or the stream is gone: nothing more is sent. */
   #ended = false;
@@ -397,7 +397,7 @@ export class GrpcServerCall extends EventEmitter {
 
   #end(): void {
     this.#ended = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer?.clear();
   }
 
   /**
@@ -445,18 +445,10 @@ export class GrpcServerCall extends EventEmitter {
       this.#expire();
       return;
     }
-    this.#armDeadline(timeoutMs);
-  }
-
-  /** Node runs a delay longer than a timer holds (about 24.8 days) after 1 ms: a longer one is waited for in steps. */
-  #armDeadline(delayMs: number): void {
-    this.#timer = setTimeout(
-      () => {
-        if (delayMs > MAX_TIMER_DELAY_MS) this.#armDeadline(this.#deadline - Date.now());
-        else this.#expire();
-      },
-      Math.min(delayMs, MAX_TIMER_DELAY_MS),
-    );
+    // A deadline past what one timer holds (about 24.8 days) is waited for in steps.
+    this.#timer = setLongTimeout(() => {
+      this.#expire();
+    }, timeoutMs);
   }
 
   #expire(): void {

@@ -9,7 +9,8 @@ import { bodyBytes } from '../common/request-body.js';
 import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
 import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
 import { encodeOipResponse } from './oip/oip-response-encoder.js';
-import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor, workflowVersionRefused } from '../../common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
+import { calledWorkflow } from '../../common/called-workflow.js';
 import { inferOip } from './oip/oip-infer.js';
 
 /** OIP model metadata. */
@@ -98,13 +99,7 @@ export class OipController {
   }
 
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const workflow = this.core.registry.has(model) ? undefined : this.core.workflows.find(model);
-    if (workflow !== undefined) {
-      if (version !== undefined && version !== workflow.version) {
-        throw workflowVersionRefused(model, workflow.version, version, `send it to POST /v2/models/${model}/infer`);
-      }
-      return this.runWorkflow(model, request, reply);
-    }
+    if (calledWorkflow(this.core, model, version, `send it to POST /v2/models/${model}/infer`) !== undefined) return this.runWorkflow(model, request, reply);
     this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
     const decoded = decodeBody(request);
     const target = { model, ...(version !== undefined ? { version } : {}) };
