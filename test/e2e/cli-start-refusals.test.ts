@@ -25,6 +25,11 @@ function errorLines(stdout: string): unknown[] {
     .filter((line) => line.level === 'error');
 }
 
+/** The error lines of a start refused with `code` and `message`: the one "Sluice could not start" line. */
+function startFailure(code: string, message: string): unknown[] {
+  return [expect.objectContaining({ msg: 'Sluice could not start', error: { name: 'SluiceError', code, message } })];
+}
+
 describe('sluice start refuses a configuration problem found during start-up like a bad value in sluice.yaml', () => {
   let dir = '';
   let cleanup: () => Promise<void> = () => Promise.resolve();
@@ -159,16 +164,7 @@ describe('sluice start with a plugin that never finishes', () => {
     await writePluginFolder(join(dir, 'stuck'), { name: 'stuck' }, 'export default { register() { return new Promise(() => { setInterval(() => {}, 60_000); }); } };\n');
     const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
     expect(finished.code).toBe(1);
-    expect(errorLines(finished.stdout)).toEqual([
-      expect.objectContaining({
-        msg: 'Sluice could not start',
-        error: {
-          name: 'SluiceError',
-          code: 'SLUICE_PLUGIN_LOAD_FAILED',
-          message: 'plugin stuck: register() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
-        },
-      }),
-    ]);
+    expect(errorLines(finished.stdout)).toEqual(startFailure('SLUICE_PLUGIN_LOAD_FAILED', 'plugin stuck: register() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`'));
   }, TEST_TIMEOUT_MS);
 
   it('exits 1 with the reason logged when an auth provider\'s start() never settles, even while it holds a timer', async () => {
@@ -177,16 +173,7 @@ describe('sluice start with a plugin that never finishes', () => {
     await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'auth', name: 'stuck' }] }, source);
     const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
     expect(finished.code).toBe(1);
-    expect(errorLines(finished.stdout)).toEqual([
-      expect.objectContaining({
-        msg: 'Sluice could not start',
-        error: {
-          name: 'SluiceError',
-          code: 'SLUICE_PLUGIN_LOAD_FAILED',
-          message: 'auth provider `stuck`: start() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
-        },
-      }),
-    ]);
+    expect(errorLines(finished.stdout)).toEqual(startFailure('SLUICE_PLUGIN_LOAD_FAILED', 'auth provider `stuck`: start() did not finish within 0.3 s; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`'));
   }, TEST_TIMEOUT_MS);
 
   it('exits 1 with the reason logged when an auth provider\'s serving() never settles, even while it holds a timer', async () => {
@@ -195,53 +182,33 @@ describe('sluice start with a plugin that never finishes', () => {
     await writePluginFolder(join(dir, 'stuck'), { name: 'stuck', provides: [{ point: 'auth', name: 'stuck' }] }, source);
     const finished = await start(dir, { SLUICE_PLUGINS: '[{"path": "./stuck"}]', SLUICE_AUTH_MANAGEMENT: 'stuck', SLUICE_PLUGIN_LOAD_TIMEOUT_MS: '300' });
     expect(finished.code).toBe(1);
-    expect(errorLines(finished.stdout)).toEqual([
-      expect.objectContaining({
-        msg: 'Sluice could not start',
-        error: {
-          name: 'SluiceError',
-          code: 'SLUICE_PLUGIN_FAILED',
-          message:
-            'auth provider `stuck`: serving() did not finish within 0.3 s of the ports opening, so the start is refused; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`',
-        },
-      }),
-    ]);
+    expect(errorLines(finished.stdout)).toEqual(startFailure('SLUICE_PLUGIN_FAILED', 'auth provider `stuck`: serving() did not finish within 0.3 s of the ports opening, so the start is refused; make it finish (start long work in the background instead of awaiting it), or raise `pluginLoadTimeoutMs`'));
   }, TEST_TIMEOUT_MS);
 
   it('exits 1 naming the key file when token-auth\'s key file would lie in a new directory under /proc', async () => {
     const keyFile = '/proc/sluice-keys/key_file.json';
     const finished = await start(dir, { SLUICE_PLUGINS: JSON.stringify([{ name: 'token-auth', config: { keyFile } }]) });
     expect(finished.code).toBe(1);
-    expect(errorLines(finished.stdout)).toEqual([
-      expect.objectContaining({
-        msg: 'Sluice could not start',
-        error: {
-          name: 'SluiceError',
-          code: 'SLUICE_PLUGIN_FAILED',
-          message:
-            `token-auth cannot write its key file ${keyFile} (cannot create the directory /proc/sluice-keys: the filesystem of /proc makes no new directories there); ` +
-            "make its directory writable by the server, or set `keyFile` in token-auth's config to a path that is",
-        },
-      }),
-    ]);
+    expect(errorLines(finished.stdout)).toEqual(
+      startFailure(
+        'SLUICE_PLUGIN_FAILED',
+        `token-auth cannot write its key file ${keyFile} (cannot create the directory /proc/sluice-keys: the filesystem of /proc makes no new directories there); ` +
+          "make its directory writable by the server, or set `keyFile` in token-auth's config to a path that is",
+      ),
+    );
   }, TEST_TIMEOUT_MS);
 
   it('exits 1 naming the snapshot file when it would lie in a new directory under /proc', async () => {
     const snapshotFile = '/proc/sluice-state/snapshot.json';
     const finished = await start(dir, { SLUICE_SNAPSHOT_FILE: snapshotFile });
     expect(finished.code).toBe(1);
-    expect(errorLines(finished.stdout)).toEqual([
-      expect.objectContaining({
-        msg: 'Sluice could not start',
-        error: {
-          name: 'SluiceError',
-          code: 'SLUICE_SNAPSHOT_INVALID',
-          message:
-            `${snapshotFile}: cannot create the snapshot's directory (cannot create the directory /proc/sluice-state: the filesystem of /proc makes no new directories there); ` +
-            'set `snapshot.file` to a path in a writable directory, or turn snapshots off with `snapshot.enabled: false`',
-        },
-      }),
-    ]);
+    expect(errorLines(finished.stdout)).toEqual(
+      startFailure(
+        'SLUICE_SNAPSHOT_INVALID',
+        `${snapshotFile}: cannot create the snapshot's directory (cannot create the directory /proc/sluice-state: the filesystem of /proc makes no new directories there); ` +
+          'set `snapshot.file` to a path in a writable directory, or turn snapshots off with `snapshot.enabled: false`',
+      ),
+    );
   }, TEST_TIMEOUT_MS);
 
   it('says why and exits 1 when start-up waits on a promise nothing can settle', async () => {
