@@ -1,5 +1,5 @@
 import { SluiceError } from '../common/errors/index.js';
-import { elementCount, type Tensor, type TensorSpec } from '../common/tensor/index.js';
+import { elementCount, float16OverflowIndex, type Tensor, type TensorSpec } from '../common/tensor/index.js';
 
 function formatShape(shape: readonly number[]): string {
   return `[${shape.join(',')}]`;
@@ -22,6 +22,22 @@ function oversizedDimension(shape: readonly number[]): number {
     if ((shape[i] ?? 0) > MAX_TENSOR_DIMENSION) return i;
   }
   return -1;
+}
+
+/**
+ * Refuses FP32 data for an FP16 input (which an executor that accepts it rounds to halves) holding a finite
+ * value beyond FP16's range, which would reach the model as an infinity no one sent.
+ */
+function checkFloat16Range(model: string, tensor: Tensor): void {
+  const data = tensor.data as Float32Array;
+  const index = float16OverflowIndex(data);
+  if (index === -1) return;
+  const value = data[index] ?? 0;
+  throw new SluiceError(
+    'SLUICE_TENSOR_INVALID_VALUE',
+    `input \`${tensor.name}\` of model \`${model}\` takes FP16: FP32 element ${index} is ${value}, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range`,
+    { input: tensor.name, index, expected: 'a number in [-65504, 65504] for FP16' },
+  );
 }
 
 function dataLength(tensor: Tensor): number {
@@ -85,6 +101,7 @@ export function validateInputs(
         { input: tensor.name, expected, got: dataLength(tensor) },
       );
     }
+    if (spec.datatype === 'FP16' && tensor.datatype === 'FP32') checkFloat16Range(model, tensor);
   }
   for (const spec of specs) {
     if (!seen.includes(spec.name)) {

@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { archiveManifestEntry, buildTar } from '../support/tar-builder.js';
-import { binaryRequestBody } from '../support/oip-binary.js';
+import { binaryRequestBody, readBinaryResponse } from '../support/oip-binary.js';
+import { writeIdentityModel } from '../support/onnx-models.js';
+import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
@@ -30,6 +32,8 @@ describe('bad input', () => {
         );
         await writeFile(join(store, 'evil.sluice'), evil);
         await mkdir(join(dirname(store), 'outside'), { recursive: true });
+        // The GPU executor takes FP32 data for FP16 inputs and rounds it (on the CPU provider here).
+        await addStoreModel(store, 'half', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'half', version: '1', executor: 'gpu', device: 'gpu' });
       },
     });
   });
@@ -58,7 +62,7 @@ describe('bad input', () => {
   it('unknown model → 404', async () => {
     expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
       status: 404,
-      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: iris, mlp' },
+      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: half, iris, mlp' },
     });
   });
 
@@ -138,6 +142,76 @@ describe('bad input', () => {
     });
   });
 
+  it('FP32 data beyond FP16\'s range for an FP16 input → 400 naming the input and the element, not an infinity', async () => {
+    const json = { inputs: [{ name: 'input', shape: [2, 2], datatype: 'FP32', data: [1, -2, -1e6, 3] }] };
+    expect(await requestJson(`${t.inference}/v2/models/half/infer`, { method: 'POST', json })).toMatchObject({
+      status: 400,
+      body: {
+        error: "input `input` of model `half` takes FP16: FP32 element 2 is -1000000, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range",
+        errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
+      },
+    });
+  });
+
+  it('FP32 infinities sent as such for an FP16 input stay infinities', async () => {
+    const { body, headerLength } = binaryRequestBody(
+      { inputs: [{ name: 'input', shape: [1, 2], datatype: 'FP32', parameters: { binary_data_size: 8 } }], parameters: { binary_data_output: true } },
+      [new Uint8Array(new Float32Array([Infinity, 65519]).buffer)],
+    );
+    const res = await fetch(`${t.inference}/v2/models/half/infer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(headerLength) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const { binary } = await readBinaryResponse(res);
+    expect([...new Uint16Array(binary.buffer.slice(binary.byteOffset, binary.byteOffset + 4))]).toEqual([0x7c00, 0x7bff]);
+  });
+
+  it('a shape dimension beyond 2^53 - 1 → 400 naming it', async () => {
+    expect(await post('/v2/models/iris/infer', '{"inputs": [{"name": "input", "shape": [1e308, 1e308, 0], "datatype": "FP32", "data": []}]}')).toMatchObject({
+      status: 400,
+      body: {
+        error: 'inputs[0].shape[0] is 1e+308, beyond 2^53 - 1 (a JSON number that large is not exact); a shape is a list of non-negative integers, e.g. [1, 4]',
+        errorCode: 'SLUICE_REQUEST_INVALID',
+      },
+    });
+  });
+
+  it('an empty outputs list → every output, not a failed run', async () => {
+    const json = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [] };
+    expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({
+      status: 200,
+      body: { outputs: [{ name: 'probabilities' }, { name: 'label', data: [0] }] },
+    });
+  });
+
+  it('an output asked for twice → 400', async () => {
+    const json = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [{ name: 'label', parameters: { binary_data: true } }, { name: 'label' }] };
+    expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({
+      status: 400,
+      body: { error: 'outputs[1]: output `label` is asked for more than once; ask for each output once', errorCode: 'SLUICE_REQUEST_INVALID' },
+    });
+  });
+
+  it('the classification extension → 400 rather than the raw tensor', async () => {
+    const json = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [{ name: 'probabilities', parameters: { classification: 2 } }] };
+    expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'outputs[0].parameters.classification: Sluice does not implement the classification extension (GET /v2 lists its extensions); ask for output `probabilities` without it and rank its values',
+        errorCode: 'SLUICE_REQUEST_INVALID',
+      },
+    });
+  });
+
+  it('an OIP priority of 1e400 → 400 showing it as Infinity', async () => {
+    expect(await post('/v2/models/iris/infer', `{"parameters": {"priority": 1e400}, "inputs": [{"name": "input", "shape": [1, 4], "datatype": "FP32", "data": [${SETOSA.join(', ')}]}]}`)).toMatchObject({
+      status: 400,
+      body: { error: 'parameters.priority must be an integer of at least 1, got Infinity', errorCode: 'SLUICE_REQUEST_INVALID' },
+    });
+  });
+
   it('ragged nested OIP data whose count matches the shape → 400', async () => {
     expect(await oip([{ name: 'input', shape: [2, 4], datatype: 'FP32', data: [[1, 2, 3, 4, 5], [1, 2, 3]] }])).toMatchObject({
       status: 400,
@@ -191,6 +265,24 @@ describe('bad input', () => {
       body: {
         error: `Inference-Header-Content-Length is ${body.byteLength + 10} but the body has only ${body.byteLength} bytes; it must be the size of the JSON header`,
         errorCode: 'SLUICE_REQUEST_BINARY_HEADER_INVALID',
+      },
+    });
+  });
+
+  it('a binary header length shorter than the JSON header → 400 saying which bytes were read as the header', async () => {
+    const { body, headerLength } = binaryRequestBody({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', parameters: { binary_data_size: 16 } }] }, [new Uint8Array(16)]);
+    const answer = await requestJson(`${t.inference}/v2/models/iris/infer`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(headerLength - 1) },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error: expect.stringMatching(
+          new RegExp(`^the JSON header \\(the first ${headerLength - 1} bytes of the body, as Inference-Header-Content-Length says\\) is not valid JSON: .+; Inference-Header-Content-Length must be the size of the JSON header in bytes$`),
+        ) as unknown,
+        errorCode: 'SLUICE_REQUEST_MALFORMED_JSON',
       },
     });
   });
@@ -254,6 +346,7 @@ describe('bad input', () => {
     expect(await post('/predictions/iris', JSON.stringify(SETOSA))).toMatchObject({ status: 200, body: { label: 'setosa' } });
     expect((await requestJson(`${t.management}/models`)).body).toEqual({
       models: [
+        { modelName: 'half', modelUrl: 'half' },
         { modelName: 'iris', modelUrl: 'iris' },
         { modelName: 'mlp', modelUrl: 'mlp' },
       ],

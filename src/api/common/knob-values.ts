@@ -10,7 +10,9 @@ export function positiveInteger(value: unknown, what: string, min: number): numb
   if (value === undefined) return undefined;
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min) {
-    throw new SluiceError('SLUICE_REQUEST_INVALID', `${what} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
+    // String() for numbers: JSON.stringify would show an infinity (JSON's 1e400) as null.
+    const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
+    throw new SluiceError('SLUICE_REQUEST_INVALID', `${what} must be an integer of at least ${min}, got ${shown}`);
   }
   return number;
 }

@@ -71,3 +71,19 @@ export function float16BitsToNumber(bits: number): number {
   if (exponent === 0x1f) return mantissa === 0 ? sign * Infinity : NaN;
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
+
+/** The smallest magnitude that rounds to an infinity as a half: the tie above 65504 rounds to even, upwards. */
+const FLOAT16_OVERFLOW = 65520;
+
+/**
+ * The index of the first element of `values` that is finite but rounds to an infinity as a half (a
+ * magnitude of 65520 or more), or -1 when there is none. Infinities and NaNs do not count: they stay
+ * what they are.
+ */
+export function float16OverflowIndex(values: Float32Array): number {
+  for (let i = 0; i < values.length; i += 1) {
+    const magnitude = Math.abs(values[i] ?? 0);
+    if (magnitude >= FLOAT16_OVERFLOW && magnitude !== Infinity) return i;
+  }
+  return -1;
+}

@@ -213,7 +213,9 @@ function fillInteger(datatype: IntegerDatatype, values: readonly unknown[], wher
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw invalid(where, i, `an integer in [${min}, ${max}] for ${datatype}`, v);
+      // A JSON number past 2^53 was rounded when it was parsed, so the value shown may not be the one sent.
+      const hint = big && typeof v === 'number' && Math.abs(v) > max ? '; JSON numbers are exact only within that range, so send larger 64-bit values as binary data' : '';
+      throw invalid(where, i, `an integer in [${min}, ${max}] for ${datatype}${hint}`, v);
     }
     out[i] = big ? BigInt(v) : v;
   }

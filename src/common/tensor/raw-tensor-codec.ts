@@ -41,6 +41,14 @@ function splitLengthPrefixed(bytes: Uint8Array, count: number, where: string): U
   const out: Uint8Array[] = [];
   let offset = 0;
   while (offset < bytes.byteLength) {
+    // Stop at the first element too many: splitting the rest of a large body first would cost seconds.
+    if (out.length === count) {
+      throw new SluiceError(
+        'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        `${where}: shape needs ${count} BYTES elements, but the data goes on for ${bytes.byteLength - offset} bytes after them`,
+        { expected: count },
+      );
+    }
     if (offset + 4 > bytes.byteLength) {
       throw new SluiceError('SLUICE_TENSOR_DATA_LENGTH_MISMATCH', `${where}: BYTES element ${out.length} has a truncated 4-byte length prefix`);
     }

@@ -24,9 +24,10 @@ export interface TensorSpec {
   readonly shape: readonly number[];
 }
 
-/** Number of elements for a concrete shape (1 for a scalar). */
+/** Number of elements for a concrete shape (1 for a scalar; 0 when any dimension is 0). */
 export function elementCount(shape: readonly number[]): number {
   let count = 1;
   for (const dim of shape) count *= dim;
-  return count;
+  // Dimensions whose product overflows to Infinity before a 0 is reached multiply to NaN, not 0.
+  return Number.isNaN(count) ? 0 : count;
 }

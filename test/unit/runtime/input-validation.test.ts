@@ -127,6 +127,30 @@ describe('validateInputs', () => {
     }).not.toThrow();
   });
 
+  describe('FP32 data for an FP16 input', () => {
+    const half: readonly TensorSpec[] = [{ name: 'x', datatype: 'FP16', shape: [-1, 2] }];
+    const acceptsFp32 = (spec: TensorSpec, datatype: Tensor['datatype']): boolean => datatype === spec.datatype || (spec.datatype === 'FP16' && datatype === 'FP32');
+    const values = (...data: number[]): Tensor => ({ name: 'x', datatype: 'FP32', shape: [data.length / 2, 2], data: new Float32Array(data) });
+
+    it("refuses a finite value beyond FP16's range, naming the input and the element", () => {
+      expect(() => {
+        validateInputs('half', half, [values(1, -2, 1e6, 3)], acceptsFp32);
+      }).toThrow(
+        expect.objectContaining({
+          code: 'SLUICE_TENSOR_INVALID_VALUE',
+          message: "input `x` of model `half` takes FP16: FP32 element 2 is 1000000, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range",
+          details: { input: 'x', index: 2, expected: 'a number in [-65504, 65504] for FP16' },
+        }),
+      );
+    });
+
+    it("passes values that round to FP16's largest, and infinities sent as such", () => {
+      expect(() => {
+        validateInputs('half', half, [values(-65519, 65504, Infinity, -Infinity)], acceptsFp32);
+      }).not.toThrow();
+    });
+  });
+
   it('checks a scalar input against the empty shape', () => {
     const scalar: Tensor = { name: 't', datatype: 'FP32', shape: [], data: new Float32Array(1) };
     expect(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { float16BitsToNumber, float32ArrayToFloat16Bits, float32ToFloat16Bits } from '../../../../src/common/tensor/index.js';
+import { float16BitsToNumber, float16OverflowIndex, float32ArrayToFloat16Bits, float32ToFloat16Bits } from '../../../../src/common/tensor/index.js';
 
 describe('float32ToFloat16Bits', () => {
   const exact: ReadonlyArray<readonly [number, number]> = [
@@ -134,5 +134,20 @@ describe('float32ArrayToFloat16Bits', () => {
     const target = new Uint16Array(2);
     float32ArrayToFloat16Bits(whole.subarray(1, 3), target);
     expect(Array.from(target)).toEqual([0x3c00, 0x3800]);
+  });
+});
+
+describe('float16OverflowIndex', () => {
+  it('finds the first finite value that rounds to an infinity as a half, either sign', () => {
+    expect(float16OverflowIndex(new Float32Array([1, 65519, -1e6, 70000]))).toBe(2);
+  });
+
+  it('takes 65520, the tie above 65504, as an overflow, since it rounds to the even infinity', () => {
+    expect(float32ToFloat16Bits(65520)).toBe(0x7c00);
+    expect(float16OverflowIndex(new Float32Array([65519.99, 65520]))).toBe(1);
+  });
+
+  it('passes values that round to 65504 and below, infinities and NaNs', () => {
+    expect(float16OverflowIndex(new Float32Array([65504, -65519, Infinity, -Infinity, NaN, 0]))).toBe(-1);
   });
 });

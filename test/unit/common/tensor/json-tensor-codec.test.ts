@@ -256,6 +256,17 @@ describe('tensorFromJsonValues', () => {
     expect(() => tensorFromJsonValues('x', 'UINT64', [1], [-1])).toThrow('expected an integer in [0, 9007199254740991] for UINT64');
   });
 
+  it('says that a 64-bit integer beyond 2^53 - 1 is sent as binary data, since JSON rounds it', () => {
+    expect(() => tensorFromJsonValues('x', 'INT64', [1], [JSON.parse('9007199254740993') as number])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message:
+          'input `x`: element 0 is 9007199254740992, expected an integer in [-9007199254740991, 9007199254740991] for INT64; JSON numbers are exact only within that range, so send larger 64-bit values as binary data',
+      }),
+    );
+    expect(() => tensorFromJsonValues('x', 'UINT64', [1], [-1])).not.toThrow('binary data');
+  });
+
   it('encodes BYTES strings as UTF-8', () => {
     expect(tensorFromJsonValues('x', 'BYTES', [2], ['a', 'é']).data).toEqual([new Uint8Array([0x61]), new Uint8Array([0xc3, 0xa9])]);
   });

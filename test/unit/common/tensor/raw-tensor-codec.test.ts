@@ -86,6 +86,18 @@ describe('tensorFromRawBytes', () => {
     );
   });
 
+  it('refuses BYTES data that goes on after the elements the shape needs, without reading the rest', () => {
+    const bytes = new Uint8Array([...lengthPrefixed('a', 'b'), 0xff]);
+    expect(() => tensorFromRawBytes('x', 'BYTES', [1], bytes)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        message: 'input `x`: shape needs 1 BYTES elements, but the data goes on for 6 bytes after them',
+        details: { expected: 1 },
+      }),
+    );
+    expect(() => tensorFromRawBytes('x', 'BYTES', [0], lengthPrefixed(''))).toThrow('input `x`: shape needs 0 BYTES elements, but the data goes on for 4 bytes after them');
+  });
+
   it('refuses a BYTES element count that does not match the shape', () => {
     expect(() => tensorFromRawBytes('x', 'BYTES', [3], lengthPrefixed('a', 'b'))).toThrow(
       expect.objectContaining({

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SluiceError } from '../../../../common/errors/index.js';
 import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
-import { decodeOipRequest, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
+import { decodeOipRequest, parseBinaryHeader, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
 
 /** Header that announces the JSON header's length in the binary tensor extension. */
 export const HEADER_LENGTH = 'inference-header-content-length';
@@ -14,7 +14,7 @@ export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): Decod
   const headerLength = headers[HEADER_LENGTH];
   if (typeof headerLength === 'string') {
     const { header, binary } = splitBinaryBody(body, headerLength);
-    return decodeOipRequest(parseJson(header), binary);
+    return decodeOipRequest(parseBinaryHeader(header, headerLength), binary);
   }
   const mediaType = mediaTypeOfHeader(headers['content-type']);
   if (mediaType !== '' && !isJsonMediaType(mediaType)) {

@@ -36,11 +36,20 @@ function booleanParameter(params: JsonObject, key: string, where: string): boole
   throw invalid(`${where}.${key} must be true or false, got ${JSON.stringify(value)}`);
 }
 
+const SHAPE_EXPECTED = 'a shape is a list of non-negative integers, e.g. [1, 4]';
+
+/**
+ * The shape of an input: a list of non-negative integers, each a safe integer, so that no dimension was
+ * rounded on its way through JSON and element counts stay exact.
+ */
 function decodeShape(value: unknown, where: string): number[] {
-  if (!Array.isArray(value) || !value.every((d): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0)) {
-    throw invalid(`${where}.shape must be a list of non-negative integers, e.g. [1, 4]`);
+  if (!Array.isArray(value)) throw invalid(`${where}.shape must be a list of non-negative integers, e.g. [1, 4]`);
+  for (let i = 0; i < value.length; i++) {
+    const dim: unknown = value[i];
+    if (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 0) throw invalid(`${where}.shape[${i}] is ${typeof dim === 'number' ? String(dim) : JSON.stringify(dim)}; ${SHAPE_EXPECTED}`);
+    if (dim > Number.MAX_SAFE_INTEGER) throw invalid(`${where}.shape[${i}] is ${dim}, beyond 2^53 - 1 (a JSON number that large is not exact); ${SHAPE_EXPECTED}`);
   }
-  return value;
+  return value as number[];
 }
 
 /** Reads `binary_data_size` bytes per binary input from `binary`, in input order. */
@@ -95,6 +104,24 @@ function decodeInput(value: unknown, index: number, slicer: BinarySlicer): Tenso
 }
 
 /**
+ * The name of requested output `index`, noted in `binaryByOutput` with its `binary_data` (if any). An
+ * output asked for twice, or with the classification extension (which Sluice does not implement), is
+ * refused rather than answered twice or answered with the raw tensor the client did not ask for.
+ */
+function decodeOutput(output: unknown, index: number, binaryByOutput: Map<string, boolean | undefined>): string {
+  const where = `outputs[${index}]`;
+  if (!isObject(output) || typeof output['name'] !== 'string') throw invalid(`${where} must be an object with a name`);
+  const name = output['name'];
+  if (binaryByOutput.has(name)) throw invalid(`${where}: output \`${name}\` is asked for more than once; ask for each output once`);
+  const params = parameters(output['parameters'], where);
+  if (params['classification'] !== undefined) {
+    throw invalid(`${where}.parameters.classification: Sluice does not implement the classification extension (GET /v2 lists its extensions); ask for output \`${name}\` without it and rank its values`);
+  }
+  binaryByOutput.set(name, booleanParameter(params, 'binary_data', `${where}.parameters`));
+  return name;
+}
+
+/**
  * Decodes an OIP infer request: a JSON header (already parsed) and, for the binary tensor extension, the
  * raw bytes that followed it. Checks structure, datatypes, data counts and binary sizes.
  */
@@ -108,21 +135,18 @@ export function decodeOipRequest(header: unknown, binary: Uint8Array = new Uint8
   slicer.assertConsumed();
   const requestParameters = parameters(header['parameters'], 'request');
   const binaryByDefault = booleanParameter(requestParameters, 'binary_data_output', 'parameters') ?? false;
-  const binaryByOutput = new Map<string, boolean>();
+  // Every requested output, with its own binary_data when it gives one.
+  const binaryByOutput = new Map<string, boolean | undefined>();
   let names: string[] | undefined;
   if (outputs !== undefined) {
     if (!Array.isArray(outputs)) throw invalid('"outputs" must be a list of {name}');
-    names = outputs.map((output, i) => {
-      if (!isObject(output) || typeof output['name'] !== 'string') throw invalid(`outputs[${i}] must be an object with a name`);
-      const binary = booleanParameter(parameters(output['parameters'], `outputs[${i}]`), 'binary_data', `outputs[${i}].parameters`);
-      if (binary !== undefined) binaryByOutput.set(output['name'], binary);
-      return output['name'];
-    });
+    names = outputs.map((output, i) => decodeOutput(output, i, binaryByOutput));
   }
   return {
     ...(id !== undefined ? { id } : {}),
     inputs: tensors,
-    ...(names ? { outputs: names } : {}),
+    // An empty list asks for no output in particular, which is every output (as Triton reads it).
+    ...(names !== undefined && names.length > 0 ? { outputs: names } : {}),
     isBinaryOutput: (name) => binaryByOutput.get(name) ?? binaryByDefault,
     parameters: requestParameters,
   };
@@ -137,8 +161,24 @@ export function splitBinaryBody(body: Buffer, headerLengthValue: string): { head
   if (length > body.byteLength) {
     throw new SluiceError(
       'SLUICE_REQUEST_BINARY_HEADER_INVALID',
-      `Inference-Header-Content-Length is ${length} but the body has only ${body.byteLength} bytes; it must be the size of the JSON header`,
+      `Inference-Header-Content-Length is ${headerLengthValue} but the body has only ${body.byteLength} bytes; it must be the size of the JSON header`,
     );
   }
   return { header: body.toString('utf8', 0, length), binary: body.subarray(length) };
+}
+
+/**
+ * Parses the JSON header of a binary-extension body; when it is not JSON, the error says which bytes
+ * were read as the header, since a wrong Inference-Header-Content-Length is the usual cause.
+ */
+export function parseBinaryHeader(header: string, headerLengthValue: string): unknown {
+  try {
+    return JSON.parse(header) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SluiceError(
+      'SLUICE_REQUEST_MALFORMED_JSON',
+      `the JSON header (the first ${headerLengthValue} bytes of the body, as Inference-Header-Content-Length says) is not valid JSON: ${reason}; Inference-Header-Content-Length must be the size of the JSON header in bytes`,
+    );
+  }
 }

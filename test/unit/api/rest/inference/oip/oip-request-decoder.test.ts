@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeOipRequest, splitBinaryBody } from '../../../../../../src/api/rest/inference/oip/oip-request-decoder.js';
+import { decodeOipRequest, parseBinaryHeader, splitBinaryBody } from '../../../../../../src/api/rest/inference/oip/oip-request-decoder.js';
 
 const f32Bytes = (...values: number[]): Uint8Array => new Uint8Array(new Float32Array(values).buffer);
 const i64Bytes = (...values: bigint[]): Uint8Array => new Uint8Array(new BigInt64Array(values).buffer);
@@ -89,9 +89,30 @@ describe('decodeOipRequest: JSON tensors', () => {
     );
   });
 
-  it.each([[[-1, 2]], [[1.5]], ['2'], [undefined]])('refuses the shape %p', (shape) => {
+  it.each([['2'], [undefined]])('refuses the shape %p', (shape) => {
     expect(() => decodeOipRequest({ inputs: [{ ...fp32Input, shape }] })).toThrow(
       expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'inputs[0].shape must be a list of non-negative integers, e.g. [1, 4]' }),
+    );
+  });
+
+  it.each([
+    [[1, -1], '1', '-1'],
+    [[1.5], '0', '1.5'],
+    [['2', 2], '0', '"2"'],
+    [[2, null], '1', 'null'],
+    [[Infinity, 0], '0', 'Infinity'],
+  ])('refuses the shape %p, naming the dimension', (shape, index, shown) => {
+    expect(() => decodeOipRequest({ inputs: [{ ...fp32Input, shape }] })).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: `inputs[0].shape[${index}] is ${shown}; a shape is a list of non-negative integers, e.g. [1, 4]` }),
+    );
+  });
+
+  it('refuses a dimension beyond 2^53 - 1, which JSON cannot carry exactly', () => {
+    expect(() => decodeOipRequest({ inputs: [{ ...fp32Input, shape: [1e308, 1e308, 0], data: [] }] })).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'inputs[0].shape[0] is 1e+308, beyond 2^53 - 1 (a JSON number that large is not exact); a shape is a list of non-negative integers, e.g. [1, 4]',
+      }),
     );
   });
 
@@ -119,6 +140,25 @@ describe('decodeOipRequest: JSON tensors', () => {
   it('refuses parameters that are not an object', () => {
     expect(() => decodeOipRequest({ inputs: [{ ...fp32Input, parameters: [] }] })).toThrow(
       expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'inputs[0].parameters must be an object' }),
+    );
+  });
+
+  it('asks for every output when the outputs list is empty', () => {
+    expect(decodeOipRequest({ inputs: [fp32Input], outputs: [] })).not.toHaveProperty('outputs');
+  });
+
+  it('refuses an output asked for twice', () => {
+    expect(() => decodeOipRequest({ inputs: [fp32Input], outputs: [{ name: 'y', parameters: { binary_data: true } }, { name: 'y' }] })).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'outputs[1]: output `y` is asked for more than once; ask for each output once' }),
+    );
+  });
+
+  it('refuses the classification extension, which Sluice does not implement', () => {
+    expect(() => decodeOipRequest({ inputs: [fp32Input], outputs: [{ name: 'y', parameters: { classification: 2 } }] })).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'outputs[0].parameters.classification: Sluice does not implement the classification extension (GET /v2 lists its extensions); ask for output `y` without it and rank its values',
+      }),
     );
   });
 
@@ -279,11 +319,34 @@ describe('splitBinaryBody', () => {
     );
   });
 
+  it('names the header length as sent, not as a rounded number', () => {
+    expect(() => splitBinaryBody(Buffer.from('{}'), '99999999999999999999')).toThrow(
+      'Inference-Header-Content-Length is 99999999999999999999 but the body has only 2 bytes; it must be the size of the JSON header',
+    );
+  });
+
   it.each([['-1'], ['1.5'], [''], ['ten']])('refuses the header length %p', (value) => {
     expect(() => splitBinaryBody(Buffer.from('{}'), value)).toThrow(
       expect.objectContaining({
         code: 'SLUICE_REQUEST_BINARY_HEADER_INVALID',
         message: `Inference-Header-Content-Length must be a byte count, got ${JSON.stringify(value)}`,
+      }),
+    );
+  });
+});
+
+describe('parseBinaryHeader', () => {
+  it('parses the JSON header', () => {
+    expect(parseBinaryHeader('{"inputs":[]}', '13')).toEqual({ inputs: [] });
+  });
+
+  it('refuses a header that is not JSON, saying which bytes were read as the header', () => {
+    expect(() => parseBinaryHeader('{"inputs":[]', '12')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_MALFORMED_JSON',
+        message: expect.stringMatching(
+          /^the JSON header \(the first 12 bytes of the body, as Inference-Header-Content-Length says\) is not valid JSON: .+; Inference-Header-Content-Length must be the size of the JSON header in bytes$/,
+        ) as unknown,
       }),
     );
   });
