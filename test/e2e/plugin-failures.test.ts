@@ -125,7 +125,7 @@ describe('a plugin that cannot be loaded refuses the start, naming the plugin an
   it('a handler name another plugin already provides', async () => {
     const source = "export default { register(c) { c.handler({ name: 'classifier', preprocess: async () => [], postprocess: async () => [] }); } };\n";
     const problem = await refusal((d) => writePluginFolder(join(d, 'copycat'), { name: 'copycat', provides: [{ point: 'handler', name: 'classifier' }] }, source), (d) => at(d, 'copycat'));
-    expect(problem.message).toBe('handler `classifier` is provided by both plugin builtin-handlers@0.1.0 and plugin copycat@1.0.0; remove one of them');
+    expect(problem).toEqual({ code: 'SLUICE_PLUGIN_INVALID', message: 'handler `classifier` is provided by both plugin builtin-handlers@0.1.0 and plugin copycat@1.0.0; remove one of them' });
   });
 
   it('a package that is not installed', async () => {
@@ -192,6 +192,30 @@ describe('a plugin endpoint on a taken route refuses the start before any port o
     });
   });
 
+  it('a method spelled other than the SDK spells it, which would miss the clash with GET /ping', async () => {
+    expect(await clash([['inference', 'get', '/ping']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (get /ping) has the method "get"; use one of GET, POST, PUT, DELETE, PATCH',
+      listening: 0,
+    });
+  });
+
+  it('a method no endpoint may have', async () => {
+    expect(await clash([['inference', 'HEAD', '/hello']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (HEAD /hello) has the method "HEAD"; use one of GET, POST, PUT, DELETE, PATCH',
+      listening: 0,
+    });
+  });
+
+  it('a path with a query, which no request reaches', async () => {
+    expect(await clash([['inference', 'GET', '/hello?name=x']])).toEqual({
+      code: 'SLUICE_PLUGIN_INVALID',
+      message: 'plugin clash: endpoint `e0` (GET /hello?name=x) has a path with a space, `?` or `#`, which no request reaches; write the path alone (`/hello/:name`) and read the query from `request.query`',
+      listening: 0,
+    });
+  });
+
   it('an API that is no HTTP port', async () => {
     expect(await clash([['grpc', 'GET', '/hello']])).toEqual({
       code: 'SLUICE_PLUGIN_INVALID',
@@ -243,6 +267,37 @@ describe('an optional plugin that cannot be loaded', () => {
   });
 });
 
+describe('an optional plugin providing a handler another plugin provides', () => {
+  let t: TestServer;
+  const logger = new RecordingLogger();
+
+  beforeAll(async () => {
+    const source = "export default { register(c) { c.handler({ name: 'classifier', preprocess: async () => [], postprocess: async () => [] }); } };\n";
+    t = await startWith((d) => writePluginFolder(join(d, 'copycat'), { name: 'copycat', provides: [{ point: 'handler', name: 'classifier' }] }, source), (d) => [{ path: join(d, 'copycat'), optional: true }], logger);
+  });
+  afterAll(() => t.close());
+
+  it('is skipped with a warning naming both plugins', () => {
+    expect(logger.lines.filter((l) => l.message === 'optional plugin skipped').map((l) => l.fields)).toEqual([
+      expect.objectContaining({ plugin: 'copycat', errorCode: 'SLUICE_PLUGIN_INVALID', error: 'handler `classifier` is provided by both plugin builtin-handlers@0.1.0 and plugin copycat@1.0.0; remove one of them' }),
+    ]);
+  });
+
+  it('leaves the first plugin\'s handler serving', async () => {
+    expect(await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] })).toMatchObject({ status: 200, body: { label: 'setosa' } });
+  });
+});
+
+describe('a plugin whose shutdown callback never settles', () => {
+  it('lets the server stop once pluginLoadTimeoutMs has passed, with a warning naming it', async () => {
+    const logger = new RecordingLogger();
+    const source = 'export default { register(c) { c.onShutdown(() => new Promise(() => {})); } };\n';
+    const t = await startWith((d) => writePluginFolder(join(d, 'clingy'), { name: 'clingy' }, source), (d) => at(d, 'clingy'), logger, { pluginLoadTimeoutMs: 200 });
+    await t.close();
+    expect(logger.lines.filter((l) => l.message.startsWith('a plugin did not shut down')).map((l) => l.fields)).toEqual([expect.objectContaining({ plugin: 'clingy', limitMs: 200 })]);
+  });
+});
+
 describe('a built-in plugin disabled in the config', () => {
   it('is not loaded', async () => {
     const t = await startTestServer({ demoModels: ['iris'], config: { plugins: [{ name: 'gpu-executor', enabled: false }] } });
@@ -261,13 +316,15 @@ export default {
   register(c) {
     c.handler({ name: 'faulty', preprocess: async () => { throw new TypeError('cannot read the body'); }, postprocess: async () => [] });
     c.envelope({ name: 'faulty-envelope', decode: () => { throw new RangeError('broken decoder'); }, encode: () => ({ body: null }) });
+    c.endpoint({ name: 'bad-header', api: 'inference', method: 'GET', path: '/faulty/note', handle: async () => ({ headers: { 'x-note': 'two\\nlines' }, body: 'note' }) });
   },
 };
 `;
 
   beforeAll(async () => {
     const temp = await makeTempDir('sluice-plugins-');
-    await writePluginFolder(join(temp.dir, 'faulty'), { name: 'faulty', provides: [{ point: 'handler', name: 'faulty' }, { point: 'envelope', name: 'faulty-envelope' }] }, faulty);
+    const provides = [{ point: 'handler', name: 'faulty' }, { point: 'envelope', name: 'faulty-envelope' }, { point: 'endpoint', name: 'bad-header' }];
+    await writePluginFolder(join(temp.dir, 'faulty'), { name: 'faulty', provides }, faulty);
     const server = await startTestServer({
       demoModels: ['iris'],
       config: { plugins: [{ path: join(temp.dir, 'faulty') }] },
@@ -292,6 +349,17 @@ export default {
     const answer = await requestJson(`${t.inference}/predictions/iris?envelope=faulty-envelope`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] });
     expect(answer.status).toBe(500);
     expect(answer.body).toMatchObject({ errorCode: 'SLUICE_PLUGIN_FAILED', plugin: 'faulty', message: 'plugin faulty: envelope `faulty-envelope` (decode) failed: broken decoder' });
+  });
+
+  it('answers 500 SLUICE_PLUGIN_FAILED naming the plugin when its endpoint answers a header Node cannot send', async () => {
+    const answer = await requestJson(`${t.inference}/faulty/note`);
+    expect({ status: answer.status, note: answer.headers.get('x-note') }).toEqual({ status: 500, note: null });
+    expect(answer.body).toMatchObject({
+      errorCode: 'SLUICE_PLUGIN_FAILED',
+      plugin: 'faulty',
+      message:
+        'plugin faulty: endpoint `bad-header` failed: its answer has the header "x-note" with a name or value HTTP cannot carry (a name that is no token, a value with a line break or another control character); fix it or leave it out',
+    });
   });
 
   it('leaves other requests and models unaffected', async () => {

@@ -34,6 +34,9 @@ export function shadowingEndpoint(endpoint: PluginEndpoint, owner: string): Slui
   });
 }
 
+/** The methods an endpoint may have, spelled as the SDK's `Endpoint.method` spells them. */
+const ENDPOINT_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
 function invalidEndpoint(endpoint: PluginEndpoint, problem: string): SluiceError {
   const { name, method, path, api } = endpoint.value;
   return new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${endpoint.plugin}: endpoint \`${name}\` (${method} ${path}) ${problem}`, { plugin: endpoint.plugin, field: 'provides', api, method, path });
@@ -55,9 +58,12 @@ export function checkPluginEndpoints(endpoints: readonly PluginEndpoint[]): void
   }
   for (const endpoint of endpoints) {
     const { method, path, api } = endpoint.value;
-    // Plugins written in JavaScript are not held to the SDK's types.
+    // Plugins written in JavaScript are not held to the SDK's types; the web framework would refuse these
+    // (or, for a lower-case method, miss a clash) only once the models are loaded and ports are opening.
     if (!CORE_ROUTES.has(api)) throw invalidEndpoint(endpoint, `names the API ${JSON.stringify(api)}; set \`api\` to inference or management`);
-    if (!path.startsWith('/')) throw invalidEndpoint(endpoint, 'has a path that does not start with `/`; write it from the root of the port (`/hello/:name`)');
+    if (!ENDPOINT_METHODS.includes(method)) throw invalidEndpoint(endpoint, `has the method ${JSON.stringify(method)}; use one of ${ENDPOINT_METHODS.join(', ')}`);
+    if (typeof path !== 'string' || !path.startsWith('/')) throw invalidEndpoint(endpoint, 'has a path that does not start with `/`; write it from the root of the port (`/hello/:name`)');
+    if (/[\s?#]/.test(path)) throw invalidEndpoint(endpoint, 'has a path with a space, `?` or `#`, which no request reaches; write the path alone (`/hello/:name`) and read the query from `request.query`');
     const key = `${api} ${method} ${routePattern(path)}`;
     const owner = taken.get(key);
     if (owner !== undefined) throw shadowingEndpoint(endpoint, owner);

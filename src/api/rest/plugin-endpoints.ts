@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../common/logger.js';
 import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
@@ -32,13 +33,28 @@ function endpointRequest(request: FastifyRequest): EndpointRequest {
   };
 }
 
+/** Throws, saying what to fix, unless Node can send the header `name: value`. */
+function checkHeader(name: string, value: string): void {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+  } catch {
+    throw new Error(`its answer has the header ${JSON.stringify(name)} with a name or value HTTP cannot carry (a name that is no token, a value with a line break or another control character); fix it or leave it out`);
+  }
+}
+
 async function answer(endpoint: PluginEndpoint, context: EndpointContext, request: FastifyRequest, reply: FastifyReply, logger: Logger): Promise<void> {
   try {
     const response = await endpoint.value.handle(endpointRequest(request), context);
-    for (const [name, value] of Object.entries(response.headers ?? {})) void reply.header(name, value);
+    const headers = Object.entries(response.headers ?? {});
     const body = response.body;
     const bytes = body instanceof Uint8Array;
-    void reply.status(response.status ?? 200).type(response.contentType ?? (bytes ? 'application/octet-stream' : 'application/json; charset=utf-8'));
+    const contentType = response.contentType ?? (bytes ? 'application/octet-stream' : 'application/json; charset=utf-8');
+    // Checked before any is set: Node refuses a bad one only while sending, past this error answer.
+    for (const [name, value] of headers) checkHeader(name, value);
+    checkHeader('content-type', contentType);
+    for (const [name, value] of headers) void reply.header(name, value);
+    void reply.status(response.status ?? 200).type(contentType);
     await reply.send(bytes ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body === undefined ? '' : JSON.stringify(body));
   } catch (error) {
     replyWithError(request, reply, pluginFailure(endpoint.plugin, `endpoint \`${endpoint.value.name}\``, error), error, logger);

@@ -27,6 +27,14 @@ export function validatePluginConfig(manifest: PluginManifest, config: Readonly<
       field: 'config',
     });
   }
+  // An async schema's check answers a promise (always truthy), so the settings would pass unchecked and
+  // its rejection would end the process.
+  if ((check as { $async?: boolean }).$async === true) {
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${manifest.name}: its manifest's \`config\` is an asynchronous JSON Schema (\`$async: true\`), which Sluice cannot check at start-up; remove \`$async\``, {
+      plugin: manifest.name,
+      field: 'config',
+    });
+  }
   if (check(copy)) return copy;
   const problems = schemaProblems(check.errors).map((p) => p.replace(/`\(top level\)`/, 'the config'));
   throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${manifest.name}: config: ${problems.join('; ')}`, { plugin: manifest.name, field: 'config', problems });

@@ -13,6 +13,7 @@ import { importPlugin, pluginEntryFile } from './plugin-module.js';
 import { orderByDependencies } from './plugin-order.js';
 import { checkDeclaredRegistrations, createPluginContext, type PluginRegistrations } from './plugin-registration.js';
 import { resolvePluginSources, type PluginSource } from './plugin-source.js';
+import { ProvidedNames } from './provided-names.js';
 import { checkSluiceRange } from './sluice-range.js';
 import { withinTimeLimit } from './time-limit.js';
 
@@ -100,6 +101,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginEx
   }
 
   const loaded: Loaded[] = [];
+  const provided = new ProvidedNames();
   for (const candidate of ordered) {
     const { manifest, source } = candidate;
     try {
@@ -122,17 +124,21 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginEx
         registration.close();
       }
       checkDeclaredRegistrations(manifest, registration.registrations);
+      provided.claim(manifest.name, `plugin ${manifest.name}@${manifest.version}`, registration.registrations);
       loaded.push({ candidate, registrations: registration.registrations });
     } catch (error) {
       skip(manifest.name, source.optional, asLoadFailure(manifest.name, error));
     }
   }
-  const extensions = collectExtensions(loaded, logger);
+  const extensions = collectExtensions(loaded, logger, options.loadTimeoutMs);
   logger.info('plugins loaded', { plugins: extensions.plugins.map((p) => `${p.name}@${p.version}`) });
   return extensions;
 }
 
-function collectExtensions(loaded: readonly Loaded[], logger: Logger): PluginExtensions {
+/** What a shutdown callback still running when its time is up is reported as; shutdown goes on without it. */
+class ShutdownTooSlow extends Error {}
+
+function collectExtensions(loaded: readonly Loaded[], logger: Logger, closeTimeoutMs: number): PluginExtensions {
   const envelopes = new NamedRegistry<Envelope>('envelope');
   const auth = new NamedRegistry<AuthProvider>('auth provider');
   const hooks = new HookBus(logger);
@@ -171,11 +177,13 @@ function collectExtensions(loaded: readonly Loaded[], logger: Logger): PluginExt
     hooks,
     shutdown: () =>
       (shuttingDown ??= (async () => {
+        // Each callback within the load time limit: one that never settles must not keep the server from stopping.
         for (const { close, plugin } of closers) {
           try {
-            await close();
+            await withinTimeLimit(Promise.resolve().then(close), closeTimeoutMs, () => new ShutdownTooSlow());
           } catch (error) {
-            logger.warn('a plugin failed to shut down', { plugin, error: error instanceof Error ? error.message : String(error) });
+            if (error instanceof ShutdownTooSlow) logger.warn('a plugin did not shut down in time; stopping without it', { plugin, limitMs: closeTimeoutMs });
+            else logger.warn('a plugin failed to shut down', { plugin, error: error instanceof Error ? error.message : String(error) });
           }
         }
       })()),

@@ -9,6 +9,7 @@ import type { HookListener, HookName } from '../sdk/hooks.js';
 import type { NodeHandler } from '../sdk/node-handler.js';
 import type { ExtensionPoint, NestDynamicModule, PluginContext } from '../sdk/plugin.js';
 import { HookBus } from '../registry/hook-bus.js';
+import { checkCallback, checkNestModule, extensionName } from './extension-shape.js';
 import type { PluginManifest } from './plugin-manifest.js';
 
 /** What one plugin registered during its `register` call, by extension point. */
@@ -44,8 +45,11 @@ export function createPluginContext(options: PluginContextOptions): { context: P
   const { manifest } = options;
   const registrations: PluginRegistrations = { handlers: [], nodeHandlers: [], executors: [], envelopes: [], auth: [], endpoints: [], nestModules: [], hooks: [], shutdown: [] };
   let open = true;
+  const stillOpen = (what: string): void => {
+    if (!open) throw new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `plugin ${manifest.name}: registered ${what} after start-up; register everything inside register()`, { plugin: manifest.name });
+  };
   const declared = (point: ExtensionPoint, name: string): void => {
-    if (!open) throw new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `plugin ${manifest.name}: registered ${point} \`${name}\` after start-up; register everything inside register()`, { plugin: manifest.name });
+    stillOpen(`${point} \`${name}\``);
     if (!manifest.provides.some((p) => p.point === point && p.name === name)) {
       throw new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `plugin ${manifest.name}: registers ${point} \`${name}\`, which its manifest does not declare; add {point: ${point}, name: ${name}} to \`provides\``, {
         plugin: manifest.name,
@@ -53,8 +57,13 @@ export function createPluginContext(options: PluginContextOptions): { context: P
       });
     }
   };
-  const collect = <T>(point: ExtensionPoint, name: string, list: T[], item: T): void => {
+  // Each extension once: a second one of the same name would later read as a clash with another plugin.
+  const collect = <T extends { readonly name: string }>(point: Exclude<ExtensionPoint, 'hook'>, list: T[], item: T): void => {
+    const name = extensionName(manifest.name, point, item);
     declared(point, name);
+    if (list.some((earlier) => earlier.name === name)) {
+      throw new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `plugin ${manifest.name}: registers ${point} \`${name}\` twice; register each extension once`, { plugin: manifest.name, field: 'provides' });
+    }
     list.push(item);
   };
   const context: PluginContext = {
@@ -66,25 +75,27 @@ export function createPluginContext(options: PluginContextOptions): { context: P
     configDirectory: options.configDirectory,
     logger: options.logger,
     handler: (handler) => {
-      collect('handler', handler.name, registrations.handlers, handler);
+      collect('handler', registrations.handlers, handler);
     },
     nodeHandler: (handler) => {
-      collect('node-handler', handler.name, registrations.nodeHandlers, handler);
+      collect('node-handler', registrations.nodeHandlers, handler);
     },
     envelope: (envelope) => {
-      collect('envelope', envelope.name, registrations.envelopes, envelope);
+      collect('envelope', registrations.envelopes, envelope);
     },
     executor: (executor) => {
-      collect('executor', executor.name, registrations.executors, executor);
+      collect('executor', registrations.executors, executor);
     },
     auth: (provider) => {
-      collect('auth', provider.name, registrations.auth, provider);
+      collect('auth', registrations.auth, provider);
     },
     endpoint: (endpoint) => {
-      collect('endpoint', endpoint.name, registrations.endpoints, endpoint);
+      collect('endpoint', registrations.endpoints, endpoint);
     },
     nestModule: (api, module) => {
-      collect('endpoint', module.module.name, registrations.nestModules, { api, module });
+      checkNestModule(manifest.name, api, module);
+      declared('endpoint', module.module.name);
+      registrations.nestModules.push({ api, module });
     },
     hook: (name, listener) => {
       if (!HookBus.isHookName(name)) {
@@ -93,9 +104,12 @@ export function createPluginContext(options: PluginContextOptions): { context: P
         });
       }
       declared('hook', name);
+      checkCallback(manifest.name, `a \`${name}\` listener`, listener);
       registrations.hooks.push({ name, listener: listener as HookListener<HookName> });
     },
     onShutdown: (close) => {
+      stillOpen('a shutdown callback');
+      checkCallback(manifest.name, 'a shutdown callback', close);
       registrations.shutdown.push(close);
     },
   };

@@ -26,4 +26,11 @@ describe('validatePluginConfig', () => {
   it('refuses a manifest whose config is not a JSON Schema', () => {
     expect(() => validatePluginConfig(withSchema({ type: 'banana' }), {})).toThrow(/^plugin p: its manifest's `config` is not a valid JSON Schema/);
   });
+
+  it('refuses an asynchronous schema, whose check would let any settings through', () => {
+    const schema = { $async: true, type: 'object', properties: { level: { type: 'integer' } } };
+    expect(() => validatePluginConfig(withSchema(schema), { level: 'high' })).toThrow(
+      "plugin p: its manifest's `config` is an asynchronous JSON Schema (`$async: true`), which Sluice cannot check at start-up; remove `$async`",
+    );
+  });
 });

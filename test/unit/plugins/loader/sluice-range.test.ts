@@ -25,4 +25,10 @@ describe('checkSluiceRange', () => {
       checkSluiceRange(manifest('the latest'), '0.1.0');
     }).toThrow('plugin p: `sluice` is not a semver range (got "the latest"); write one such as ">=0.1.0 <0.2.0"');
   });
+
+  it('refuses a blank range rather than reading it as any version', () => {
+    expect(() => {
+      checkSluiceRange(manifest('   '), '0.1.0');
+    }).toThrow('plugin p: `sluice` is not a semver range (got "   "); write one such as ">=0.1.0 <0.2.0"');
+  });
 });
