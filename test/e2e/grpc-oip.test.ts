@@ -14,7 +14,7 @@ interface InferResponse {
   raw_output_contents: Buffer[];
 }
 
-function irisInput(contents: Record<string, unknown[]>, shape = [1, 4], datatype = 'FP32'): Record<string, unknown> {
+function irisInput(contents: Record<string, unknown[]>, shape: readonly (number | string)[] = [1, 4], datatype = 'FP32'): Record<string, unknown> {
   return { name: 'input', datatype, shape, contents };
 }
 
@@ -93,6 +93,49 @@ describe('Open Inference Protocol over gRPC (inference.GRPCInferenceService)', (
   it('returns only the requested outputs', async () => {
     const response = await unary<InferResponse>(client, 'ModelInfer', { model_name: 'iris', inputs: [irisInput({ fp32_contents: SETOSA })], outputs: [{ name: 'label' }] });
     expect(response.outputs.map((o) => o.name)).toEqual(['label']);
+  });
+
+  it('answers every output for an empty outputs list, as leaving it out does', async () => {
+    const response = await unary<InferResponse>(client, 'ModelInfer', { model_name: 'iris', inputs: [irisInput({ fp32_contents: SETOSA })], outputs: [] });
+    expect(response.outputs.map((o) => o.name)).toEqual(['probabilities', 'label']);
+  });
+
+  it('refuses an output asked for twice with INVALID_ARGUMENT, as the HTTP route does', async () => {
+    const error = await callError(unary(client, 'ModelInfer', { model_name: 'iris', inputs: [irisInput({ fp32_contents: SETOSA })], outputs: [{ name: 'label' }, { name: 'label' }] }));
+    expect(error).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'outputs[1]: output `label` is asked for more than once; ask for each output once',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
+  it('refuses an output asked for with the classification extension with INVALID_ARGUMENT', async () => {
+    const outputs = [{ name: 'probabilities', parameters: { classification: { int64_param: 2 } } }];
+    const error = await callError(unary(client, 'ModelInfer', { model_name: 'iris', inputs: [irisInput({ fp32_contents: SETOSA })], outputs }));
+    expect(error).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details:
+        'outputs[0].parameters.classification: Sluice does not implement the classification extension (ServerMetadata lists its extensions); ask for output `probabilities` without it and rank its values',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
+  it('refuses a negative dimension with INVALID_ARGUMENT naming it, as the HTTP route does', async () => {
+    const error = await callError(unary(client, 'ModelInfer', { model_name: 'iris', inputs: [irisInput({ fp32_contents: SETOSA }, ['1', '-4'])] }));
+    expect(error).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'inputs[0].shape[1] is -4; a shape is a list of non-negative integers, e.g. [1, 4]',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
+  it('refuses a dimension beyond 2^53 - 1 with INVALID_ARGUMENT, showing it exactly', async () => {
+    const error = await callError(unary(client, 'ModelInfer', { model_name: 'echo-fp32', inputs: [{ name: 'input', datatype: 'FP32', shape: ['9223372036854775807', '0'] }], raw_input_contents: [Buffer.alloc(0)] }));
+    expect(error).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'inputs[0].shape[0] is 9223372036854775807, beyond 2^53 - 1 (a count that large is not exact); a shape is a list of non-negative integers, e.g. [1, 4]',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
   });
 
   it('carries BYTES and 64-bit INT64 elements exactly in typed contents', async () => {

@@ -101,6 +101,15 @@ describe('gRPC streaming of intermediate results', () => {
     });
   });
 
+  it('refuses ModelInfer asking a workflow for an output twice with INVALID_ARGUMENT, as for a model', async () => {
+    const request = { ...tagsRequest('one', ['a']), outputs: [{ name: 'tags' }, { name: 'tags' }] };
+    expect(await callError(unary(oip, 'ModelInfer', request))).toEqual({
+      code: 3,
+      details: 'outputs[1]: output `tags` is asked for more than once; ask for each output once',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
   it('refuses ModelInfer giving a workflow input twice with INVALID_ARGUMENT, instead of dropping one', async () => {
     const once = tagsRequest('one', ['a']) as { inputs: unknown[] };
     const twice = { ...once, inputs: [...once.inputs, ...(tagsRequest('one', ['b']) as { inputs: unknown[] }).inputs] };
@@ -205,5 +214,36 @@ describe('gRPC streaming of intermediate results', () => {
     ]);
     expect(byId('bad')[0]?.infer_response.parameters['sluice_error_code']?.string_param).toBe('SLUICE_MODEL_NOT_FOUND');
     expect(byId('iris').map((r) => [r.error_message, r.infer_response.model_name])).toEqual([['', 'iris']]);
+  });
+
+  it('ModelStreamInfer answers a request the HTTP route would refuse with its error, and the stream goes on', async () => {
+    const call = (oip as unknown as Record<string, () => ClientDuplexStream<unknown, StreamResponse>>)['ModelStreamInfer']?.call(oip);
+    if (call === undefined) throw new Error('no ModelStreamInfer');
+    const responses: StreamResponse[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: StreamResponse) => responses.push(r));
+      call.on('error', reject);
+      call.on('end', resolve);
+    });
+    const iris = (id: string, more: Record<string, unknown>): Record<string, unknown> => ({
+      model_name: 'iris',
+      id,
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: [5.1, 3.5, 1.4, 0.2] } }],
+      ...more,
+    });
+    call.write(iris('twice', { outputs: [{ name: 'label' }, { name: 'label' }] }));
+    call.write(iris('negative', { inputs: [{ name: 'input', datatype: 'FP32', shape: [-1, 4], contents: { fp32_contents: [5.1, 3.5, 1.4, 0.2] } }] }));
+    call.write(iris('all', { outputs: [] }));
+    call.end();
+    await done;
+    const answer = (id: string): [string, string | undefined, string[]] | undefined => {
+      const response = responses.find((r) => r.infer_response.id === id);
+      return response && [response.error_message, response.infer_response.parameters['sluice_error_code']?.string_param, response.infer_response.outputs.map((o) => o.name)];
+    };
+    expect([answer('twice'), answer('negative'), answer('all')]).toEqual([
+      ['outputs[1]: output `label` is asked for more than once; ask for each output once', 'SLUICE_REQUEST_INVALID', []],
+      ['inputs[0].shape[0] is -1; a shape is a list of non-negative integers, e.g. [1, 4]', 'SLUICE_REQUEST_INVALID', []],
+      ['', undefined, ['probabilities', 'label']],
+    ]);
   });
 });

@@ -81,6 +81,31 @@ describe('TorchServe inference over gRPC (InferenceAPIsService)', () => {
     });
   });
 
+  it('refuses a body with both "data" and "inputs" with INVALID_ARGUMENT naming both, as REST does', async () => {
+    const body = Buffer.from(JSON.stringify({ data: SETOSA, inputs: { input: SETOSA } }));
+    expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input: { data: body } }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'the body has both "data" and "inputs"; send only one of them: send a JSON array, {"data": …}, {"inputs": {"<name>": …}}, {"inputs": [OIP tensors]} or {"instances": […]}',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
+  it('refuses input entries "data" and "inputs" together, which make a body with both', async () => {
+    const input = { data: Buffer.from(JSON.stringify(SETOSA)), inputs: Buffer.from(JSON.stringify({ input: SETOSA })) };
+    expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input }))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/^the body has both "data" and "inputs"; send only one of them/) as unknown,
+    });
+  });
+
+  it('refuses a body of [] with INVALID_ARGUMENT saying it holds no instance', async () => {
+    expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input: { data: Buffer.from('[]') } }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'the body holds no instance: the body is an empty list; input `input` of model `iris` has shape [-1,4] (-1 = any size), so send one instance of shape [4] or a list of them',
+      errorCode: 'SLUICE_REQUEST_INVALID',
+    });
+  });
+
   it('refuses a body the handler cannot read with INVALID_ARGUMENT', async () => {
     expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input: { data: Buffer.from('[1, 2]') } }))).toMatchObject({
       code: status.INVALID_ARGUMENT,

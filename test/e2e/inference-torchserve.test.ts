@@ -64,6 +64,26 @@ describe('TorchServe inference API', () => {
     expect(body).toEqual({ doubled: [2, 4, 6], ids_plus_one: 42 });
   });
 
+  it('refuses a body with both "data" and "inputs" with 400 naming both, instead of using one', async () => {
+    expect(await predict('iris/1.0', { data: SETOSA, inputs: { input: VIRGINICA } })).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_REQUEST_INVALID',
+        message: 'the body has both "data" and "inputs"; send only one of them: send a JSON array, {"data": …}, {"inputs": {"<name>": …}}, {"inputs": [OIP tensors]} or {"instances": […]}',
+      },
+    });
+  });
+
+  it('refuses a body of [] with 400 saying it holds no instance', async () => {
+    expect(await predict('iris/1.0', [])).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_REQUEST_INVALID',
+        message: 'the body holds no instance: the body is an empty list; input `input` of model `iris` has shape [-1,4] (-1 = any size), so send one instance of shape [4] or a list of them',
+      },
+    });
+  });
+
   it('answers an unknown version with 404 naming the versions that exist', async () => {
     expect(await predict('iris/9.9', SETOSA)).toMatchObject({
       status: 404,

@@ -168,10 +168,10 @@ describe('a plugin endpoint on a taken route refuses the start before any port o
     });
   });
 
-  it('the core route of the metrics port', async () => {
-    expect(await clash([['metrics', 'GET', '/metrics']])).toEqual({
+  it('a route on the metrics port, which takes no plugin routes', async () => {
+    expect(await clash([['metrics', 'GET', '/metrics/extra']])).toEqual({
       code: 'SLUICE_PLUGIN_INVALID',
-      message: 'plugin clash: endpoint `e0` (GET /metrics) on the metrics port would shadow the core route GET /metrics; choose another path',
+      message: 'plugin clash: endpoint `e0` (GET /metrics/extra) names the API "metrics", whose port takes no plugin routes; set `api` to inference or management',
       listening: 0,
     });
   });

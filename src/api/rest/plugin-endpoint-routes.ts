@@ -2,14 +2,16 @@ import { SluiceError } from '../../common/errors/index.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
 import { INFERENCE_ROUTES } from './openapi/inference-routes.js';
 import { MANAGEMENT_ROUTES } from './openapi/management-routes.js';
-import { METRICS_ROUTES } from './openapi/metrics-routes.js';
 import type { RouteDoc } from './openapi/route-doc.js';
 
-/** The core routes of each HTTP port as documented; the API description test holds them equal to what the ports register. */
+/**
+ * The core routes of each HTTP port that takes plugin endpoints, as documented; the API description test
+ * holds them equal to what the ports register. The metrics port takes none: it is for scrapers, and the
+ * SDK's `Endpoint.api` offers only these two.
+ */
 const CORE_ROUTES: ReadonlyMap<string, readonly RouteDoc[]> = new Map([
   ['inference', INFERENCE_ROUTES],
   ['management', MANAGEMENT_ROUTES],
-  ['metrics', METRICS_ROUTES],
 ]);
 
 /**
@@ -46,7 +48,8 @@ function invalidEndpoint(endpoint: PluginEndpoint, problem: string): SluiceError
  * Checks every plugin endpoint against the core routes of its port and against the other plugins'
  * endpoints, before any port opens, so a clash refuses the start before anything listens. Throws
  * `SLUICE_PLUGIN_INVALID` naming the plugin, the endpoint's method and path, the port and what it would
- * shadow; also for an endpoint whose `api` is no HTTP port or whose path does not start with `/`.
+ * shadow; also for an endpoint whose `api` is neither inference nor management or whose path does not
+ * start with `/`.
  */
 export function checkPluginEndpoints(endpoints: readonly PluginEndpoint[]): void {
   const taken = new Map<string, string>();
@@ -60,7 +63,10 @@ export function checkPluginEndpoints(endpoints: readonly PluginEndpoint[]): void
     const { method, path, api } = endpoint.value;
     // Plugins written in JavaScript are not held to the SDK's types; the web framework would refuse these
     // (or, for a lower-case method, miss a clash) only once the models are loaded and ports are opening.
-    if (!CORE_ROUTES.has(api)) throw invalidEndpoint(endpoint, `names the API ${JSON.stringify(api)}; set \`api\` to inference or management`);
+    if (!CORE_ROUTES.has(api)) {
+      const port = (api as string) === 'metrics' ? ', whose port takes no plugin routes' : '';
+      throw invalidEndpoint(endpoint, `names the API ${JSON.stringify(api)}${port}; set \`api\` to inference or management`);
+    }
     if (!ENDPOINT_METHODS.includes(method)) throw invalidEndpoint(endpoint, `has the method ${JSON.stringify(method)}; use one of ${ENDPOINT_METHODS.join(', ')}`);
     if (typeof path !== 'string' || !path.startsWith('/')) throw invalidEndpoint(endpoint, 'has a path that does not start with `/`; write it from the root of the port (`/hello/:name`)');
     if (/[\s?#]/.test(path)) throw invalidEndpoint(endpoint, 'has a path with a space, `?` or `#`, which no request reaches; write the path alone (`/hello/:name`) and read the query from `request.query`');

@@ -1,4 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { types } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../common/logger.js';
 import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
@@ -43,19 +44,30 @@ function checkHeader(name: string, value: string): void {
   }
 }
 
+/**
+ * The bytes of a binary answer body: any typed array or DataView (its own bytes, in the platform's byte
+ * order) or ArrayBuffer; undefined for a body sent as JSON. Checked across realms, as plugins may build
+ * their arrays in another.
+ */
+function bodyBytes(body: unknown): Buffer | undefined {
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (types.isAnyArrayBuffer(body)) return Buffer.from(body);
+  return undefined;
+}
+
 async function answer(endpoint: PluginEndpoint, context: EndpointContext, request: FastifyRequest, reply: FastifyReply, logger: Logger): Promise<void> {
   try {
     const response = await endpoint.value.handle(endpointRequest(request), context);
     const headers = Object.entries(response.headers ?? {});
     const body = response.body;
-    const bytes = body instanceof Uint8Array;
+    const bytes = bodyBytes(body);
     const contentType = response.contentType ?? (bytes ? 'application/octet-stream' : 'application/json; charset=utf-8');
     // Checked before any is set: Node refuses a bad one only while sending, past this error answer.
     for (const [name, value] of headers) checkHeader(name, value);
     checkHeader('content-type', contentType);
     for (const [name, value] of headers) void reply.header(name, value);
     void reply.status(response.status ?? 200).type(contentType);
-    await reply.send(bytes ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body === undefined ? '' : JSON.stringify(body));
+    await reply.send(bytes ?? (body === undefined ? '' : JSON.stringify(body)));
   } catch (error) {
     replyWithError(request, reply, pluginFailure(endpoint.plugin, `endpoint \`${endpoint.value.name}\``, error), error, logger);
   }

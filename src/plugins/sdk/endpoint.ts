@@ -29,7 +29,11 @@ export interface EndpointRequest {
 export interface EndpointResponse {
   /** Default 200. */
   readonly status?: number;
-  /** JSON-serialisable data, or bytes sent as they are. */
+  /**
+   * JSON-serialisable data, or bytes sent as they are (`application/octet-stream` unless `contentType`
+   * says otherwise): a `Uint8Array` or any other typed array or `DataView` (its elements' bytes, in the
+   * machine's byte order, little-endian on x64 and arm64), or an `ArrayBuffer`.
+   */
   readonly body?: unknown;
   readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -42,6 +46,7 @@ export interface EndpointResponse {
 export interface Endpoint {
   /** A name unique within the plugin, for messages. */
   readonly name: string;
+  /** The port it is served on; the metrics port takes no plugin routes. */
   readonly api: 'inference' | 'management';
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** Path with `:param` segments (`/hello/:name`). */

@@ -49,8 +49,30 @@ function jsonTensor(spec: TensorSpec, value: unknown, shape: readonly number[], 
   return tensorFromJsonValues(spec.name, specDatatype(spec, model), shape, flattenJsonData(value, where), where);
 }
 
-/** Builds one input from nested JSON, adding a batch dimension of 1 when the client sent a single instance. */
-function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription): { tensor: Tensor; layout: InputLayout } {
+/**
+ * Whether `[]` sent for `spec` holds no instance: a batch of none for an input of rank 1, or one
+ * instance with an empty row that the spec cannot take (a fixed row dimension, or more of them). Only an
+ * input of shape `[-1, -1]` (or `[-1, 0]`) reads `[]` as one instance whose row is empty, such as an empty
+ * token sequence.
+ */
+function holdsNoInstance(spec: TensorSpec, value: unknown): boolean {
+  if (!Array.isArray(value) || value.length > 0 || spec.shape[0] !== -1) return false;
+  return !(spec.shape.length === 2 && (spec.shape[1] === -1 || spec.shape[1] === 0));
+}
+
+/**
+ * Builds one input from nested JSON (`sent` says where it came from), adding a batch dimension of 1 when
+ * the client sent a single instance.
+ */
+function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription, sent: string): { tensor: Tensor; layout: InputLayout } {
+  if (holdsNoInstance(spec, value)) {
+    const row = spec.shape.slice(1);
+    const instance = row.length === 0 ? 'one instance, a single value,' : `one instance of shape [${row.join(',')}]`;
+    throw new SluiceError(
+      'SLUICE_REQUEST_INVALID',
+      `the body holds no instance: ${sent} is an empty list; input \`${spec.name}\` of model \`${model.name}\` has shape [${spec.shape.join(',')}] (-1 = any size), so send ${instance} or a list of them`,
+    );
+  }
   const shape = inferJsonShape(value, `input \`${spec.name}\``);
   const layout = layoutOf(spec, shape.length);
   return { tensor: jsonTensor(spec, value, layout === 'single' ? [1, ...shape] : shape, model), layout };
@@ -142,7 +164,7 @@ export function decodeJsonInstance(instance: unknown, model: ModelDescription): 
 }
 
 function decodeNamedInputs(inputs: Record<string, unknown>, model: ModelDescription): DecodedJsonBody {
-  const decoded = Object.entries(inputs).map(([name, value]) => ({ name, ...tensorForSpec(specNamed(model, name), value, model) }));
+  const decoded = Object.entries(inputs).map(([name, value]) => ({ name, ...tensorForSpec(specNamed(model, name), value, model, `the "inputs" entry \`${name}\``) }));
   const single = decoded.filter((d) => d.layout === 'single').map((d) => `\`${d.name}\``);
   const batch = decoded.filter((d) => d.layout === 'batch').map((d) => `\`${d.name}\``);
   if (single.length > 0 && batch.length > 0) {
@@ -155,6 +177,17 @@ function decodeNamedInputs(inputs: Record<string, unknown>, model: ModelDescript
   return { inputs: decoded.map((d) => d.tensor), form };
 }
 
+/** The keys each of which makes a body of its own form. */
+const FORM_KEYS = ['data', 'inputs', 'instances'] as const;
+
+/** A body giving two forms at once is refused: taking one would silently drop the other's data. */
+function refuseSeveralForms(body: Record<string, unknown>): void {
+  const given = FORM_KEYS.filter((key) => key in body).map((key) => `"${key}"`);
+  if (given.length < 2) return;
+  const named = given.length === 2 ? `both ${given.join(' and ')}` : `${given.slice(0, -1).join(', ')} and ${given[given.length - 1] ?? ''}`;
+  throw new SluiceError('SLUICE_REQUEST_INVALID', `the body has ${named}; send only one of them: ${ACCEPTED_FORMS}`);
+}
+
 /**
  * Decodes the JSON bodies Sluice accepts on `/predictions` and KServe v1 into input tensors, using the
  * model's input specs for names and datatypes and taking shapes from the data:
@@ -165,21 +198,23 @@ function decodeNamedInputs(inputs: Record<string, unknown>, model: ModelDescript
  * Outside `instances`, a value one dimension short of a model whose first dimension is variable is one
  * instance: a batch dimension of 1 is added, and {@link BodyForm} `single` tells postprocessing to take
  * it off again; named inputs must all be sent the same way. `instances` is always the batch itself, so
- * its shape is taken as sent and a mismatch is left to shape validation.
+ * its shape is taken as sent and a mismatch is left to shape validation. A body with more than one of
+ * `data`, `inputs` and `instances`, or an empty list where an instance is due, is refused.
  */
 export function decodeJsonRequestBody(body: unknown, model: ModelDescription): DecodedJsonBody {
   if (Array.isArray(body)) {
-    const { tensor, layout } = tensorForSpec(onlyInput(model), body, model);
+    const { tensor, layout } = tensorForSpec(onlyInput(model), body, model, 'the body');
     return { inputs: [tensor], form: layout === 'single' ? 'single' : 'batch' };
   }
   if (!isRecord(body)) throw new SluiceError('SLUICE_REQUEST_INVALID', `the body is not a tensor request; ${ACCEPTED_FORMS}`);
+  refuseSeveralForms(body);
   if ('instances' in body) {
     const instances = body['instances'];
     if (!Array.isArray(instances)) throw new SluiceError('SLUICE_REQUEST_INVALID', '"instances" must be a list');
     return decodeInstances(instances, model);
   }
   if ('data' in body) {
-    const { tensor, layout } = tensorForSpec(onlyInput(model), body['data'], model);
+    const { tensor, layout } = tensorForSpec(onlyInput(model), body['data'], model, '"data"');
     return { inputs: [tensor], form: layout === 'single' ? 'single' : 'batch' };
   }
   if (!('inputs' in body)) {

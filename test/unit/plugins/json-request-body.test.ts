@@ -279,6 +279,43 @@ describe('decodeJsonRequestBody: {"instances": […]}', () => {
   });
 });
 
+describe('decodeJsonRequestBody: bodies that hold no instance or several forms', () => {
+  it('refuses an empty bare array, saying the body holds no instance', () => {
+    expect(() => decodeJsonRequestBody([], iris)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'the body holds no instance: the body is an empty list; input `features` of model `iris` has shape [-1,4] (-1 = any size), so send one instance of shape [4] or a list of them',
+      }),
+    );
+  });
+
+  it('refuses an empty {"data": []} and an empty named input the same way', () => {
+    expect(() => decodeJsonRequestBody({ data: [] }, iris)).toThrow(
+      'the body holds no instance: "data" is an empty list; input `features` of model `iris` has shape [-1,4] (-1 = any size), so send one instance of shape [4] or a list of them',
+    );
+    expect(() => decodeJsonRequestBody({ inputs: { a: [[1, 2]], b: [] } }, pair)).toThrow(
+      'the body holds no instance: the "inputs" entry `b` is an empty list; input `b` of model `pair` has shape [-1] (-1 = any size), so send one instance, a single value, or a list of them',
+    );
+  });
+
+  it('reads [] as one instance with an empty row when the row may be empty', () => {
+    const sequence: ModelDescription = { ...iris, inputs: [{ name: 'ids', datatype: 'INT64', shape: [-1, -1] }] };
+    expect(decodeJsonRequestBody([], sequence)).toEqual({ inputs: [{ name: 'ids', datatype: 'INT64', shape: [1, 0], data: new BigInt64Array(0) }], form: 'single' });
+  });
+
+  it('refuses a body with both "data" and "inputs", naming both', () => {
+    expect(() => decodeJsonRequestBody({ data: [1, 2, 3, 4], inputs: { features: [5, 6, 7, 8] } }, iris)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: `the body has both "data" and "inputs"; send only one of them: ${ACCEPTED_FORMS}` }),
+    );
+  });
+
+  it('refuses a body with "instances" beside another form, naming every one', () => {
+    expect(() => decodeJsonRequestBody({ instances: [[1, 2, 3, 4]], data: [1, 2, 3, 4], inputs: [] }, iris)).toThrow(
+      `the body has "data", "inputs" and "instances"; send only one of them: ${ACCEPTED_FORMS}`,
+    );
+  });
+});
+
 describe('decodeJsonInstance: one KServe instance as a request of its own', () => {
   it('reads a row as one instance, answered without the batch dimension', () => {
     expect(decodeJsonInstance([1, 2, 3, 4], iris)).toEqual({

@@ -61,12 +61,23 @@ export function parameterValues(parameters: InferParameters): Record<string, unk
   return Object.fromEntries(Object.entries(parameters).map(([name, parameter]) => [name, parameterValue(parameter)]));
 }
 
-function decodeShape(shape: readonly string[], label: string): number[] {
-  return shape.map((dim) => {
+const SHAPE_EXPECTED = 'a shape is a list of non-negative integers, e.g. [1, 4]';
+
+/**
+ * The shape of an input (64-bit integers as decimal strings): each dimension non-negative and at most
+ * 2^53 - 1, so that it and the element counts made of it stay exact as numbers. The messages are those of
+ * the HTTP route's decoder.
+ */
+function decodeShape(shape: readonly string[], where: string): number[] {
+  const dims: number[] = [];
+  for (let i = 0; i < shape.length; i++) {
+    const dim = String(shape[i]);
     const value = Number(dim);
-    if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${label}: shape must be a list of non-negative integers, e.g. [1, 4]; got [${shape.join(', ')}]`);
-    return value;
-  });
+    if (!Number.isInteger(value) || value < 0) throw invalid(`${where}.shape[${i}] is ${dim}; ${SHAPE_EXPECTED}`);
+    if (value > Number.MAX_SAFE_INTEGER) throw invalid(`${where}.shape[${i}] is ${dim}, beyond 2^53 - 1 (a count that large is not exact); ${SHAPE_EXPECTED}`);
+    dims.push(value);
+  }
+  return dims;
 }
 
 function hasContents(contents: InferTensorContents | null): boolean {
@@ -119,10 +130,27 @@ function decodeInput(input: InferInputTensor, index: number, raw: Uint8Array | u
     throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `${label}: datatype ${JSON.stringify(datatype)} is not an OIP datatype (FP32, INT64, BYTES, …)`);
   }
   if (datatype === 'BF16') throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `${label}: BF16 is not supported by the ONNX runtime; send FP16 or FP32`);
-  const shape = decodeShape(input.shape, label);
+  const shape = decodeShape(input.shape, `inputs[${index}]`);
   if (raw === undefined) return typedTensor(input, datatype, shape, label);
   if (hasContents(input.contents)) throw invalid(`${label} has typed contents while the request uses raw_input_contents; send every input one way`);
   return tensorFromRawBytes(input.name, datatype, shape, raw, label);
+}
+
+/**
+ * The name of requested output `index`. An output asked for twice, or with the classification extension
+ * (which Sluice does not implement), is refused rather than answered twice or answered with the raw
+ * tensor the client did not ask for, as the HTTP route refuses them.
+ */
+function decodeOutput(output: ModelInferRequest['outputs'][number], index: number, outputs: ModelInferRequest['outputs']): string {
+  const where = `outputs[${index}]`;
+  const { name } = output;
+  for (let i = 0; i < index; i++) {
+    if (outputs[i]?.name === name) throw invalid(`${where}: output \`${name}\` is asked for more than once; ask for each output once`);
+  }
+  if (Object.hasOwn(output.parameters, 'classification')) {
+    throw invalid(`${where}.parameters.classification: Sluice does not implement the classification extension (ServerMetadata lists its extensions); ask for output \`${name}\` without it and rank its values`);
+  }
+  return name;
 }
 
 /**
@@ -140,7 +168,8 @@ export function decodeModelInferRequest(request: ModelInferRequest): DecodedInfe
   return {
     id: request.id,
     inputs: inputs.map((input, i) => decodeInput(input, i, raw ? rawContents[i] : undefined)),
-    ...(request.outputs.length > 0 ? { outputs: request.outputs.map((output) => output.name) } : {}),
+    // An empty list asks for no output in particular, which is every output (as Triton reads it).
+    ...(request.outputs.length > 0 ? { outputs: request.outputs.map(decodeOutput) } : {}),
     parameters: parameterValues(request.parameters),
     raw,
   };
