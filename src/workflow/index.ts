@@ -41,3 +41,4 @@ export type { NodePorts, PortSpec } from './definition/node-ports.js';
 export type { ErrorPolicy, NodePolicies, RetryPolicy } from './definition/node-policies.js';
 export type { Condition, ConditionReference } from './definition/condition.js';
 export { formatWorkflowProblem, type ProblemSeverity, type WorkflowProblem } from './problems/workflow-problem.js';
+export { MAX_LISTED_PROBLEMS } from './problems/workflow-invalid-error.js';

@@ -15,7 +15,8 @@ export function workflowInputsFromBody(body: unknown, workflow: WorkflowDefiniti
   const names = Object.keys(workflow.inputs);
   const [only, ...more] = names;
   if (only !== undefined && more.length === 0) {
-    return isRecord(body) && Object.keys(body).length === 1 && only in body ? body : { [only]: body };
+    // Own keys only: an input may be called `constructor` or `__proto__`, which every object inherits.
+    return isRecord(body) && Object.keys(body).length === 1 && Object.hasOwn(body, only) ? body : { [only]: body };
   }
   if (isRecord(body)) return body;
   if (only === undefined && body instanceof Uint8Array && body.byteLength === 0) return {};

@@ -44,7 +44,10 @@ export function workflowInputsOfOipTensors(workflow: WorkflowDefinition, tensors
     if (Object.hasOwn(inputs, tensor.name)) {
       throw new SluiceError('SLUICE_WORKFLOW_INPUT_INVALID', `workflow \`${workflow.name}\`: input \`${tensor.name}\` is given more than once; send each input once`);
     }
-    inputs[tensor.name] = oipTensorToWorkflowInput(tensor, workflow.inputs[tensor.name]);
+    // Own properties only: an input may be called `__proto__` or `constructor`, which an assignment or a
+    // plain read would take for the object's prototype and its members.
+    const spec = Object.hasOwn(workflow.inputs, tensor.name) ? workflow.inputs[tensor.name] : undefined;
+    Object.defineProperty(inputs, tensor.name, { value: oipTensorToWorkflowInput(tensor, spec), enumerable: true, writable: true, configurable: true });
   }
   return inputs;
 }

@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   // Workflows: definitions, request inputs and runs.
   SLUICE_WORKFLOW_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_WORKFLOW_NOT_FOUND: { category: 'NOT_FOUND', type: 'WorkflowNotFoundException' },
+  SLUICE_WORKFLOW_IN_USE: { category: 'FAILED_PRECONDITION', type: 'ConflictStatusException' },
   SLUICE_WORKFLOW_INPUT_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_WORKFLOW_NODE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_WORKFLOW_NODE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },

@@ -4,7 +4,8 @@ import type { InferenceService } from '../inference-service.js';
 
 /**
  * Model calls of workflow nodes, through the same inference service and schedulers as API requests: the
- * calls of a `forEach`, parallel branches and other clients' requests batch together.
+ * calls of a `forEach`, parallel branches and other clients' requests batch together. A call whose attempt
+ * timed out, or whose run ended (answered, failed, past its deadline, cancelled), leaves the queue at once.
  */
 export function createSchedulerModelCaller(inference: InferenceService): ModelCaller {
   return {
@@ -13,7 +14,9 @@ export function createSchedulerModelCaller(inference: InferenceService): ModelCa
         model: call.model,
         ...(call.version !== undefined ? { version: call.version } : {}),
         inputs: Object.values(call.inputs),
-        isCancelled: () => call.signal.aborted,
+        // The call's signal aborts when its attempt times out or its run ends: a call still queued then
+        // leaves the queue at once, instead of holding a place in it until a batch forms.
+        signal: call.signal,
         // The calls of a forEach are submitted in one turn of the event loop: let them share batches.
         gather: true,
         api: 'workflow',

@@ -13,6 +13,7 @@ import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
 import { torchServeHandlers } from './torchserve/torchserve-handlers.js';
 import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './torchserve/torchserve-spec.js';
 import { withLocalHandlers } from './local-handlers-catalog.js';
+import { checkCallersAccept, checkWorkflowNotCalled } from './caller-check.js';
 import { MutationQueue } from '../mutation-queue.js';
 import { checkWorkflowNameFree } from '../name-claims.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
@@ -140,9 +141,13 @@ export class WorkflowManager {
     });
   }
 
-  /** Removes a workflow. */
+  /**
+   * Removes a workflow; refuses with `SLUICE_WORKFLOW_IN_USE` while other registered workflows call it,
+   * since their every run would then fail.
+   */
   unregister(name: string): Promise<RegisteredWorkflow> {
     return this.mutations.run(async () => {
+      checkWorkflowNotCalled(name, this.deps.registry.callers(name));
       const removed = this.deps.registry.remove(name);
       this.requests.delete(name);
       this.deps.logger.info('workflow unregistered', { workflow: name });
@@ -281,10 +286,12 @@ export class WorkflowManager {
         warnings,
         url: request.url,
         file: source.file,
+        text: prepared.text,
         registeredAt: new Date(),
         ...(localHandlers !== undefined ? { localHandlers } : {}),
         ...(handlerModels !== undefined ? { handlerModels } : {}),
       };
+      checkCallersAccept(entry, this.deps.registry.callers(name), this.deps.catalog);
     } catch (error) {
       await this.takeBack(prepared.added, prepared.name ?? source.name);
       throw error;

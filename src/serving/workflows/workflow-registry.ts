@@ -14,6 +14,11 @@ export interface RegisteredWorkflow {
   readonly url: string;
   /** The file it was read from. */
   readonly file: string;
+  /**
+   * The workflow document its plan was made from (a TorchServe spec's conversion): validated again when
+   * a workflow it calls is replaced.
+   */
+  readonly text: string;
   readonly registeredAt: Date;
   /** Handlers only this workflow uses (the nodes of a converted TorchServe spec). */
   readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
@@ -73,6 +78,11 @@ export class WorkflowRegistry {
   /** How the registered workflows use model `model`: one entry per node (or handler) that calls it. */
   modelUses(model: string): ModelUse[] {
     return [...this.workflows.values()].flatMap((entry) => usesOfModel(entry, model));
+  }
+
+  /** The registered workflows other than `name` whose `workflow:` nodes call `name`, by name. */
+  callers(name: string): RegisteredWorkflow[] {
+    return this.all().filter((entry) => entry.name !== name && Object.values(entry.plan.nodes).some(({ node }) => node.target.kind === 'workflow' && node.target.workflow === name));
   }
 
   /** Workflow names, sorted. */

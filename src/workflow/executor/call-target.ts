@@ -30,7 +30,12 @@ async function callModel(node: WorkflowNode, model: string, version: string | un
   const tensors: Record<string, Tensor> = {};
   for (const port of node.ports.inputs) {
     const value = inputs[port.name];
-    if (value === undefined) throw new Error(`input \`${port.name}\` has no value: every source it reads was skipped or gave nothing`);
+    if (value === undefined) {
+      // What the node's sources gave is settled: another attempt would find the input just as empty.
+      throw new SluiceError('SLUICE_TENSOR_MISSING_INPUT', `input \`${port.name}\` has no value: every source it reads was skipped or gave nothing`, {
+        input: port.name,
+      });
+    }
     if (port.datatype === undefined || port.shape === undefined) throw new Error(`input \`${port.name}\` has no tensor spec`);
     tensors[port.name] = modelInputTensor(value, { name: port.name, datatype: port.datatype, shape: port.shape }, `input \`${port.name}\``);
   }

@@ -1,4 +1,4 @@
-import { isSluiceError } from '../../common/errors/index.js';
+import { isSluiceError, type ErrorCategory } from '../../common/errors/index.js';
 import type { RetryPolicy } from '../definition/node-policies.js';
 import { runWithTimeout } from './attempt-timeout.js';
 import type { WorkflowClock } from './execute-options.js';
@@ -16,13 +16,28 @@ export class AttemptsFailed extends Error {
 }
 
 /**
- * Errors that another attempt cannot fix: bad data and things that do not exist — also when they failed
- * a node of a sub-workflow, so that nested workflows do not multiply their retries over a lasting error.
+ * Categories of errors that another attempt cannot fix, because the request or the server's state must
+ * change first: bad data, things that do not exist or already do, refused credentials or access, a state
+ * that forbids the call, something not supported.
+ */
+const LASTING: ReadonlySet<ErrorCategory> = new Set<ErrorCategory>([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'UNAUTHENTICATED',
+  'PERMISSION_DENIED',
+  'FAILED_PRECONDITION',
+  'UNIMPLEMENTED',
+]);
+
+/**
+ * Whether another attempt may succeed: not for an error of a {@link LASTING} category — also when it
+ * failed a node of a sub-workflow, so that nested workflows do not multiply their retries over it.
  */
 function isRetryable(error: unknown): boolean {
   let current: unknown = error;
   while (isSluiceError(current)) {
-    if (current.category === 'INVALID_ARGUMENT' || current.category === 'NOT_FOUND') return false;
+    if (LASTING.has(current.category)) return false;
     if (current.code !== 'SLUICE_WORKFLOW_NODE_FAILED') return true;
     current = current.cause;
   }

@@ -1,7 +1,7 @@
 import { SluiceError } from '../../common/errors/index.js';
 import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Datatype, type Tensor } from '../../common/tensor/index.js';
 import { formatShape, shapesCompatible } from './shape-compatibility.js';
-import { isTensor } from './tensor-value.js';
+import { isTensor, tensorDataProblem } from './tensor-value.js';
 
 /** The model input a value is made into a tensor for. */
 export interface ModelInputSpec {
@@ -16,13 +16,21 @@ function padded(shape: readonly number[], rank: number): number[] {
 
 /**
  * Makes the value bound to a model input into the tensor the model takes. A tensor passes as it is
- * (named after the input). Raw bytes become one BYTES element. JSON data (a number, boolean, string or
- * nested lists of them) becomes a tensor of the input's datatype whose shape is the nesting of the lists;
- * when the data has fewer dimensions than the input, leading dimensions of size 1 are added, so one
- * instance fits a batched input. `where` names the node and input in errors.
+ * (named after the input) when it holds what its datatype and shape say; a handler's tensor that does not
+ * is refused here rather than by the model. Raw bytes become one BYTES element. JSON data (a number,
+ * boolean, string or nested lists of them) becomes a tensor of the input's datatype whose shape is the
+ * nesting of the lists; when the data has fewer dimensions than the input, leading dimensions of size 1
+ * are added, so one instance fits a batched input. `where` names the node and input in errors.
  */
 export function modelInputTensor(value: unknown, spec: ModelInputSpec, where: string): Tensor {
-  if (isTensor(value)) return value.name === spec.name ? value : { ...value, name: spec.name };
+  if (isTensor(value)) {
+    // A handler's tensor may say one thing and hold another; the model must not be the one to find out.
+    const problem = tensorDataProblem(value);
+    if (problem !== undefined) {
+      throw new SluiceError('SLUICE_TENSOR_INVALID_VALUE', `${where}: the ${value.datatype} tensor it got does not hold what its datatype and shape say: ${problem}`);
+    }
+    return value.name === spec.name ? value : { ...value, name: spec.name };
+  }
   const { datatype } = spec;
   if (datatype === 'BF16') {
     throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `${where}: BF16 inputs cannot be made from JSON data; send a tensor`);

@@ -12,15 +12,35 @@ export function isTensor(value: unknown): value is Tensor {
   );
 }
 
+function describeData(data: unknown): string {
+  if (Array.isArray(data)) return 'a list';
+  return ArrayBuffer.isView(data) ? `a ${data.constructor.name}` : typeof data;
+}
+
 /**
- * True for a tensor that holds what its datatype and shape say: the datatype's typed array (byte strings
- * for BYTES) with one element per position of the shape. A JSON object that only looks like a tensor
- * (its data a list of numbers) is not one.
+ * What keeps `tensor` from holding what its datatype and shape say (`its data is a Float64Array, not a
+ * Float32Array`), or undefined when it does: every dimension a size, the datatype's typed array (byte
+ * strings for BYTES), one element per position of the shape. BF16, which no tensor can carry, always has one.
+ */
+export function tensorDataProblem(tensor: Tensor): string | undefined {
+  const { data, datatype, shape } = tensor;
+  if (datatype === ('BF16' as string)) return 'BF16 tensors are not supported';
+  const dims = `[${shape.join(',')}]`;
+  if (!shape.every((dim) => Number.isSafeInteger(dim) && dim >= 0)) return `its shape ${dims} holds a dimension that is not a size (a whole number, 0 or more)`;
+  if (datatype === 'BYTES') {
+    if (!Array.isArray(data) || !data.every((element) => element instanceof Uint8Array)) return 'its data is not a list of byte strings';
+  } else {
+    const array = NUMERIC_DATATYPE_INFO[datatype].array;
+    if (!(data instanceof array)) return `its data is ${describeData(data)}, not a ${array.name}`;
+  }
+  const count = elementCount(shape);
+  return data.length === count ? undefined : `its shape ${dims} needs ${count} values, and its data holds ${data.length}`;
+}
+
+/**
+ * True for a tensor that holds what its datatype and shape say ({@link tensorDataProblem}). A JSON object
+ * that only looks like a tensor (its data a list of numbers) is not one.
  */
 export function isWellFormedTensor(value: unknown): value is Tensor {
-  if (!isTensor(value) || value.datatype === ('BF16' as string)) return false;
-  if (!value.shape.every((dim) => Number.isSafeInteger(dim) && dim >= 0)) return false;
-  const { data, datatype } = value;
-  const fits = datatype === 'BYTES' ? Array.isArray(data) && data.every((element) => element instanceof Uint8Array) : data instanceof NUMERIC_DATATYPE_INFO[datatype].array;
-  return fits && data.length === elementCount(value.shape);
+  return isTensor(value) && tensorDataProblem(value) === undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkRequestedWorkflowOutputs } from '../../../../src/api/common/workflow-oip.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors } from '../../../../src/api/common/workflow-oip.js';
 import { loadWorkflow, type WorkflowDefinition } from '../../../../src/workflow/index.js';
 import { testCatalog } from '../../workflow/support/test-catalog.js';
 import { workflow } from '../../workflow/support/workflow-builder.js';
@@ -37,5 +37,32 @@ describe('the outputs an OIP request asks a workflow for', () => {
         details: { output: 'label', expected: ['text', 'original'] },
       }),
     );
+  });
+});
+
+describe('the inputs of a workflow from OIP tensors', () => {
+  /** `echo`: $request.__proto__ (a string) ──▶ up (text/upper) ──▶ text; `constructor` (optional, a number) ──▶ number. */
+  function echo(): WorkflowDefinition {
+    const text = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: echo }
+inputs: { __proto__: { type: string }, constructor: { type: number, optional: true } }
+nodes:
+  up: { handler: text/upper, inputs: { text: $request.__proto__ } }
+outputs: { text: up.text, number: $request.constructor }
+`;
+    return loadWorkflow(text, { file: 'echo.yaml', catalog: testCatalog() }).plan.workflow;
+  }
+
+  it('keeps inputs named like members every object inherits as inputs of their own, each read by its spec', () => {
+    const inputs = workflowInputsOfOipTensors(echo(), [
+      { name: '__proto__', datatype: 'BYTES', shape: [1], data: [new TextEncoder().encode('hi')] },
+      { name: 'constructor', datatype: 'FP64', shape: [1], data: new Float64Array([2]) },
+    ]);
+    expect(Object.entries(inputs)).toEqual([
+      ['__proto__', 'hi'],
+      ['constructor', 2],
+    ]);
+    expect(Object.getPrototypeOf(inputs)).toBe(Object.prototype);
   });
 });

@@ -5,6 +5,7 @@ import { createStaticCatalog, executeWorkflow, loadWorkflow, type ModelCaller } 
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { RecordingClock } from '../support/recording-clock.js';
 import { WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
 
@@ -66,7 +67,26 @@ describe('model nodes', () => {
     await expect(harness.run(plan)).rejects.toMatchObject({
       code: 'SLUICE_WORKFLOW_NODE_FAILED',
       message: 'workflow `absent` node `classify` (model classifier) failed: input `x` has no value: every source it reads was skipped or gave nothing',
+      details: { causeCode: 'SLUICE_TENSOR_MISSING_INPUT' },
     });
+  });
+
+  /*
+   *   rows (answers without `rows`) ──▶ classify (retry: 3 attempts)        the sources stay as they are
+   */
+  it('fail without retrying when an input has no value', async () => {
+    const harness = new WorkflowHarness()
+      .model(CLASSIFIER, () => Promise.resolve({ probs: PROBS }))
+      .handler('t/rows', { inputs: [], outputs: { rows: {} }, run: () => Promise.resolve({}) });
+    const plan = harness.plan(
+      workflow('absent')
+        .handler('rows', 't/rows')
+        .node('classify', { model: 'classifier', inputs: { x: 'rows.rows' }, retry: { attempts: 3, backoffMs: 10 } })
+        .output('out', 'classify.probs'),
+    );
+    const clock = new RecordingClock();
+    await expect(harness.run(plan, {}, { clock, debug: true })).rejects.toMatchObject({ code: 'SLUICE_WORKFLOW_NODE_FAILED', details: { attempts: 1 } });
+    expect(clock.sleeps).toEqual([]);
   });
 
   /*

@@ -75,6 +75,35 @@ describe('retries', () => {
   });
 
   /*
+   *   a (fails with an error the caller must act on; retry: 3 attempts)        another attempt gets the same answer
+   */
+  it.each([
+    ['UNAUTHENTICATED', 'SLUICE_AUTH_INVALID_CREDENTIALS'],
+    ['PERMISSION_DENIED', 'SLUICE_AUTH_FORBIDDEN'],
+    ['ALREADY_EXISTS', 'SLUICE_MODEL_ALREADY_REGISTERED'],
+    ['FAILED_PRECONDITION', 'SLUICE_MODEL_IN_USE'],
+  ] as const)('does not retry an error of category %s (%s)', async (_category, code) => {
+    const { harness, calls } = flaky(10, () => new SluiceError(code, 'refused'));
+    const plan = harness.plan(workflow('retry').handler('a', 't/flaky', {}, { retry: { attempts: 3 } }).output('out', 'a.out'));
+    await expect(harness.run(plan, {}, { clock: new RecordingClock() })).rejects.toMatchObject({
+      code: 'SLUICE_WORKFLOW_NODE_FAILED',
+      message: 'workflow `retry` node `a` (handler t/flaky) failed: refused',
+      details: { attempts: 1, causeCode: code },
+    });
+    expect(calls()).toBe(1);
+  });
+
+  /*
+   *   a (fails with an internal error; retry: 3 attempts)        a fault of the moment: worth another attempt
+   */
+  it('retries an internal error', async () => {
+    const { harness, calls } = flaky(2, () => new SluiceError('SLUICE_INFERENCE_FAILED', 'the run failed'));
+    const plan = harness.plan(workflow('retry').handler('a', 't/flaky', {}, { retry: { attempts: 3 } }).output('out', 'a.out'));
+    expect((await harness.run(plan, {}, { clock: new RecordingClock() })).outputs).toEqual({ out: 'ok after 3' });
+    expect(calls()).toBe(3);
+  });
+
+  /*
    *   a (first attempt never answers; timeoutMs 20; retry: 2 attempts) ──▶ out
    */
   it('retries an attempt that timed out', async () => {

@@ -63,4 +63,37 @@ describe('modelInputTensor', () => {
   ] as const)('refuses %j for %j', (value, spec, code, message) => {
     expect(() => modelInputTensor(value, spec, 'input `x`')).toThrow(expect.objectContaining({ code, message }));
   });
+
+  /* A handler's tensor that does not hold what it says is refused before the model call, naming the input. */
+  it.each([
+    [
+      'data of another typed array',
+      { name: 't', datatype: 'FP32', shape: [1, 3], data: new Float64Array(3) },
+      'its data is a Float64Array, not a Float32Array',
+    ],
+    ['a plain list as numeric data', { name: 't', datatype: 'FP32', shape: [1, 3], data: [1, 2, 3] }, 'its data is a list, not a Float32Array'],
+    ['too few values for its shape', { name: 't', datatype: 'FP32', shape: [1, 3], data: new Float32Array(2) }, 'its shape [1,3] needs 3 values, and its data holds 2'],
+    [
+      'a dimension that is not a size',
+      { name: 't', datatype: 'FP32', shape: [-1, 3], data: new Float32Array(3) },
+      'its shape [-1,3] holds a dimension that is not a size (a whole number, 0 or more)',
+    ],
+  ] as const)('refuses a tensor with %s', (_case, tensor, problem) => {
+    expect(() => modelInputTensor(tensor as unknown as Tensor, FP32_ROWS, 'input `x`')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message: `input \`x\`: the FP32 tensor it got does not hold what its datatype and shape say: ${problem}`,
+      }),
+    );
+  });
+
+  it('refuses a BYTES tensor whose elements are not byte strings', () => {
+    const tensor = { name: 't', datatype: 'BYTES', shape: [1], data: ['text'] } as unknown as Tensor;
+    expect(() => modelInputTensor(tensor, { name: 's', datatype: 'BYTES', shape: [-1] }, 'input `s`')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message: 'input `s`: the BYTES tensor it got does not hold what its datatype and shape say: its data is not a list of byte strings',
+      }),
+    );
+  });
 });

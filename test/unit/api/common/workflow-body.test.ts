@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { workflowInputsFromBody } from '../../../../src/api/common/workflow-body.js';
+import { loadWorkflow, type WorkflowDefinition } from '../../../../src/workflow/index.js';
+import { testCatalog } from '../../workflow/support/test-catalog.js';
+import { workflow } from '../../workflow/support/workflow-builder.js';
+
+/** A workflow whose only input is called `input`: $request.<input> ──▶ up (text/upper) ──▶ value. */
+function singleInput(input: string): WorkflowDefinition {
+  const builder = workflow('single').input(input, { type: 'any' }).handler('up', 'text/upper', { text: `$request.${input}` }).output('value', 'up.text');
+  return loadWorkflow(builder.text(), { file: 'single.yaml', catalog: testCatalog() }).plan.workflow;
+}
+
+describe('the inputs of a workflow with a single input, from a body', () => {
+  it('takes an object keyed by the input as the inputs', () => {
+    expect(workflowInputsFromBody({ text: 'hi' }, singleInput('text'))).toEqual({ text: 'hi' });
+  });
+
+  it('takes any other body whole as the input', () => {
+    expect(workflowInputsFromBody({ other: 'hi' }, singleInput('text'))).toEqual({ text: { other: 'hi' } });
+  });
+
+  it.each(['constructor', 'toString'])('takes a body without the key `%s` whole as the input of that name, not as the inputs', (name) => {
+    const inputs = workflowInputsFromBody({ a: 1 }, singleInput(name));
+    expect(Object.entries(inputs)).toEqual([[name, { a: 1 }]]);
+  });
+});
