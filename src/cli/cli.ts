@@ -1,13 +1,25 @@
 import { isSluiceError } from '../common/errors/index.js';
-import { dirname, resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE_NAME, loadConfig, loadConfigWithSources } from '../config/index.js';
+import { loadConfigWithSources } from '../config/index.js';
 import { SLUICE_VERSION } from '../server/version.js';
 import { runArchive } from './archive-command.js';
-import { startInBackground, stopBackground } from './background-server.js';
+import { startInBackground } from './background-server.js';
 import { UsageError } from './cli-errors.js';
 import { runForeground } from './foreground-server.js';
 import { HELP_TEXT } from './help-text.js';
+import { configDirectoryOf } from './run-files.js';
 import { parseStartFlags } from './start-flags.js';
+import { runStatus } from './status-command.js';
+import { runStop } from './stop-command.js';
+
+/** Whether the arguments of a command ask for help rather than for the command. */
+function asksForHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+function help(): number {
+  process.stdout.write(HELP_TEXT);
+  return 0;
+}
 
 async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
@@ -23,14 +35,16 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
       process.stdout.write(`${SLUICE_VERSION}\n`);
       return 0;
     case 'start': {
+      if (asksForHelp(rest)) return help();
       const flags = parseStartFlags(rest);
       const { config, sources } = loadConfigWithSources({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
-      const configDirectory = dirname(resolve(cwd, flags.configFile ?? DEFAULT_CONFIG_FILE_NAME));
-      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectory, sources);
-      return startInBackground(config, rest, cwd);
+      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectoryOf(cwd, flags.configFile), sources);
+      return startInBackground(config, rest, cwd, flags.configFile);
     }
     case 'stop':
-      return stopBackground(cwd, loadConfig({ cwd, env }).shutdownTimeoutMs + 5000);
+      return asksForHelp(rest) ? help() : runStop(rest, cwd);
+    case 'status':
+      return asksForHelp(rest) ? help() : runStatus(rest, cwd);
     case 'archive':
       return runArchive(rest, cwd);
     default:

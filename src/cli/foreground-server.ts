@@ -38,12 +38,17 @@ export async function runForeground(config: SluiceConfig, restoreSnapshot: boole
     logger.error('Sluice could not start', { error });
     return 1;
   };
-  const starting = startServer({ config, logger, restoreSnapshot, configDirectory }).then(
+  const abandonment = new AbortController();
+  const starting = startServer({ config, logger, restoreSnapshot, configDirectory, abandon: abandonment.signal }).then(
     (server): StartResult => ({ kind: 'started', server }),
     (error: unknown): StartResult => ({ kind: 'failed', error }),
   );
   const first = await Promise.race([starting, stopSignal]);
-  if (typeof first === 'string') return stopInterruptedStart(starting, first, config.shutdownTimeoutMs, logger, failed);
+  if (typeof first === 'string') {
+    return stopInterruptedStart(starting, first, config.shutdownTimeoutMs, logger, failed, () => {
+      abandonment.abort();
+    });
+  }
   if (first.kind === 'failed') return failed(first.error);
   const server = first.server;
   logger.info('Sluice is serving', {

@@ -3,7 +3,9 @@ export const HELP_TEXT = `Sluice: serve ONNX models over TorchServe-, KServe- an
 
 Usage:
   sluice start [options]           start the server (in the background unless --foreground)
-  sluice stop                      stop a server started in the background
+  sluice stop [--config FILE]      stop the server sluice start started in the background
+                                   with that config file
+  sluice status [--config FILE]    whether that server runs (exit status 0) or not (3)
   sluice archive <model-dir | workflow-dir> [-o FILE]
                                    pack a model directory (model.yaml) or a workflow
                                    directory (workflow.yaml) into a .sluice archive
@@ -17,6 +19,9 @@ Options of start:
   --log-level LEVEL    debug | info | warn | error | silent
   --no-snapshot        do not restore the last snapshot of registered models
   --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM
+
+A background server keeps its pid and log in .sluice/ beside its config file (in the
+working directory without one); stop and status look there.
 
 Options of archive:
   -o, --output FILE    archive to write (default: ./<name>-<version>.sluice)

@@ -1,6 +1,6 @@
 import type { Logger } from '../common/logger.js';
 import { setLongTimeout } from '../common/long-timeout.js';
-import type { SluiceServer } from '../server/sluice-server.js';
+import { isAbandonedStart, type SluiceServer } from '../server/sluice-server.js';
 
 /** How a foreground start-up ended: the server runs, or the start failed (after cleaning up after itself). */
 export type StartResult = { readonly kind: 'started'; readonly server: SluiceServer } | { readonly kind: 'failed'; readonly error: unknown };
@@ -18,11 +18,13 @@ function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
- * Ends a start-up a SIGTERM or SIGINT interrupted, within `timeoutMs` (`shutdownTimeoutMs`): the start
- * cannot be cut short, so it is let finish, then what it started is stopped gracefully (a start that fails
- * shuts down what it had started itself). A start-up or stop still running when the time is up is left
- * behind, and the process exits without it. Resolves with the exit status: 0, as after any stop by a
- * signal, or what `failed` makes of the start's error.
+ * Ends a start-up a SIGTERM or SIGINT interrupted. The start cannot be cut short, so it is let finish, within
+ * `timeoutMs` (`shutdownTimeoutMs`), then what it started is stopped gracefully (a start that fails shuts down
+ * what it had started itself). A start-up still running then is given up with `abandon` (see
+ * `StartServerOptions.abandon`): what it had started is stopped without waiting for it, so plugins'
+ * `onShutdown` callbacks and the telemetry flush still run, within `timeoutMs` more. A stop still running
+ * when its time is up is left behind. Resolves with the exit status: 0, as after any stop by a signal, or
+ * what `failed` makes of the start's error.
  */
 export async function stopInterruptedStart(
   starting: Promise<StartResult>,
@@ -30,15 +32,25 @@ export async function stopInterruptedStart(
   timeoutMs: number,
   logger: Logger,
   failed: (error: unknown) => number,
+  abandon: () => void,
 ): Promise<number> {
   logger.info('start-up interrupted by a signal: stopping what has started', { signal, timeoutMs });
   let status = 0;
+  // Set by the callback below, which the compiler cannot follow.
+  const start = { ended: false };
   const stopping = starting.then(async (result) => {
+    start.ended = true;
     if (result.kind === 'started') await result.server.stop();
-    else status = failed(result.error);
+    else if (!isAbandonedStart(result.error)) status = failed(result.error);
   });
-  if (!(await settlesWithin(stopping, timeoutMs))) {
-    logger.warn('start-up did not end within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
+  if (await settlesWithin(stopping, timeoutMs)) return status;
+  if (start.ended) {
+    logger.warn('the stop did not end within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
+    return status;
   }
+  logger.warn('start-up did not end within shutdownTimeoutMs: giving it up, stopping what it had started', { timeoutMs });
+  abandon();
+  if (await settlesWithin(stopping, timeoutMs)) logger.info('stopped what the start-up had started');
+  else logger.warn('what the start-up had started did not stop within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
   return status;
 }

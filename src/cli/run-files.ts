@@ -1,7 +1,37 @@
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_CONFIG_FILE_NAME } from '../config/index.js';
 
-/** Where a background server keeps its pid and log, relative to the directory it was started in. */
-export function runFiles(cwd: string): { dir: string; pidFile: string; logFile: string } {
-  const dir = join(cwd, '.sluice');
-  return { dir, pidFile: join(dir, 'sluice.pid'), logFile: join(dir, 'sluice.log') };
+/** Where a background server keeps its pid, its log and what `sluice stop` needs to know of it. */
+export interface RunFiles {
+  /** The `.sluice` folder. */
+  readonly dir: string;
+  /** The server's pid, alone on a line. */
+  readonly pidFile: string;
+  readonly logFile: string;
+  /** JSON: the pid and the `shutdownTimeoutMs` the server was started with. */
+  readonly recordFile: string;
+}
+
+/**
+ * The folder `sluice start`, `stop` and `status` read a command's config file from: the folder of
+ * `--config FILE` (relative to `cwd`), or `cwd` without one. Token-auth's key file lies there too.
+ */
+export function configDirectoryOf(cwd: string, configFile: string | undefined): string {
+  return dirname(resolve(cwd, configFile ?? DEFAULT_CONFIG_FILE_NAME));
+}
+
+/**
+ * The run files of the background server of a config file: in `.sluice/` of its folder
+ * ({@link configDirectoryOf}), so `sluice stop --config FILE` finds the server `sluice start --config FILE`
+ * started, from any working directory.
+ */
+export function runFiles(configDirectory: string): RunFiles {
+  const dir = join(configDirectory, '.sluice');
+  return { dir, pidFile: join(dir, 'sluice.pid'), logFile: join(dir, 'sluice.log'), recordFile: join(dir, 'sluice.run.json') };
+}
+
+/** How to run `sluice <command>` for the server of `configFile` (as `--config` named it), to quote in messages. */
+export function commandLine(command: string, configFile: string | undefined): string {
+  if (configFile === undefined) return `sluice ${command}`;
+  return `sluice ${command} --config ${/^[\w./@:+-]+$/.test(configFile) ? configFile : JSON.stringify(configFile)}`;
 }

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { LogLevel } from '../common/logger.js';
 import { LOG_LEVELS } from '../common/logger.js';
 import type { ConfigLayer } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
+import { parseCommandFlags } from './command-flags.js';
 
 /** `sluice start` options. */
 export interface StartFlags {
@@ -19,24 +19,19 @@ function isLogLevel(value: string): value is LogLevel {
 
 /** Parses the arguments after `start`. */
 export function parseStartFlags(args: readonly string[]): StartFlags {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        config: { type: 'string' },
-        'model-store': { type: 'string' },
-        models: { type: 'string' },
-        'log-level': { type: 'string' },
-        'no-snapshot': { type: 'boolean', default: false },
-        foreground: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see sluice --help`);
-  }
+  const values = parseCommandFlags(
+    args,
+    {
+      config: { type: 'string' },
+      'model-store': { type: 'string' },
+      models: { type: 'string' },
+      'log-level': { type: 'string' },
+      'no-snapshot': { type: 'boolean' },
+      foreground: { type: 'boolean' },
+    },
+    // An empty list loads no models, as `SLUICE_MODELS=` does.
+    ['models'],
+  );
   const logLevel = values['log-level'];
   if (logLevel !== undefined && !isLogLevel(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   const models = values.models;
@@ -45,5 +40,5 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     ...(models !== undefined ? { models: models === 'all' ? 'all' : models.split(',').map((m) => m.trim()).filter((m) => m !== '') } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),
   };
-  return { configFile: values.config, foreground: values.foreground, restoreSnapshot: !values['no-snapshot'], overrides };
+  return { configFile: values.config, foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
 }

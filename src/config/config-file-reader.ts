@@ -36,6 +36,8 @@ export function readConfigFile(file: string, displayName: string): unknown {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw fail(displayName, 'config file not found', error);
+    if (code === 'EISDIR') throw fail(displayName, 'is a directory, not a config file; name the YAML file itself', error);
+    if (code === 'EACCES' || code === 'EPERM') throw fail(displayName, `cannot read config file (${code}: permission denied); make it readable by the user that runs Sluice`, error);
     throw fail(displayName, `cannot read config file (${code ?? String(error)})`, error);
   }
   const documents = parseYaml(text, displayName);

@@ -29,6 +29,10 @@ import type { LaneContext } from '../api/rest/request-lane.js';
 import { Telemetry } from '../telemetry/tracing/telemetry.js';
 import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
 import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
+import { listenFailure, type NamedListener } from './listen-failure.js';
+import { abandonableStages } from './start-abandonment.js';
+
+export { isAbandonedStart } from './start-abandonment.js';
 
 /** How to start a server. */
 export interface StartServerOptions {
@@ -58,6 +62,13 @@ export interface StartServerOptions {
   readonly telemetry?: Telemetry;
   /** Auth providers in front of the gRPC ports, by API, instead of those the `auth` section names. */
   readonly guards?: GrpcGuards;
+  /**
+   * Aborted to give up a start-up that has not ended (a stop was asked for, and a stage such as a model load
+   * did not finish in time): the stage under way is no longer waited for, what the start had started is
+   * stopped at once (open ports closed, models released, plugins' `onShutdown`, the telemetry flush), and the
+   * start rejects with `SLUICE_SERVER_SHUTTING_DOWN` ({@link isAbandonedStart}).
+   */
+  readonly abandon?: AbortSignal;
 }
 
 /** A running server: the core, its three HTTP ports and two gRPC ports, and a graceful stop. */
@@ -84,17 +95,20 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
  * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
  * writes the snapshot and calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
  * that cannot bind, or a snapshot that cannot be restored, fails the start, and a start that fails shuts down
- * whatever it had started (models, ports, plugins, its own telemetry) before it throws.
+ * whatever it had started (models, ports, plugins, its own telemetry) before it throws. A port that cannot be
+ * opened (in use, a host that is no local address) is `SLUICE_CONFIG_INVALID` naming its key. `abandon` gives
+ * up a start-up still under way.
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
+  const stage = abandonableStages(options.abandon);
   const telemetry = options.telemetry ?? ownTelemetryOf(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION), logger);
   const ownTelemetry = options.telemetry === undefined;
   const root = packageRoot();
   const releaseTelemetry = async (): Promise<void> => {
     if (ownTelemetry) await telemetry.shutdown();
   };
-  const plugins = await loadPlugins({
+  const plugins = await stage(loadPlugins({
     pluginsDir: options.pluginsDir ?? join(root, 'plugins'),
     packageRoot: root,
     entries: config.plugins,
@@ -102,7 +116,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     sluiceVersion: SLUICE_VERSION,
     logger,
     loadTimeoutMs: config.pluginLoadTimeoutMs,
-  }).catch(async (error: unknown) => {
+  })).catch(async (error: unknown) => {
     await releaseTelemetry();
     throw error;
   });
@@ -111,7 +125,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     // Before any port opens: a plugin endpoint on a taken route would otherwise fail the start with ports already open.
     checkPluginEndpoints(plugins.endpoints);
     // Before the models load, so a guard that cannot be set up fails the start at once.
-    guards = await resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])], config.pluginLoadTimeoutMs);
+    guards = await stage(resolveApiGuards(config.auth, [...plugins.auth.all(), ...(options.authProviders ?? [])], config.pluginLoadTimeoutMs));
   } catch (error) {
     await plugins.shutdown();
     await releaseTelemetry();
@@ -160,7 +174,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     // The lane runs none of the request hooks or interceptors a plugin's Nest module may add, and a
     // plugin endpoint may take requests of the lane's shape.
     const lane = name === 'inference' && nestModules.length === 0 && !endpoints.some((e) => shadowsLaneRoute(e.value.method, e.value.path));
-    const app = await startHttpApp(withPlugins, {
+    const app = await stage(startHttpApp(withPlugins, {
       name,
       ...listener,
       maxRequestSizeBytes: config.maxRequestSizeBytes,
@@ -170,13 +184,15 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),
       ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
       ...(lane ? { lane: (context: LaneContext) => new InferenceLane(core, context) } : {}),
+    })).catch((error: unknown) => {
+      throw listenFailure(error, [{ key: name, ...listener }]);
     });
     apps.push(app);
     return app;
   };
   try {
     // Inside the try: a start-up that fails here (a corrupt snapshot, say) must release the plugins and telemetry too.
-    const startup = await core.start(options.restoreSnapshot ?? true);
+    const startup = await stage(core.start(options.restoreSnapshot ?? true));
     const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
     const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
     const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
@@ -184,7 +200,15 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       ...(guards.inference ? { inference: guards.inference } : {}),
       ...(guards.management ? { management: guards.management } : {}),
     };
-    const grpc = config.grpc.enabled ? await startGrpcServers(core, config.grpc, logger, grpcGuards) : undefined;
+    const grpcListeners: NamedListener[] = [
+      { key: 'grpc.inference', ...config.grpc.inference },
+      { key: 'grpc.management', ...config.grpc.management },
+    ];
+    const grpc = config.grpc.enabled
+      ? await stage(startGrpcServers(core, config.grpc, logger, grpcGuards)).catch((error: unknown) => {
+          throw listenFailure(error, grpcListeners);
+        })
+      : undefined;
     for (const port of grpc ? [grpc.inference, grpc.management] : []) {
       apps.push({
         close: () => port.close(),
@@ -194,8 +218,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       });
     }
     // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.
-    await core.serving();
-    await notifyProvidersServing(guards, config.pluginLoadTimeoutMs);
+    await stage(core.serving());
+    await stage(notifyProvidersServing(guards, config.pluginLoadTimeoutMs));
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> => {
       stopping ??= (async () => {

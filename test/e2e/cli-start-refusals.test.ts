@@ -235,7 +235,7 @@ describe('sluice start in the background from a folder where .sluice cannot be c
       stdout: '',
       stderr:
         "sluice: cannot create /proc/.sluice for the server's pid and log files (cannot create the directory /proc/.sluice: the filesystem of /proc makes no new directories there); " +
-        'run sluice start from a directory where it can be created, or use --foreground\n',
+        'start from a folder where it can be created (it lies beside the config file, or in the working directory without one), or use --foreground\n',
     });
   }, TEST_TIMEOUT_MS);
 });

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
@@ -137,11 +139,95 @@ describe('sluice command line', () => {
       expect(started).toEqual({
         code: 1,
         stdout: '',
-        stderr: `Sluice exited during start-up (exit status 1); see ${join(dir, '.sluice', 'sluice.log')}\nLast error: Sluice could not start: listen EADDRINUSE: address already in use 127.0.0.1:${ports.inference}\n`,
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^Sluice exited during start-up \\(exit status 1\\); see ${join(dir, '.sluice', 'sluice.log')}\\nErrors it logged:\\n(.*\\n)*` +
+              `sluice: sluice\\.yaml: \`inference\\.port\`: port ${ports.inference} is already in use on 127\\.0\\.0\\.1; stop what listens there, or choose another port \\(0 picks a free one\\) \\[SLUICE_CONFIG_INVALID\\]\\n`,
+          ),
+        ) as unknown,
       });
       expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }
   }, 30_000);
+
+  it('stops, from another folder, the background server started with --config, finding it by its config file', async () => {
+    await mkdir(join(dir, 'conf'));
+    await mkdir(join(dir, 'conf', 'model-store'));
+    await mkdir(join(dir, 'elsewhere'));
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    await writeConfig(join(dir, 'conf'), ports);
+    expect(await runCli(['start', '--config', 'conf/sluice.yaml'], dir)).toMatchObject({ code: 0 });
+    expect(existsSync(join(dir, 'conf', '.sluice', 'sluice.pid'))).toBe(true);
+    const stopped = await runCli(['stop', '--config', '../conf/sluice.yaml'], join(dir, 'elsewhere'));
+    expect(stopped).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Sluice \(pid \d+\) stopped\.\n$/) as unknown });
+    await expect(fetch(`http://127.0.0.1:${ports.inference}/ping`)).rejects.toThrow();
+  }, 30_000);
+
+  it('says whether the background server of a config file runs: status 0 while it does, 3 once stopped', async () => {
+    await writeConfig(dir, { inference: await freePort(), management: await freePort(), metrics: await freePort() });
+    const started = await runCli(['start'], dir);
+    const pid = /pid (\d+)/.exec(started.stdout)?.[1];
+    expect(await runCli(['status', '--config', join(dir, 'sluice.yaml')], '/')).toEqual({ code: 0, stdout: `Sluice (pid ${pid}) runs; log: ${join(dir, '.sluice', 'sluice.log')}\n`, stderr: '' });
+    expect(await runCli(['stop'], dir)).toMatchObject({ code: 0 });
+    expect(await runCli(['status'], dir)).toEqual({
+      code: 3,
+      stdout: `No Sluice server started with sluice start runs here: there is no ${join(dir, '.sluice', 'sluice.pid')}. A server started with --config FILE is found with --config FILE.\n`,
+      stderr: '',
+    });
+  }, 30_000);
+
+  it('never signals an unrelated process a stale pid file names, and removes the pid file', async () => {
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await mkdir(join(dir, '.sluice'));
+      await writeFile(join(dir, '.sluice', 'sluice.pid'), `${other.pid ?? 0}\n`);
+      expect(await runCli(['stop'], dir)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `No Sluice server started with sluice start runs here: ${join(dir, '.sluice', 'sluice.pid')} named pid ${other.pid ?? 0}, which is no longer a Sluice server ` +
+          '(the stale pid file was removed). A server started with --config FILE is found with --config FILE.\n',
+      });
+      expect(other.exitCode).toBeNull();
+      expect(other.signalCode).toBeNull();
+      expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('quotes the problem report a background server wrote to stderr when it failed during start-up', async () => {
+    await writeConfig(dir);
+    expect(await runCli(['start'], dir, { SLUICE_AUTH_MANAGEMENT: 'nobody' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `Sluice exited during start-up (exit status 1); see ${join(dir, '.sluice', 'sluice.log')}\nErrors it logged:\n` +
+        'sluice: SLUICE_AUTH_MANAGEMENT: `auth.management` names "nobody", which no auth plugin provides (known: none, jwt-auth, token-auth); ' +
+        'name one of those, or load the plugin that provides it [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, 30_000);
+
+  it('names the key and the variable that set it when a port of a foreground start is in use', async () => {
+    const taken = await healthyServer(0);
+    try {
+      const { port } = taken.address() as AddressInfo;
+      await writeConfig(dir);
+      expect(await runCli(['start', '--foreground'], dir, { SLUICE_METRICS_PORT: String(port), SLUICE_LOG_LEVEL: 'silent' })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `sluice: SLUICE_METRICS_PORT: \`metrics.port\`: port ${port} is already in use on 127.0.0.1; stop what listens there, or choose another port (0 picks a free one) [SLUICE_CONFIG_INVALID]\n`,
+      });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 30_000);
+
+  it('prints help for start --help instead of refusing the flag', async () => {
+    const { code, stdout } = await runCli(['start', '--help'], dir);
+    expect(code).toBe(0);
+    expect(stdout).toContain('sluice stop [--config FILE]');
+  });
 });

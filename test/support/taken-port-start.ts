@@ -19,7 +19,7 @@ export async function expectStartOnTakenPortToFail(running: TestServer, options:
           grpc: { inference: { host: '127.0.0.1', port: 0 }, management: { host: '127.0.0.1', port: takenPort } },
         },
       }),
-    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    ).rejects.toMatchObject({ code: 'SLUICE_CONFIG_INVALID', details: { key: 'grpc.management.port' }, cause: { code: 'EADDRINUSE' } });
   } finally {
     await other.cleanup();
   }

@@ -114,6 +114,19 @@ describe('environment variables', () => {
     );
   });
 
+  test('a timeout longer than a timer can wait is an error naming the variable and the limit', () => {
+    // Node would run a longer timer after 1 ms: a drain, a plugin load or a metrics push would not wait at all.
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_SHUTDOWN_TIMEOUT_MS: '99999999999999' } }))).toBe(
+      'SLUICE_SHUTDOWN_TIMEOUT_MS: `shutdownTimeoutMs` must be <= 2147483647 (got 99999999999999)',
+    );
+  });
+
+  test('a metrics push interval longer than a timer can wait is an error naming the variable', () => {
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_TELEMETRY_METRIC_EXPORT_INTERVAL_MS: '2147483648' } }))).toBe(
+      'SLUICE_TELEMETRY_METRIC_EXPORT_INTERVAL_MS: `telemetry.metricExportIntervalMs` must be <= 2147483647 (got 2147483648)',
+    );
+  });
+
   test('a bad pattern in SLUICE_ALLOWED_URLS is an error naming the variable and the pattern', () => {
     expect(configErrorMessage(() => load(dir, { env: { SLUICE_ALLOWED_URLS: 'ok,[a-' } }))).toBe(
       'SLUICE_ALLOWED_URLS: `allowedUrls[1]` is not a valid regular expression: "[a-" (Unterminated character class)',

@@ -80,6 +80,11 @@ describe('config file', () => {
     );
   });
 
+  test('a named path that is a directory is an error saying to name the file itself', async () => {
+    await mkdir(join(dir, 'conf'));
+    expect(configErrorMessage(() => load(dir, { configFile: 'conf' }))).toBe('conf: is a directory, not a config file; name the YAML file itself');
+  });
+
   test('invalid YAML is an error with file:line:col', async () => {
     await writeConfigFile(dir, 'inference:\n  port: 8080\n   host: x\n');
     expect(configErrorMessage(() => load(dir))).toBe(
