@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import { nameRuleProblem } from '../common/name-rule.js';
@@ -20,6 +20,7 @@ import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
 import type { ModelVersion } from './model-version.js';
 import { checkModelNotInUse, type ModelUse } from './model-uses.js';
+import { snapshotModels, type ModelSetState } from './model-set-state.js';
 import { MutationQueue } from './mutation-queue.js';
 import { checkModelNameFree } from './name-claims.js';
 import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from './preferred-batch-sizes.js';
@@ -153,7 +154,7 @@ export class ModelManager {
   /** Set by {@link serving}: before it, the snapshot on disk may be a running server's and is left alone. */
   private publishing = false;
   /** Snapshot entries start-up could not load; written to every snapshot until unregistered or registered again. */
-  private readonly unrestored = new UnrestoredModels();
+  private unrestored = new UnrestoredModels();
 
   constructor(private readonly deps: ModelManagerDeps) {}
 
@@ -168,11 +169,7 @@ export class ModelManager {
     // Downloading and unpacking touch no registered version, so they run before this registration's turn:
     // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
     return this.deps.sources.resolve(request.url, request.traceHeaders).then((sources) =>
-      this.mutations.run(async () => {
-        const loaded = await this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
-        await this.writeSnapshot();
-        return loaded;
-      }),
+      this.mutations.run(() => this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }))),
     );
   }
 
@@ -187,10 +184,7 @@ export class ModelManager {
       this.mutations.run(async () => {
         const name = (s: ModelSource): string => request.name ?? s.manifest.name;
         const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
-        if (missing.length > 0) {
-          await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
-          await this.writeSnapshot();
-        }
+        if (missing.length > 0) await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
         return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
       }),
     );
@@ -211,9 +205,12 @@ export class ModelManager {
       }
       if (request.min === undefined && max < min) min = max;
       if (max < min) max = min;
-      target.scaleWorkers(min, max);
+      const now = this.currentState();
+      const scaled = new Map([[target, { ...target.settings, minWorkers: min, maxWorkers: max }]]);
+      await this.commit({ ...now, settings: scaled }, () => {
+        target.scaleWorkers(min, max);
+      });
       this.deps.logger.info('model version scaled', { model: target.name, version: target.version, minWorkers: min, maxWorkers: max });
-      await this.writeSnapshot();
       return target;
     });
   }
@@ -221,8 +218,11 @@ export class ModelManager {
   /** Makes `version` the default of `name`. */
   setDefault(name: string, version: string): Promise<void> {
     return this.mutations.run(async () => {
-      this.deps.registry.setDefault(name, version);
-      await this.writeSnapshot();
+      this.deps.registry.resolve(name, version);
+      const now = this.currentState();
+      await this.commit({ ...now, defaults: new Map(now.defaults).set(name, version) }, () => {
+        this.deps.registry.setDefault(name, version);
+      });
     });
   }
 
@@ -234,22 +234,28 @@ export class ModelManager {
   unregister(name: string, version?: string): Promise<string[]> {
     return this.mutations.run(async () => {
       const registry = this.deps.registry;
+      const unrestored = this.unrestored.copy();
       if (this.unrestored.has(name, version) && !registry.has(name, version)) {
-        const dropped = this.unrestored.drop(name, version);
+        const dropped = unrestored.drop(name, version);
+        await this.commit({ ...this.currentState(), unrestored }, () => undefined);
         this.deps.logger.info('model unregistered (it was kept in the snapshot, not loaded)', { model: name, versions: dropped });
-        await this.writeSnapshot();
         return dropped;
       }
-      const targets = version === undefined ? registry.versionsOf(name) : [registry.resolve(name, version)];
+      const targets = version === undefined ? registry.versionsOf(name) : [registry.removable(name, version)];
       const removed = targets.map((t) => t.version);
       const remaining = registry.versionsOf(name).map((v) => v.version).filter((v) => !removed.includes(v));
       checkModelNotInUse({ name, version, removed, remaining }, this.deps.modelUses(name));
-      const kept = version === undefined ? this.unrestored.drop(name) : [];
-      if (version !== undefined) registry.remove(name, version);
-      else for (const target of [...targets].reverse()) this.removeAny(target);
+      const kept = version === undefined ? unrestored.drop(name) : [];
+      const now = this.currentState();
+      const defaults = new Map(now.defaults);
+      if (remaining.length === 0) defaults.delete(name);
+      const versions = now.versions.filter((v) => !targets.includes(v));
+      await this.commit({ ...now, versions, defaults, unrestored }, () => {
+        if (version !== undefined) registry.remove(name, version);
+        else for (const target of [...targets].reverse()) this.removeAny(target);
+      });
       await Promise.all(targets.map((t) => t.unload()));
       this.deps.logger.info('model unregistered', { model: name, versions: targets.map((t) => t.version) });
-      await this.writeSnapshot();
       return [...targets.map((t) => t.version), ...kept];
     });
   }
@@ -317,7 +323,7 @@ export class ModelManager {
 
   /** Writes the snapshot now (after a workflow change); does nothing before {@link serving}. */
   persist(): Promise<void> {
-    return this.mutations.run(() => this.writeSnapshot());
+    return this.mutations.run(() => this.writeSnapshot(this.currentState()));
   }
 
   /**
@@ -328,7 +334,7 @@ export class ModelManager {
   serving(): Promise<void> {
     return this.mutations.run(async () => {
       this.publishing = true;
-      await this.writeSnapshot();
+      await this.writeSnapshot(this.currentState());
     });
   }
 
@@ -396,29 +402,42 @@ export class ModelManager {
     const loaded: ModelVersion[] = [];
     try {
       for (const source of sources) loaded.push(await loadModelVersion(source.manifest, source.origin, overrides, this.deps.loader));
-      // A workflow may have taken the name while the versions loaded; nothing awaits between here and `add`.
-      for (const version of loaded) checkModelNameFree(version.name, this.deps.workflowNamed);
+      // A workflow may have taken the name while the versions loaded (or, below, while the snapshot is written).
+      const checkNamesFree = (): void => {
+        for (const version of loaded) checkModelNameFree(version.name, this.deps.workflowNamed);
+      };
+      checkNamesFree();
+      const now = this.currentState();
+      const unrestored = this.unrestored.copy();
+      // Registered again: the registration now stands for the entry start-up could not load.
+      for (const version of loaded) unrestored.drop(version.name, version.version);
+      const defaults = new Map([...now.defaults, ...this.defaultsOfNewModels(loaded)]);
+      await this.commit({ ...now, versions: [...now.versions, ...loaded], defaults, unrestored }, () => {
+        checkNamesFree();
+        this.addAll(loaded);
+      });
     } catch (error) {
       await Promise.all(loaded.map((v) => v.unload()));
       throw error;
     }
-    this.addAll(loaded);
     return loaded;
   }
 
-  /** Adds `loaded`; a model they bring in defaults to the highest of its versions among them, as at start-up. */
-  private addAll(loaded: readonly ModelVersion[]): void {
-    const registry = this.deps.registry;
-    const newNames = new Set(loaded.map((v) => v.name).filter((name) => !registry.has(name)));
-    for (const version of loaded) {
-      registry.add(version);
-      // Registered again: the registration now stands for the entry start-up could not load.
-      this.unrestored.drop(version.name, version.version);
-    }
-    for (const name of newNames) {
+  /** The default of each model `loaded` brings in: the highest of its versions among them, as at start-up. */
+  private defaultsOfNewModels(loaded: readonly ModelVersion[]): Map<string, string> {
+    const defaults = new Map<string, string>();
+    for (const name of new Set(loaded.map((v) => v.name).filter((n) => !this.deps.registry.has(n)))) {
       const highest = loaded.filter((v) => v.name === name).map((v) => v.version).sort(compareVersions).at(-1);
-      if (highest !== undefined) registry.setDefault(name, highest);
+      if (highest !== undefined) defaults.set(name, highest);
     }
+    return defaults;
+  }
+
+  /** Adds `loaded`, each model they bring in with the default {@link defaultsOfNewModels} gives it. */
+  private addAll(loaded: readonly ModelVersion[]): void {
+    const defaults = this.defaultsOfNewModels(loaded);
+    for (const version of loaded) this.deps.registry.add(version);
+    for (const [name, version] of defaults) this.deps.registry.setDefault(name, version);
   }
 
   private defaultToHighestVersions(): void {
@@ -443,44 +462,43 @@ export class ModelManager {
     return this.deps.registry.has(name) ? this.deps.registry.defaultVersionOf(name) : undefined;
   }
 
-  private storePathOf(version: ModelVersion): { storePath?: string } {
-    const store = this.deps.config.modelStore;
-    return isPathInside(store, version.origin.dir) ? { storePath: relative(store, version.origin.dir) } : {};
-  }
-
-  private snapshotEntryOf(v: ModelVersion): SnapshotModel {
+  /** The registered models as they are now. */
+  private currentState(): ModelSetState {
+    const registry = this.deps.registry;
     return {
-      name: v.name,
-      version: v.version,
-      url: v.origin.url,
-      ...this.storePathOf(v),
-      isDefault: this.deps.registry.defaultVersionOf(v.name) === v.version,
-      minWorkers: v.settings.minWorkers,
-      maxWorkers: v.settings.maxWorkers,
-      batchSize: v.settings.batchSize,
-      maxBatchDelayMs: v.settings.maxBatchDelayMs,
-      responseTimeoutMs: v.settings.responseTimeoutMs,
-      jobQueueSize: v.settings.jobQueueSize,
-      preferredBatchSizes: v.settings.preferredBatchSizes,
-      priorityLevels: v.settings.priorityLevels,
-      defaultPriority: v.settings.defaultPriority,
-      queuePolicy: v.settings.queuePolicy,
-      preserveOrdering: v.settings.preserveOrdering,
+      versions: registry.all(),
+      settings: new Map(),
+      defaults: new Map(registry.names().map((name) => [name, registry.defaultVersionOf(name)])),
+      unrestored: this.unrestored,
     };
   }
 
-  /** The registered versions, then the snapshot entries start-up could not load (kept for the next start). */
-  private async writeSnapshot(): Promise<void> {
+  /**
+   * Makes a change: writes the snapshot of `next`, the state the change leaves, then `apply`s it (nothing
+   * awaits in between). A snapshot that cannot be written leaves the change unmade, so that the server and
+   * its snapshot keep agreeing and the caller's error answer is the whole truth. An `apply` that throws
+   * makes no change either; the snapshot it leaves ahead is replaced by the next one written (a workflow
+   * change that took a model's name writes its own).
+   */
+  private async commit(next: ModelSetState, apply: () => void): Promise<void> {
+    try {
+      await this.writeSnapshot(next);
+    } catch (error) {
+      if (!isSluiceError(error)) throw error;
+      throw new SluiceError(error.code, `the change was not made: ${error.message}`, error.details, { cause: error });
+    }
+    apply();
+    this.unrestored = next.unrestored;
+  }
+
+  /** Writes the snapshot of `state` and the registered workflows; does nothing before {@link serving}. */
+  private async writeSnapshot(state: ModelSetState): Promise<void> {
     const store = this.deps.snapshots;
     if (store === undefined || !this.publishing) return;
-    const registry = this.deps.registry;
     const snapshot: Snapshot = {
       format: 1,
       createdAt: new Date().toISOString(),
-      models: [
-        ...registry.all().map((v) => this.snapshotEntryOf(v)),
-        ...this.unrestored.forSnapshot((name) => this.loadedDefaultOf(name)),
-      ],
+      models: snapshotModels(state, this.deps.config.modelStore),
       ...(this.deps.workflowsForSnapshot ? { workflows: this.deps.workflowsForSnapshot() } : {}),
     };
     await store.write(snapshot);

@@ -80,6 +80,19 @@ export class ModelRegistry {
    * without a version never lose their target silently.
    */
   remove(name: string, version: string): ModelVersion {
+    const found = this.removable(name, version);
+    const entry = this.entry(name);
+    entry.versions.delete(version);
+    if (entry.versions.size === 0) this.models.delete(name);
+    for (const o of this.observers) o.removed(found);
+    return found;
+  }
+
+  /**
+   * The version {@link remove} would remove, without removing it; throws what {@link remove} would (not
+   * registered, or the default of a model that has other versions).
+   */
+  removable(name: string, version: string): ModelVersion {
     const entry = this.entry(name);
     const found = this.resolve(name, version);
     if (entry.versions.size > 1 && entry.defaultVersion === version) {
@@ -88,9 +101,6 @@ export class ModelRegistry {
         `version \`${version}\` is the default of model \`${name}\`; set another default first (PUT /models/${name}/<version>/set-default) or unregister the whole model`,
       );
     }
-    entry.versions.delete(version);
-    if (entry.versions.size === 0) this.models.delete(name);
-    for (const o of this.observers) o.removed(found);
     return found;
   }
 

@@ -17,6 +17,13 @@ export interface UnrestoredModel {
 export class UnrestoredModels {
   private entries: UnrestoredModel[] = [];
 
+  /** An independent copy: a change is planned on it, and it takes this one's place once the change is made. */
+  copy(): UnrestoredModels {
+    const copy = new UnrestoredModels();
+    copy.entries = [...this.entries];
+    return copy;
+  }
+
   /** Keeps `entry`, which failed to load with `loadError`, for the snapshots to come. */
   keep(entry: SnapshotModel, loadError: string): void {
     this.entries.push({ entry, loadError });

@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { load, YAMLException } from 'js-yaml';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../common/schema/index.js';
 import type { TensorSpec } from '../../common/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
 import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
 import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
 import { ALL_VERSIONS, MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
 
@@ -115,7 +115,34 @@ async function readManifestText(baseDir: string, manifestPath: string, source: s
   if ((await stat(manifestPath)).size > MAX_MANIFEST_BYTES) {
     throw invalid(source, [`is larger than ${MAX_MANIFEST_BYTES} bytes; a manifest only describes the model, keep data in separate files`]);
   }
-  return readFile(manifestPath, 'utf8');
+  return utf8Text(await readFile(manifestPath), source);
+}
+
+/**
+ * `bytes` as UTF-8 text. Bytes that are not UTF-8 are refused, naming the first line that holds them,
+ * rather than read as replacement characters that would change names and labels without a word.
+ */
+function utf8Text(bytes: Uint8Array, source: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lenient = new TextDecoder('utf-8').decode(bytes);
+    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length;
+    throw invalid(source, [`is not valid UTF-8 text (line ${line}); save it as UTF-8`]);
+  }
+}
+
+/**
+ * A file of the model that this process may not read (permissions, a link it may not follow) as
+ * `SLUICE_MODEL_LOAD_FAILED` naming the manifest, instead of a bare system error.
+ */
+function unreadable(source: string, error: unknown): SluiceError {
+  return new SluiceError(
+    'SLUICE_MODEL_LOAD_FAILED',
+    `${source}: cannot be read (${errorMessage(error)}); make the model directory and its files readable by the user Sluice runs as`,
+    { source },
+    { cause: error },
+  );
 }
 
 /**
@@ -144,9 +171,19 @@ const BUILT_IN_DEFAULTS: ManifestDefaults = { workers: 1 };
 
 /**
  * Reads, validates and completes `<dir>/model.yaml`, naming the manifest `source` in every error.
- * The archive extractor uses this to name the archive instead of its temporary directory.
+ * The archive extractor uses this to name the archive instead of its temporary directory. A directory or
+ * file this process may not read is `SLUICE_MODEL_LOAD_FAILED`.
  */
 export async function loadManifestAs(dir: string, source: string, defaults: ManifestDefaults = BUILT_IN_DEFAULTS): Promise<ModelManifest> {
+  try {
+    return await readManifestAs(dir, source, defaults);
+  } catch (error) {
+    if (isSluiceError(error) || nodeErrorCode(error) === undefined) throw error;
+    throw unreadable(source, error);
+  }
+}
+
+async function readManifestAs(dir: string, source: string, defaults: ManifestDefaults): Promise<ModelManifest> {
   const baseDir = resolve(dir);
   const manifestPath = join(baseDir, MANIFEST_FILE_NAME);
   const text = await readManifestText(baseDir, manifestPath, source);

@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { makeDirectories } from '../../common/make-directories.js';
 import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
-import type { Snapshot } from './snapshot.js';
+import { SNAPSHOT_FORMAT, type Snapshot } from './snapshot.js';
 
 const ADVICE = 'fix or delete the file, or start Sluice with --no-snapshot';
 
@@ -14,6 +15,17 @@ let validator: SchemaValidator<Snapshot> | undefined;
 function snapshotValidator(): SchemaValidator<Snapshot> {
   validator ??= createSchemaValidator<Snapshot>('snapshot.schema.json', 'SLUICE_SNAPSHOT_INVALID');
   return validator;
+}
+
+/**
+ * A snapshot of another layout, said before the schema speaks: the schema's own message ("must be equal to
+ * constant") would not tell that the file comes from another Sluice.
+ */
+function formatProblem(value: unknown): string | undefined {
+  const format = typeof value === 'object' && value !== null ? (value as { format?: unknown }).format : undefined;
+  if (typeof format !== 'number' || format === SNAPSHOT_FORMAT) return undefined;
+  const origin = format > SNAPSHOT_FORMAT ? ' (a newer Sluice wrote it)' : '';
+  return `has format ${format}${origin}, and this Sluice reads only format ${SNAPSHOT_FORMAT}`;
 }
 
 /** Problems the schema cannot express: worker bounds, duplicate versions, default versions. */
@@ -55,7 +67,8 @@ export class SnapshotStore {
 
   /**
    * Replaces the snapshot; creates the file's directory when it is missing. A directory that cannot be
-   * created (a filesystem such as /proc that makes none) is `SLUICE_SNAPSHOT_INVALID` naming the file.
+   * created (a filesystem such as /proc that makes none), or a file that cannot be written (a full disk, a
+   * directory in its place), is `SLUICE_SNAPSHOT_INVALID` naming the file; the previous snapshot stays.
    */
   async write(snapshot: Snapshot): Promise<void> {
     try {
@@ -68,28 +81,34 @@ export class SnapshotStore {
         { cause: error },
       );
     }
-    await writeFileAtomic(this.file, JSON.stringify(snapshot, null, 2) + '\n');
+    try {
+      await writeFileAtomic(this.file, JSON.stringify(snapshot, null, 2) + '\n');
+    } catch (error) {
+      throw new SluiceError(
+        'SLUICE_SNAPSHOT_INVALID',
+        `${this.file}: cannot write the snapshot (${errorMessage(error)}); make room on its filesystem, remove what stands at that path, set \`snapshot.file\` to a path in a writable directory, or turn snapshots off with \`snapshot.enabled: false\``,
+        { source: this.file },
+        { cause: error },
+      );
+    }
   }
 
   /**
    * The stored snapshot, or undefined when there is none yet. Throws `SLUICE_SNAPSHOT_INVALID`,
-   * naming the file and what to do, when the file is not valid JSON or not a valid snapshot.
+   * naming the file and what to do, when the file cannot be read, is not a regular file, is not valid
+   * JSON or is not a valid snapshot of this Sluice's format.
    */
   async read(): Promise<Snapshot | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if (nodeErrorCode(error) === 'ENOENT') return undefined;
-      if (nodeErrorCode(error) === 'EISDIR') throw this.invalid('is a directory, not a snapshot file', error);
-      throw error;
-    }
+    const text = await this.readText();
+    if (text === undefined) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
       throw this.invalid(`is not valid JSON (${errorMessage(error)})`, error);
     }
+    const format = formatProblem(value);
+    if (format !== undefined) throw this.invalid(format);
     let snapshot: Snapshot;
     try {
       snapshot = snapshotValidator().validate(value, this.file);
@@ -100,5 +119,28 @@ export class SnapshotStore {
     const problems = semanticProblems(snapshot);
     if (problems.length > 0) throw this.invalid(problems.join('; '));
     return snapshot;
+  }
+
+  /** The file's text, or undefined when there is no file. */
+  private async readText(): Promise<string | undefined> {
+    let handle: FileHandle;
+    try {
+      // Non-blocking: a FIFO in the snapshot's place would otherwise hold start-up until something writes to it.
+      handle = await open(this.file, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      if (nodeErrorCode(error) === 'ENOENT') return undefined;
+      throw this.invalid(`cannot be read (${errorMessage(error)})`, error);
+    }
+    try {
+      const info = await handle.stat();
+      if (info.isDirectory()) throw this.invalid('is a directory, not a snapshot file');
+      if (!info.isFile()) throw this.invalid('is not a regular file (a FIFO, socket or device stands in its place)');
+      return await handle.readFile('utf8');
+    } catch (error) {
+      if (isSluiceError(error)) throw error;
+      throw this.invalid(`cannot be read (${errorMessage(error)})`, error);
+    } finally {
+      await handle.close();
+    }
   }
 }

@@ -1,3 +1,5 @@
+import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
+
 /**
  * A call that must be answered by {@link deadline} while it waits on work nothing can interrupt (a
  * handler stage on the event loop). While it is entered ({@link DeadlineSweep.enter}), the sweep calls
@@ -88,8 +90,9 @@ export class DeadlineSweep {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerDue = due;
     // Node's timer clock may run a little behind `performance.now()`: a sweep that comes early finds the
-    // call not yet due and sets the timer again for the rest.
-    this.timer = setTimeout(this.onTimer, Math.max(0, Math.ceil(due - performance.now())));
+    // call not yet due and sets the timer again for the rest. So does one after the longest delay a timer
+    // holds (Node would run a longer one after 1 ms, and again and again while the call waits).
+    this.timer = setTimeout(this.onTimer, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, Math.ceil(due - performance.now()))));
     this.timer.unref();
   }
 

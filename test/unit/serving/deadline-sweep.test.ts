@@ -113,4 +113,18 @@ describe('DeadlineSweep', () => {
     await sleep(50);
     expect(sweep.armed).toBe(false);
   });
+
+  it('waits quietly for a deadline further off than a timer can hold, instead of sweeping every millisecond', async () => {
+    const setTimer = jest.spyOn(globalThis, 'setTimeout');
+    const far = dueIn(30 * 24 * 3600 * 1000);
+    sweep.enter(far);
+    await sleep(30);
+    // The sweep's timer and this test's sleep: a timer set beyond 2^31 - 1 ms would fire at once and be set again.
+    expect(setTimer).toHaveBeenCalledTimes(2);
+    expect(setTimer.mock.calls[0]?.[1]).toBe(2 ** 31 - 1);
+    expect(far.expiries).toEqual([]);
+    sweep.leave(far);
+    sweep.sweep();
+  });
 });
+

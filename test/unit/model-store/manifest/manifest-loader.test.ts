@@ -3,8 +3,10 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
 import { createSchemaValidator } from '../../../../src/common/schema/index.js';
+import { REGISTRATION_LIMITS } from '../../../../src/api/common/registration-limits.js';
 import { loadManifest } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { makeUnreadableDirectory } from '../../../support/unreadable-directory.js';
 import { IRIS_MANIFEST, writeIrisModel } from '../../../support/model-fixture.js';
 
 let root: string;
@@ -157,6 +159,32 @@ describe('loadManifest', () => {
     });
   });
 
+  it('reports a model directory it may not read as a load failure naming the manifest, not a bare system error', async () => {
+    const dir = join(root, 'locked');
+    const restore = await makeUnreadableDirectory(dir);
+    try {
+      const manifest = join(dir, 'model.yaml');
+      expect(await loadError(dir)).toEqual({
+        code: 'SLUICE_MODEL_LOAD_FAILED',
+        message: expect.stringMatching(
+          new RegExp(`^${manifest}: cannot be read \\(EACCES: permission denied, [a-z]+ '[^']+'\\); make the model directory and its files readable by the user Sluice runs as$`),
+        ) as unknown,
+      });
+    } finally {
+      await restore();
+    }
+  });
+
+  it('refuses a model.yaml that is not UTF-8, naming the line, instead of reading replacement characters', async () => {
+    const dir = await modelWith('');
+    const bytes = Buffer.concat([Buffer.from('name: m\nversion: "1"\nmodel: model.onnx\ndescription: "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]);
+    await writeFile(join(dir, 'model.yaml'), bytes);
+    expect(await loadError(dir)).toEqual({
+      code: 'SLUICE_MANIFEST_INVALID',
+      message: `${join(dir, 'model.yaml')}: is not valid UTF-8 text (line 4); save it as UTF-8`,
+    });
+  });
+
   it('refuses a model file reached through a link out of the directory', async () => {
     const dir = await modelWith('name: m\nversion: "1"\nmodel: stolen.onnx\n');
     await writeFile(join(root, 'outside.onnx'), 'x');
@@ -236,3 +264,42 @@ describe('loadManifest', () => {
     );
   });
 });
+
+describe('loadManifest bounds', () => {
+  const base = 'name: m\nversion: "1"\nmodel: model.onnx\n';
+  const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers } = REGISTRATION_LIMITS;
+  const maxResponseTimeoutMs = maxResponseTimeoutS * 1000;
+  const maxJobQueueSize = 1_000_000;
+  /** One hour: longer than that is no autoscaling, and beyond 2^31 - 1 ms Node would fire the timer every millisecond. */
+  const maxIntervalMs = 3_600_000;
+  const above: ReadonlyArray<readonly [string, string, string]> = [
+    ['a batch size', `batching: {maxBatchSize: ${maxBatchSize + 1}}`, `\`batching.maxBatchSize\` must be <= ${maxBatchSize} (got ${maxBatchSize + 1})`],
+    ['a batch delay', `batching: {maxBatchDelayMs: ${maxBatchDelayMs + 1}}`, `\`batching.maxBatchDelayMs\` must be <= ${maxBatchDelayMs} (got ${maxBatchDelayMs + 1})`],
+    ['a response timeout', `responseTimeoutMs: ${maxResponseTimeoutMs + 1}`, `\`responseTimeoutMs\` must be <= ${maxResponseTimeoutMs} (got ${maxResponseTimeoutMs + 1})`],
+    ['a job queue', `jobQueueSize: ${maxJobQueueSize + 1}`, `\`jobQueueSize\` must be <= ${maxJobQueueSize} (got ${maxJobQueueSize + 1})`],
+    ['a minimum of workers', `workers: {min: ${maxWorkers + 1}, max: ${maxWorkers}}`, `\`workers.min\` must be <= ${maxWorkers} (got ${maxWorkers + 1})`],
+    ['a maximum of workers', `workers: {max: ${maxWorkers + 1}}`, `\`workers.max\` must be <= ${maxWorkers} (got ${maxWorkers + 1})`],
+    ['an autoscale interval', `workers: {autoscale: {intervalMs: 1e12}}`, `\`workers.autoscale.intervalMs\` must be <= ${maxIntervalMs} (got 1000000000000)`],
+  ];
+
+  it.each(above)('refuses %s above what a registration may give', async (_title, line, problem) => {
+    const dir = await modelWith(base + line + '\n');
+    expect(await loadError(dir)).toEqual({ code: 'SLUICE_MANIFEST_INVALID', message: `${join(dir, 'model.yaml')}: ${problem}` });
+  });
+
+  it('accepts every setting at the bound a registration may give', async () => {
+    const dir = await modelWith(
+      base +
+        `batching: {maxBatchSize: ${maxBatchSize}, maxBatchDelayMs: ${maxBatchDelayMs}, preferredBatchSizes: [${maxBatchSize}]}\n` +
+        `workers: {min: ${maxWorkers}, max: ${maxWorkers}, autoscale: {intervalMs: ${maxIntervalMs}}}\n` +
+        `responseTimeoutMs: ${maxResponseTimeoutMs}\njobQueueSize: ${maxJobQueueSize}\n`,
+    );
+    expect(await loadManifest(dir)).toMatchObject({
+      batching: { maxBatchSize, maxBatchDelayMs, preferredBatchSizes: [maxBatchSize] },
+      workers: { min: maxWorkers, max: maxWorkers, autoscale: { intervalMs: maxIntervalMs } },
+      responseTimeoutMs: maxResponseTimeoutMs,
+      jobQueueSize: maxJobQueueSize,
+    });
+  });
+});
+

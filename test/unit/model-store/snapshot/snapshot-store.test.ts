@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SnapshotStore, type Snapshot } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
@@ -89,10 +90,50 @@ describe('SnapshotStore', () => {
     });
   }, 5_000);
 
+  it('refuses to write where a directory stands, naming the file, and keeps nothing half-written', async () => {
+    const store = new SnapshotStore(file);
+    await mkdir(join(file, 'inside'), { recursive: true });
+    await expect(store.write(SNAPSHOT)).rejects.toMatchObject({
+      code: 'SLUICE_SNAPSHOT_INVALID',
+      message: expect.stringMatching(
+        new RegExp(`^${file}: cannot write the snapshot \\(E[A-Z]+: .*\\); make room on its filesystem, remove what stands at that path, `),
+      ) as unknown,
+    });
+    expect(await readdir(join(root, 'state'))).toEqual(['snapshot.json']);
+  });
+
+  it('refuses a FIFO in the snapshot\'s place at once instead of waiting for a writer', async () => {
+    await mkdir(join(root, 'state'));
+    execFileSync('mkfifo', [file]);
+    await expect(new SnapshotStore(file).read()).rejects.toMatchObject({
+      code: 'SLUICE_SNAPSHOT_INVALID',
+      message: `${file}: is not a regular file (a FIFO, socket or device stands in its place); ${ADVICE}`,
+    });
+  }, 5_000);
+
+  it('refuses a file it cannot open, naming the file and the reason', async () => {
+    await mkdir(join(root, 'state'));
+    await symlink(file, file);
+    await expect(new SnapshotStore(file).read()).rejects.toMatchObject({
+      code: 'SLUICE_SNAPSHOT_INVALID',
+      message: `${file}: cannot be read (ELOOP: too many symbolic links encountered, open '${file}'); ${ADVICE}`,
+    });
+    await rm(file);
+  });
+
+  it('refuses a directory in the snapshot\'s place, naming the file', async () => {
+    await mkdir(file, { recursive: true });
+    await expect(new SnapshotStore(file).read()).rejects.toMatchObject({
+      code: 'SLUICE_SNAPSHOT_INVALID',
+      message: `${file}: is a directory, not a snapshot file; ${ADVICE}`,
+    });
+  });
+
   const corrupt: ReadonlyArray<readonly [string, string, string]> = [
     ['torn JSON', '{"format": 1, "models": [', 'is not valid JSON (Unexpected end of JSON input)'],
     ['an empty file', '', 'is not valid JSON (Unexpected end of JSON input)'],
-    ['another format', JSON.stringify({ ...SNAPSHOT, format: 2 }), '`format` must be equal to constant (got 2)'],
+    ['a newer format', JSON.stringify({ ...SNAPSHOT, format: 2, extra: true }), 'has format 2 (a newer Sluice wrote it), and this Sluice reads only format 1'],
+    ['an older format', JSON.stringify({ ...SNAPSHOT, format: 0 }), 'has format 0, and this Sluice reads only format 1'],
     ['a model without url', JSON.stringify({ ...SNAPSHOT, models: [{ ...SNAPSHOT.models[0], url: undefined }] }), '`models[0].url` is required'],
     ['an unknown key', JSON.stringify({ ...SNAPSHOT, extra: true }), '`extra` is not a known key (allowed here: format, createdAt, workflows, models)'],
     [

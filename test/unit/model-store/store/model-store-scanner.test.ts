@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scanModelStore } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { makeUnreadableDirectory } from '../../../support/unreadable-directory.js';
 
 let store: string;
 let cleanup: () => Promise<void>;
@@ -63,5 +64,47 @@ describe('scanModelStore', () => {
       code: 'SLUICE_CONFIG_INVALID',
       message: `${join(store, 'missing')}: the model store is not a directory; create it or point modelStore at an existing directory`,
     });
+  });
+
+  it('lists an entry it may not look into, so that loading it says what cannot be read', async () => {
+    await manifestAt('iris');
+    const restore = await makeUnreadableDirectory(join(store, 'locked'));
+    try {
+      expect(await scanModelStore(store)).toEqual([
+        { source: 'directory', path: join(store, 'iris'), storeName: 'iris' },
+        { source: 'directory', path: join(store, 'locked'), storeName: 'locked' },
+      ]);
+    } finally {
+      await restore();
+    }
+  });
+
+  it('lists a version directory it may not look into beside the readable ones', async () => {
+    await manifestAt('iris', '1.0');
+    await mkdir(join(store, 'iris'), { recursive: true });
+    const restore = await makeUnreadableDirectory(join(store, 'iris', '2.0'));
+    try {
+      expect(await scanModelStore(store)).toEqual([
+        { source: 'directory', path: join(store, 'iris', '1.0'), storeName: 'iris' },
+        { source: 'directory', path: join(store, 'iris', '2.0'), storeName: 'iris' },
+      ]);
+    } finally {
+      await restore();
+    }
+  });
+
+  it('refuses a store it may not read, naming it and what to do', async () => {
+    const locked = join(store, 'locked');
+    const restore = await makeUnreadableDirectory(locked);
+    try {
+      await expect(scanModelStore(locked)).rejects.toMatchObject({
+        code: 'SLUICE_CONFIG_INVALID',
+        message: expect.stringMatching(
+          new RegExp(`^${locked}: the model store cannot be read \\(EACCES: permission denied, scandir '[^']+'\\); make it readable by the user Sluice runs as, or point modelStore at another directory$`),
+        ) as unknown,
+      });
+    } finally {
+      await restore();
+    }
   });
 });
