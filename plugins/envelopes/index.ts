@@ -1,17 +1,16 @@
 import { definePlugin, type Envelope } from '../../src/plugins/sdk/index.js';
 import { bodyEnvelope } from './body-envelope.js';
 import { instancesEnvelope } from './instances-envelope.js';
+import { kserveEnvelope } from './kserve-envelope.js';
 import { kserveV2Envelope } from './kservev2-envelope.js';
 
 export { bodyEnvelope } from './body-envelope.js';
 export { instancesEnvelope } from './instances-envelope.js';
+export { kserveEnvelope } from './kserve-envelope.js';
 export { kserveV2Envelope } from './kservev2-envelope.js';
 
 /** `json`: `{"instances": [...]}` → `{"predictions": [...]}`. */
-export const jsonEnvelope: Envelope = instancesEnvelope('json', false);
-
-/** `kserve`: KServe v1, `{"instances": [...]}` or `{"inputs": [...]}` → `{"predictions": [...]}`. */
-export const kserveEnvelope: Envelope = instancesEnvelope('kserve', true);
+export const jsonEnvelope: Envelope = instancesEnvelope('json');
 
 /** The built-in envelopes. */
 export const builtinEnvelopes: readonly Envelope[] = [jsonEnvelope, bodyEnvelope, kserveEnvelope, kserveV2Envelope];

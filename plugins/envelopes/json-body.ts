@@ -1,7 +1,11 @@
-import { SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { refuseNonUtf8Charset, SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
 
-/** The body parsed as JSON, or `SLUICE_ENVELOPE_INVALID_BODY` saying what the envelope expects. */
+/**
+ * The body parsed as JSON, or `SLUICE_ENVELOPE_INVALID_BODY` saying what the envelope expects; a body
+ * declared in a charset other than UTF-8 is `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE`.
+ */
 export function parseJsonBody(request: EnvelopeRequest, envelope: string, expected: string): unknown {
+  refuseNonUtf8Charset(request.charset);
   const text = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8');
   try {
     return JSON.parse(text) as unknown;

@@ -1,9 +1,6 @@
 import { SluiceError } from '../common/errors/index.js';
 import { elementCount, float16OverflowIndex, type Tensor, type TensorSpec } from '../common/tensor/index.js';
-
-function formatShape(shape: readonly number[]): string {
-  return `[${shape.join(',')}]`;
-}
+import { shapeText } from '../common/tensor/shape-text.js';
 
 function shapeMatches(expected: readonly number[], got: readonly number[]): boolean {
   return expected.length === got.length && expected.every((dim, i) => dim === -1 || dim === got[i]);
@@ -81,7 +78,7 @@ export function validateInputs(
     if (!shapeMatches(spec.shape, tensor.shape)) {
       throw new SluiceError(
         'SLUICE_TENSOR_SHAPE_MISMATCH',
-        `input \`${tensor.name}\` of model \`${model}\` must have shape ${formatShape(spec.shape)} (-1 = any size), got ${formatShape(tensor.shape)}`,
+        `input \`${tensor.name}\` of model \`${model}\` must have shape ${shapeText(spec.shape)} (-1 = any size), got ${shapeText(tensor.shape)}`,
         { input: tensor.name, expected: spec.shape, got: tensor.shape },
       );
     }
@@ -89,7 +86,7 @@ export function validateInputs(
     if (oversized !== -1) {
       throw new SluiceError(
         'SLUICE_TENSOR_SHAPE_MISMATCH',
-        `input \`${tensor.name}\` of model \`${model}\` has shape ${formatShape(tensor.shape)}: dimension ${oversized} is over ${MAX_TENSOR_DIMENSION}, the largest a dimension may be`,
+        `input \`${tensor.name}\` of model \`${model}\` has shape ${shapeText(tensor.shape)}: dimension ${oversized} is over ${MAX_TENSOR_DIMENSION}, the largest a dimension may be`,
         { input: tensor.name, dimension: oversized, max: MAX_TENSOR_DIMENSION, got: tensor.shape },
       );
     }
@@ -97,7 +94,7 @@ export function validateInputs(
     if (dataLength(tensor) !== expected) {
       throw new SluiceError(
         'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
-        `input \`${tensor.name}\`: shape ${formatShape(tensor.shape)} needs ${expected} values, got ${dataLength(tensor)}`,
+        `input \`${tensor.name}\`: shape ${shapeText(tensor.shape)} needs ${expected} values, got ${dataLength(tensor)}`,
         { input: tensor.name, expected, got: dataLength(tensor) },
       );
     }
@@ -107,7 +104,7 @@ export function validateInputs(
     if (!seen.includes(spec.name)) {
       throw new SluiceError(
         'SLUICE_TENSOR_MISSING_INPUT',
-        `model \`${model}\` needs input \`${spec.name}\` (${spec.datatype} ${formatShape(spec.shape)}), which the request does not give`,
+        `model \`${model}\` needs input \`${spec.name}\` (${spec.datatype} ${shapeText(spec.shape)}), which the request does not give`,
         { input: spec.name },
       );
     }

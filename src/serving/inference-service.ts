@@ -288,10 +288,9 @@ export class InferenceService {
     const { requests, listName } = await withChildSpan(request.traceContext, SPAN.envelopeDecode, { [ATTR.envelope]: envelope.name }, () =>
       envelope.decodeEntries !== undefined ? envelope.decodeEntries(body, context) : { requests: envelope.decode(body, context), listName: undefined },
     );
-    refuseOverQueue(version, requests.length, `the ${envelope.name} envelope made ${requests.length} requests of this body`, {
-      envelope: envelope.name,
-      requests: requests.length,
-    });
+    // Worded as predictEach words it when the envelope names its list, so `kserve` answers as `:predict` does.
+    const made = listName !== undefined ? `\`${listName}\` has ${requests.length} entries` : `the ${envelope.name} envelope made ${requests.length} requests of this body`;
+    refuseOverQueue(version, requests.length, made, { envelope: envelope.name, requests: requests.length });
     const answers = await this.predictAll(version, requests, listName, knobs);
     return { version, result: envelope.encode(answers, context) };
   }

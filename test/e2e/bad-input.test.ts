@@ -59,6 +59,39 @@ describe('bad input', () => {
     expect(await post('/v2/models/iris/infer', 'a,b', 'text/csv')).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
   });
 
+  const LATIN1 = 'the body is declared as charset=latin1, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset';
+
+  it.each(['/predictions/iris', '/predictions/iris/1.0'])('a JSON body declared as Latin-1 on %s → 415 naming the charset', async (path) => {
+    expect(await post(path, JSON.stringify(SETOSA), 'application/json; charset=latin1')).toMatchObject({
+      status: 415,
+      body: { message: LATIN1, errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' },
+    });
+  });
+
+  it.each(['/v2/models/iris/infer', '/v2/models/iris/versions/1.0/infer'])('an OIP body declared as UTF-16 on %s → 415 naming the charset', async (path) => {
+    const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }] });
+    expect(await post(path, body, 'application/json; charset="UTF-16"')).toMatchObject({
+      status: 415,
+      body: { error: expect.stringMatching(/^the body is declared as charset=utf-16, /) as unknown, errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' },
+    });
+  });
+
+  it('JSON sent as text/plain in Latin-1 → 415, as it is read as JSON', async () => {
+    expect(await post('/predictions/iris', JSON.stringify(SETOSA), 'text/plain; charset=latin1')).toMatchObject({ status: 415, body: { message: LATIN1 } });
+  });
+
+  it.each(['application/json; charset=UTF-8', 'application/json;charset=us-ascii'])('a JSON body declared as %s is read', async (contentType) => {
+    expect(await post('/predictions/iris', JSON.stringify(SETOSA), contentType)).toMatchObject({ status: 200, body: { label: 'setosa' } });
+  });
+
+  it('a very long shape → 400 quoting its first 16 dimensions and its rank, not all of it', async () => {
+    const shape = Array.from({ length: 10_000 }, () => 1);
+    expect(await oip([{ name: 'input', shape, datatype: 'FP32', data: [1] }])).toMatchObject({
+      status: 400,
+      body: { error: 'input `input` of model `iris` must have shape [-1,4] (-1 = any size), got [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… (10000 dims)]', errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH' },
+    });
+  });
+
   it('unknown model → 404', async () => {
     expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
       status: 404,

@@ -86,9 +86,43 @@ describe('envelopes on /predictions', () => {
       body: {
         errorCode: 'SLUICE_REQUEST_INVALID',
         message:
-          'the json envelope made 3 requests of this body, more than the 2 that model `iris-short-queue` version `1.0` can queue (jobQueueSize); send at most 2 instances per request, or raise jobQueueSize',
+          '`instances` has 3 entries, more than the 2 that model `iris-short-queue` version `1.0` can queue (jobQueueSize); send at most 2 instances per request, or raise jobQueueSize',
       },
     });
+  });
+
+  it('kserve: more instances than the model can queue is worded as KServe v1 :predict words it', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris-short-queue?envelope=kserve`, { method: 'POST', json: { inputs: [SETOSA, VIRGINICA, SETOSA] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_REQUEST_INVALID',
+        message:
+          '`inputs` has 3 entries, more than the 2 that model `iris-short-queue` version `1.0` can queue (jobQueueSize); send at most 2 instances per request, or raise jobQueueSize',
+      },
+    });
+  });
+
+  it('kserve: a body with both instances and inputs is a 400 naming both, as on KServe v1 :predict', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, { method: 'POST', json: { instances: [SETOSA], inputs: [VIRGINICA] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'the body has both "instances" and "inputs"; send the instances under one of them: {"instances": [...]} or {"inputs": [...]}' },
+    });
+  });
+
+  it('kserve: a body without either list is a 400 with the code and message of KServe v1 :predict', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, { method: 'POST', json: { rows: [SETOSA] } });
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'a KServe v1 request is {"instances": [...]} (or {"inputs": [...]})' } });
+  });
+
+  it('kserve: a body declared in a charset other than UTF-8 is a 415 naming it', async () => {
+    const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      body: JSON.stringify({ instances: [SETOSA] }),
+    });
+    expect(answer).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/^the body is declared as charset=utf-16, /) as unknown } });
   });
 
   it('a body of as many instances as the model can queue is answered', async () => {

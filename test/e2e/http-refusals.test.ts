@@ -37,6 +37,35 @@ describe('requests refused before a route runs', () => {
     });
   });
 
+  it('GET on KServe v1 :predict → 405 with Allow: POST, not a 404 for a model named iris:predict', async () => {
+    const answer = await requestJson(`${t.inference}/v1/models/iris:predict`);
+    expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
+      status: 405,
+      allow: 'POST',
+      body: { error: 'GET /v1/models/iris:predict is not allowed: this path takes POST', errorCode: 'SLUICE_METHOD_NOT_ALLOWED' },
+    });
+  });
+
+  it('another method on KServe v1 :predict → 405 allowing POST only', async () => {
+    const answer = await requestJson(`${t.inference}/v1/models/iris:predict`, { method: 'PUT' });
+    expect({ status: answer.status, allow: answer.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
+  });
+
+  it('POST on a KServe v1 model without :predict → 405 allowing GET and HEAD, saying how to predict', async () => {
+    const answer = await requestJson(`${t.inference}/v1/models/iris`, { method: 'POST', json: { instances: [SETOSA] } });
+    expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
+      status: 405,
+      allow: 'GET, HEAD',
+      body: { error: 'POST /v1/models/iris is not allowed: this path takes GET, HEAD; predict with POST /v1/models/iris:predict', errorCode: 'SLUICE_METHOD_NOT_ALLOWED' },
+    });
+  });
+
+  it('GET on the versioned inference routes → 405 with Allow: POST', async () => {
+    const predictions = await requestJson(`${t.inference}/predictions/iris/1.0`);
+    const infer = await requestJson(`${t.inference}/v2/models/iris/versions/1.0/infer`);
+    expect([predictions.status, predictions.headers.get('allow'), infer.status, infer.headers.get('allow')]).toEqual([405, 'POST', 405, 'POST']);
+  });
+
   it('a path no route takes with any method is still 404 SLUICE_ROUTE_NOT_FOUND', async () => {
     expect(await requestJson(`${t.management}/no/such/route`, { method: 'PUT' })).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_ROUTE_NOT_FOUND' } });
   });

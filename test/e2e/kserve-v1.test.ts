@@ -10,6 +10,7 @@ import { requestJson, startTestServer, type TestServer } from '../support/test-s
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 const VIRGINICA = [6.7, 3.0, 5.2, 2.3];
+const BOTH_LISTS = 'the body has both "instances" and "inputs"; send the instances under one of them: {"instances": [...]} or {"inputs": [...]}';
 
 /** A copy of the model in `store/from` named `to`, its manifest edited by `edit`. */
 async function copyModel(store: string, from: string, to: string, edit: (manifest: string) => string = (m) => m): Promise<void> {
@@ -94,6 +95,29 @@ describe('KServe v1 API', () => {
       body: {
         error: 'a KServe v1 request is {"instances": [...]} (or {"inputs": [...]}); "instances" is a JSON object, not a list with one entry per prediction',
         errorCode: 'SLUICE_REQUEST_INVALID',
+      },
+    });
+  });
+
+  it('answers a body with both instances and inputs with 400 naming both, rather than dropping one', async () => {
+    expect(await predict('iris', { instances: [SETOSA], inputs: [VIRGINICA] })).toMatchObject({ status: 400, body: { error: BOTH_LISTS, errorCode: 'SLUICE_REQUEST_INVALID' } });
+  });
+
+  it('answers instances null beside inputs with the same 400', async () => {
+    expect(await predict('iris', { instances: null, inputs: [VIRGINICA] })).toMatchObject({ status: 400, body: { error: BOTH_LISTS, errorCode: 'SLUICE_REQUEST_INVALID' } });
+  });
+
+  it('answers a body declared in a charset other than UTF-8 with 415 naming it', async () => {
+    const answer = await requestJson(`${t.inference}/v1/models/iris:predict`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: JSON.stringify({ instances: [SETOSA] }),
+    });
+    expect(answer).toMatchObject({
+      status: 415,
+      body: {
+        error: 'the body is declared as charset=latin1, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset',
+        errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
       },
     });
   });

@@ -1,3 +1,4 @@
+import { refuseNonUtf8Charset } from '../../plugins/sdk/body-charset.js';
 import type { HandlerRequest } from '../../plugins/sdk/handler.js';
 import { isJsonMediaType, parseJson } from './json-body.js';
 
@@ -6,14 +7,22 @@ const LOOSE_TEXT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urle
 
 /**
  * A body as a handler sees it: parsed JSON for JSON media types (and for JSON-looking text sent as
- * text/plain, form data or without a type), raw bytes for everything else.
+ * text/plain, form data or without a type), raw bytes for everything else. `charset` is the one the
+ * `Content-Type` names (`charsetOf`): a body to be parsed as JSON in any but UTF-8 is refused (415); raw
+ * bytes go to the handler whatever their charset.
  */
-export function handlerRequestFromBytes(bytes: Uint8Array, contentType: string): HandlerRequest {
+export function handlerRequestFromBytes(bytes: Uint8Array, contentType: string, charset?: string): HandlerRequest {
   const text = (): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (isJsonMediaType(contentType)) return { body: parseJson(text()), contentType };
+  if (isJsonMediaType(contentType)) {
+    refuseNonUtf8Charset(charset);
+    return { body: parseJson(text()), contentType };
+  }
   if (LOOSE_TEXT_TYPES.has(contentType)) {
     const body = text();
-    if (/^\s*[[{]/.test(body)) return { body: parseJson(body), contentType };
+    if (/^\s*[[{]/.test(body)) {
+      refuseNonUtf8Charset(charset);
+      return { body: parseJson(body), contentType };
+    }
   }
   return { body: bytes, contentType };
 }

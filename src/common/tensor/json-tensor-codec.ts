@@ -1,6 +1,8 @@
 import { SluiceError } from '../errors/index.js';
+import { utf8BytesElements } from './bytes-elements.js';
 import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type SupportedDatatype } from './datatype.js';
 import { float16BitsToNumber, float32ToFloat16Bits } from './float16.js';
+import { shapeText } from './shape-text.js';
 import { elementCount, type Tensor, type TensorData } from './tensor.js';
 
 /** A JSON scalar as it appears in tensor data. */
@@ -95,7 +97,7 @@ export function flattenJsonData(data: unknown, where: string, shape?: readonly n
 function notNestedAsShape(where: string, shape: readonly number[], problem: string): SluiceError {
   return new SluiceError(
     'SLUICE_TENSOR_SHAPE_MISMATCH',
-    `${where}: nested data does not match shape [${shape.join(',')}]: ${problem}; nest the data exactly as the shape says, or send it flat`,
+    `${where}: nested data does not match shape ${shapeText(shape)}: ${problem}; nest the data exactly as the shape says, or send it flat`,
   );
 }
 
@@ -253,17 +255,15 @@ export function tensorFromJsonValues(
   if (values.length !== expected) {
     throw new SluiceError(
       'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
-      `${where}: shape [${shape.join(',')}] needs ${expected} values, got ${values.length}`,
+      `${where}: shape ${shapeText(shape)} needs ${expected} values, got ${values.length}`,
       { expected, got: values.length },
     );
   }
   if (datatype === 'BYTES') {
-    const encoder = new TextEncoder();
-    const data = values.map((v, i) => {
-      if (typeof v !== 'string') throw invalid(where, i, 'a string for BYTES', v);
-      return encoder.encode(v);
-    });
-    return { name, datatype, shape: [...shape], data };
+    for (let i = 0; i < values.length; i++) {
+      if (typeof values[i] !== 'string') throw invalid(where, i, 'a string for BYTES', values[i]);
+    }
+    return { name, datatype, shape: [...shape], data: utf8BytesElements(values as readonly string[]) };
   }
   return { name, datatype, shape: [...shape], data: fillNumeric(datatype, values, where) };
 }

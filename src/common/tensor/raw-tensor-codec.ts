@@ -1,5 +1,7 @@
 import { SluiceError } from '../errors/index.js';
+import { bytesElementOf } from './bytes-elements.js';
 import { NUMERIC_DATATYPE_INFO, type SupportedDatatype } from './datatype.js';
+import { shapeText } from './shape-text.js';
 import { elementCount, type Tensor } from './tensor.js';
 
 /**
@@ -7,7 +9,8 @@ import { elementCount, type Tensor } from './tensor.js';
  * little-endian, row-major; BYTES elements each prefixed by a 4-byte little-endian length.
  * Sluice runs on little-endian hosts only (x86-64, arm64), so typed arrays map bytes one to one.
  * Numeric data that is aligned for its element size is a view of `bytes` (no copy): the caller must not
- * change `bytes` afterwards.
+ * change `bytes` afterwards. BYTES elements are views of one copy of `bytes`, so posting them to a thread
+ * copies the tensor's bytes rather than the whole body they came in.
  */
 export function tensorFromRawBytes(
   name: string,
@@ -23,7 +26,7 @@ export function tensorFromRawBytes(
   if (bytes.byteLength !== expected) {
     throw new SluiceError(
       'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
-      `${where}: shape [${shape.join(',')}] of ${datatype} needs ${expected} bytes, got ${bytes.byteLength}`,
+      `${where}: shape ${shapeText(shape)} of ${datatype} needs ${expected} bytes, got ${bytes.byteLength}`,
       { expected, got: bytes.byteLength },
     );
   }
@@ -38,6 +41,7 @@ export function tensorFromRawBytes(
 
 function splitLengthPrefixed(bytes: Uint8Array, count: number, where: string): Uint8Array[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const memory = bytes.slice();
   const out: Uint8Array[] = [];
   let offset = 0;
   while (offset < bytes.byteLength) {
@@ -60,7 +64,7 @@ function splitLengthPrefixed(bytes: Uint8Array, count: number, where: string): U
         `${where}: BYTES element ${out.length} declares ${length} bytes but only ${bytes.byteLength - offset} remain`,
       );
     }
-    out.push(bytes.slice(offset, offset + length));
+    out.push(bytesElementOf(memory, offset, length));
     offset += length;
   }
   if (out.length !== count) {

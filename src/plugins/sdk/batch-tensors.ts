@@ -1,5 +1,6 @@
 import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { NUMERIC_DATATYPE_INFO, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
+import { shapeText } from '../../common/tensor/shape-text.js';
 import type { Batch, JobResult } from './executor.js';
 import type { LoadedModel } from './model-runtime.js';
 
@@ -67,7 +68,7 @@ export function splitBatchOutputs(batch: Batch, outputs: readonly Tensor[]): Job
   if (unsplittable !== undefined) {
     const error = new SluiceError(
       'SLUICE_INFERENCE_FAILED',
-      `output \`${unsplittable.name}\` has shape [${unsplittable.shape.join(',')}], not ${rows} rows, so a batch cannot be split; set batching.maxBatchSize: 1 for this model`,
+      `output \`${unsplittable.name}\` has shape ${shapeText(unsplittable.shape)}, not ${rows} rows, so a batch cannot be split; set batching.maxBatchSize: 1 for this model`,
     );
     return batch.items.map(() => ({ ok: false, error }));
   }

@@ -7,6 +7,11 @@ export interface EnvelopeRequest {
   readonly body: Uint8Array;
   /** The media type without parameters (`application/json`, `image/png`, …). */
   readonly contentType: string;
+  /**
+   * The `charset` parameter of the `Content-Type`, lower-cased, when the request named one. An envelope
+   * that reads the body as text refuses one that is not UTF-8 (`refuseNonUtf8Charset`).
+   */
+  readonly charset?: string;
 }
 
 /** A response body an envelope made. */

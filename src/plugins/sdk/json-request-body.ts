@@ -7,6 +7,8 @@ import {
   type Tensor,
   type TensorSpec,
 } from '../../common/tensor/index.js';
+import { jsonTensorShape } from '../../common/tensor/json-shape.js';
+import { shapeText } from '../../common/tensor/shape-text.js';
 import type { ModelDescription } from './model-description.js';
 
 /** How the client laid out its body: one instance, a batch it shaped itself, or KServe `instances`. */
@@ -67,10 +69,10 @@ function holdsNoInstance(spec: TensorSpec, value: unknown): boolean {
 function tensorForSpec(spec: TensorSpec, value: unknown, model: ModelDescription, sent: string): { tensor: Tensor; layout: InputLayout } {
   if (holdsNoInstance(spec, value)) {
     const row = spec.shape.slice(1);
-    const instance = row.length === 0 ? 'one instance, a single value,' : `one instance of shape [${row.join(',')}]`;
+    const instance = row.length === 0 ? 'one instance, a single value,' : `one instance of shape ${shapeText(row)}`;
     throw new SluiceError(
       'SLUICE_REQUEST_INVALID',
-      `the body holds no instance: ${sent} is an empty list; input \`${spec.name}\` of model \`${model.name}\` has shape [${spec.shape.join(',')}] (-1 = any size), so send ${instance} or a list of them`,
+      `the body holds no instance: ${sent} is an empty list; input \`${spec.name}\` of model \`${model.name}\` has shape ${shapeText(spec.shape)} (-1 = any size), so send ${instance} or a list of them`,
     );
   }
   const shape = inferJsonShape(value, `input \`${spec.name}\``);
@@ -107,17 +109,16 @@ function specNamed(model: ModelDescription, name: string): TensorSpec {
   return spec;
 }
 
+/** One entry of `{"inputs": [OIP tensors]}`, its shape checked as the Open Inference Protocol's decoder checks it. */
 function decodeOipTensor(value: unknown, index: number): Tensor {
   if (!isRecord(value) || typeof value['name'] !== 'string' || !Array.isArray(value['shape'])) {
     throw new SluiceError('SLUICE_REQUEST_INVALID', `inputs[${index}] must be an object with name, datatype, shape and data`);
   }
-  const { name, datatype, shape } = value as { name: string; datatype: unknown; shape: unknown[] };
+  const { name, datatype } = value as { name: string; datatype: unknown };
   if (!isDatatype(datatype) || datatype === 'BF16') {
     throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `input \`${name}\`: datatype ${JSON.stringify(datatype)} is not supported`);
   }
-  if (!shape.every((d): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0)) {
-    throw new SluiceError('SLUICE_REQUEST_INVALID', `input \`${name}\`: shape must be a list of non-negative integers`);
-  }
+  const shape = jsonTensorShape(value['shape'], `inputs[${index}]`);
   const where = `input \`${name}\``;
   return tensorFromJsonValues(name, datatype, shape, flattenJsonData(value['data'], where, shape), where);
 }

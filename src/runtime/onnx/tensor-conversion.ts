@@ -1,10 +1,10 @@
 import { Tensor as OrtTensor } from 'onnxruntime-node';
 import { SluiceError } from '../../common/errors/index.js';
+import { utf8BytesElements } from '../../common/tensor/bytes-elements.js';
 import { type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
 import { fromOrtTensorType, toOrtTensorType } from './datatype-mapping.js';
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-const utf8Encoder = new TextEncoder();
 
 /**
  * Wraps a Sluice tensor as an ONNX Runtime CPU tensor. Numeric data is shared, not copied. BYTES
@@ -35,7 +35,7 @@ export function ortTensorToSluice(name: string, tensor: OrtTensor): Tensor {
   const data: unknown = tensor.data;
   switch (datatype) {
     case 'BYTES':
-      return { name, datatype, shape, data: (data as readonly string[]).map((text) => utf8Encoder.encode(text)) };
+      return { name, datatype, shape, data: utf8BytesElements(data as readonly string[]) };
     case 'FP16': {
       const view = data as ArrayBufferView & { readonly length: number };
       return { name, datatype, shape, data: new Uint16Array(view.buffer, view.byteOffset, view.length) };

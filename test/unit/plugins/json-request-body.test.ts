@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeJsonInstance, decodeJsonRequestBody, type ModelDescription } from '../../../src/plugins/sdk/index.js';
+import { decodeOipRequest } from '../../../src/api/rest/inference/oip/oip-request-decoder.js';
+import { decodeJsonInstance, decodeJsonRequestBody, type ModelDescription, type SluiceError } from '../../../src/plugins/sdk/index.js';
 import { validateInputs } from '../../../src/runtime/input-validation.js';
 
 const iris: ModelDescription = {
@@ -181,10 +182,34 @@ describe('decodeJsonRequestBody: {"inputs": [OIP tensors]}', () => {
     );
   });
 
-  it('refuses a shape that is not a list of non-negative integers', () => {
+  it('refuses a shape that is not a list of non-negative integers, naming the dimension', () => {
     expect(() => decodeJsonRequestBody({ inputs: [{ name: 'x', datatype: 'FP32', shape: [-1], data: [1] }] }, iris)).toThrow(
-      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'input `x`: shape must be a list of non-negative integers' }),
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'inputs[0].shape[0] is -1; a shape is a list of non-negative integers, e.g. [1, 4]' }),
     );
+  });
+
+  it('refuses a dimension beyond 2^53 - 1, which JSON cannot carry exactly', () => {
+    expect(() => decodeJsonRequestBody({ inputs: [{ name: 'x', datatype: 'FP32', shape: [0, 2 ** 53], data: [] }] }, iris)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_INVALID',
+        message: 'inputs[0].shape[1] is 9007199254740992, beyond 2^53 - 1 (a JSON number that large is not exact); a shape is a list of non-negative integers, e.g. [1, 4]',
+      }),
+    );
+  });
+
+  it.each([[[1, -1]], [[1.5]], [['2', 2]], [[2, null]], [[0, 2 ** 53]], [[0, 1e308]]])('checks the shape %p as the OIP infer decoder does', (shape) => {
+    const input = { name: 'x', datatype: 'FP32', shape, data: [] };
+    const refusal = (decode: () => unknown): unknown => {
+      try {
+        decode();
+      } catch (error) {
+        return { code: (error as SluiceError).code, message: (error as SluiceError).message };
+      }
+      return 'accepted';
+    };
+    const oip = refusal(() => decodeOipRequest({ inputs: [input] }));
+    expect(oip).toMatchObject({ code: 'SLUICE_REQUEST_INVALID' });
+    expect(refusal(() => decodeJsonRequestBody({ inputs: [input] }, iris))).toEqual(oip);
   });
 
   it('refuses data that does not fill the shape', () => {

@@ -81,6 +81,17 @@ describe('validateInputs', () => {
     }).toThrow('input `features` of model `iris` must have shape [-1,4] (-1 = any size), got [4]');
   });
 
+  it('quotes only the first 16 dimensions of a very long shape, and its rank', () => {
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', Array.from({ length: 40_000 }, () => 1)), mask(1)]);
+    }).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+        message: 'input `features` of model `iris` must have shape [-1,4] (-1 = any size), got [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… (40000 dims)]',
+      }),
+    );
+  });
+
   it('refuses data whose length does not match the shape', () => {
     expect(() => {
       validateInputs('iris', specs, [fp32('features', [2, 4], 7), mask(2)]);

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { SluiceError } from '../../../common/errors/index.js';
+import { narrowedToKServeV1 } from './kserve-v1-path.js';
 
 /** The methods a port's routes can take, in the order an `Allow` header lists them. */
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -20,5 +22,14 @@ function takesPath(found: { readonly params?: Readonly<Record<string, string | u
 export function methodsForPath(request: FastifyRequest): string[] {
   const path = request.url.split('?')[0] ?? '';
   // Typed as always found, but null when no route matches.
-  return METHODS.filter((method) => takesPath(request.server.findRoute({ method, url: path }) as Parameters<typeof takesPath>[0]));
+  const routed = METHODS.filter((method) => takesPath(request.server.findRoute({ method, url: path }) as Parameters<typeof takesPath>[0]));
+  return narrowedToKServeV1(path, routed);
+}
+
+/**
+ * `SLUICE_METHOD_NOT_ALLOWED` (405) for `route` (`GET /v1/models/m:predict`), naming the methods its path
+ * takes in the message and in the `Allow` header; `hint` is added to the message.
+ */
+export function methodNotAllowed(route: string, allowed: readonly string[], hint = ''): SluiceError {
+  return new SluiceError('SLUICE_METHOD_NOT_ALLOWED', `${route} is not allowed: this path takes ${allowed.join(', ')}${hint}`, { allow: allowed.join(', ') });
 }

@@ -4,7 +4,7 @@ import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
 import type { Logger } from '../../../common/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
 import { authChallengeOf } from '../auth/auth-challenge.js';
-import { methodsForPath } from './allowed-methods.js';
+import { methodNotAllowed, methodsForPath } from './allowed-methods.js';
 import { errorBody, errorStyleOf, type OipErrorBody, type TorchServeErrorBody } from './error-body.js';
 import { noteRequestError, requestLogFields } from './request-observer.js';
 
@@ -16,9 +16,7 @@ function fromHttpException(error: HttpException, request: FastifyRequest, maxReq
     case 404: {
       // The router found nothing for this method; a route may still take the path with another one.
       const allowed = methodsForPath(request);
-      if (allowed.length > 0) {
-        return new SluiceError('SLUICE_METHOD_NOT_ALLOWED', `${route} is not allowed: this path takes ${allowed.join(', ')}`, { allow: allowed.join(', ') });
-      }
+      if (allowed.length > 0) return methodNotAllowed(route, allowed);
       return new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route ${route}; GET /api-description lists the routes of this port`);
     }
     case 405:

@@ -5,6 +5,7 @@ import type { ServingCore } from '../../../serving/serving-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import { charsetOf } from '../../../plugins/sdk/body-charset.js';
 import { readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
@@ -230,7 +231,8 @@ export class InferenceLane implements RequestLane {
 
   private async predict(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
     const knobs = knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext);
-    const handlerRequest = handlerRequestFromBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), mediaTypeOfHeader(request.headers['content-type']));
+    const contentType = request.headers['content-type'];
+    const handlerRequest = handlerRequestFromBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), mediaTypeOfHeader(contentType), charsetOf(contentType));
     const answer = await this.core.inference.predict({ model, ...knobs, api: 'predictions', requestId, request: handlerRequest });
     return handlerResultAnswer(answer.result);
   }

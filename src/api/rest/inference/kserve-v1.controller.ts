@@ -1,11 +1,25 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
-import { observedRequestId } from '../common/request-observer.js';
+import { kserveInstances } from '../../../plugins/sdk/kserve-instances.js';
 import { ServingCore } from '../../../serving/serving-core.js';
+import { methodNotAllowed } from '../common/allowed-methods.js';
+import { kserveV1Methods, predictedModel } from '../common/kserve-v1-path.js';
+import { observedRequestId } from '../common/request-observer.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
-import { kserveV1Instances } from '../../common/kserve-v1-body.js';
 import { handlerRequestOf } from './handler-request.js';
+
+/**
+ * The answer to a request whose `/v1/models/{segment}` path does not take its method (the router sends
+ * both routes' methods to both handlers): 405 naming the methods the path takes, or 404 for a verb that
+ * is not `:predict`.
+ */
+function notTaken(request: FastifyRequest, segment: string): SluiceError {
+  const route = `${request.method} ${request.url.split('?')[0] ?? ''}`;
+  const taken = kserveV1Methods(segment);
+  if (taken.length === 0) return new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route ${route}; use GET /v1/models/<model> or POST /v1/models/<model>:predict`);
+  return methodNotAllowed(route, taken, taken.includes('POST') ? '' : `; predict with POST /v1/models/${segment}:predict`);
+}
 
 /**
  * KServe v1 protocol: `{instances}` in, `{predictions}` out; each instance is a request of the model's
@@ -17,8 +31,9 @@ export class KServeV1Controller {
 
   /** `{name, ready}` for the model's default version. */
   @Get(':model')
-  status(@Param('model') model: string): { name: string; ready: boolean } {
-    const version = this.core.registry.resolve(model);
+  status(@Param('model') segment: string, @Req() request: FastifyRequest): { name: string; ready: boolean } {
+    if (segment.includes(':')) throw notTaken(request, segment);
+    const version = this.core.registry.resolve(segment);
     return { name: version.name, ready: version.isReady() };
   }
 
@@ -30,14 +45,10 @@ export class KServeV1Controller {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ predictions: unknown }> {
-    const separator = modelAndVerb.lastIndexOf(':');
-    const model = modelAndVerb.slice(0, separator);
-    const verb = modelAndVerb.slice(separator + 1);
-    if (separator <= 0 || verb !== 'predict') {
-      throw new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route POST /v1/models/${modelAndVerb}; use POST /v1/models/<model>:predict`);
-    }
+    const model = predictedModel(modelAndVerb);
+    if (model === undefined) throw notTaken(request, modelAndVerb);
     this.core.registry.resolve(model); // an unknown model is a 404 whatever the body holds
-    const { listName, requests } = kserveV1Instances(handlerRequestOf(request).body);
+    const { listName, requests } = kserveInstances(handlerRequestOf(request).body);
     const answer = await this.core.inference.predictEach({ model, requests, listName, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
     return { predictions: answer.result };
   }

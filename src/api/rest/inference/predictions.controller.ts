@@ -5,6 +5,7 @@ import { ServingCore } from '../../../serving/serving-core.js';
 import { knobsFromHeaders } from '../common/request-knobs.js';
 import { bodyBytes, mediaTypeOf } from '../common/request-body.js';
 import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { charsetOf } from '../../../plugins/sdk/body-charset.js';
 import { handlerRequestOf } from './handler-request.js';
 
 /** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */
@@ -44,10 +45,11 @@ export class PredictionsController {
     const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: observedRequestId(request) };
     if (envelope === undefined) return (await this.core.inference.predict({ ...target, request: handlerRequestOf(request) })).result;
     const body = bodyBytes(request);
+    const charset = charsetOf(request.headers['content-type']);
     const answer = await this.core.inference.predictEnveloped({
       ...target,
       envelope,
-      body: { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: mediaTypeOf(request) },
+      body: { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: mediaTypeOf(request), ...(charset !== undefined ? { charset } : {}) },
     });
     const { body: responseBody, contentType } = answer.result;
     if (contentType !== undefined) void reply.type(contentType);

@@ -160,6 +160,12 @@ describe('tensorFromJsonValues', () => {
     expect(() => tensorFromJsonValues('x', 'FP32', [1], [], 'inputs[0]')).toThrow('inputs[0]: shape [1] needs 1 values, got 0');
   });
 
+  it('quotes only the first 16 dimensions of a very long shape, and its rank', () => {
+    const shape = Array.from({ length: 40_000 }, () => 1);
+    expect(() => tensorFromJsonValues('x', 'FP32', shape, [])).toThrow('input `x`: shape [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… (40000 dims)] needs 1 values, got 0');
+    expect(() => flattenJsonData([[1]], 'input `x`', shape)).toThrow(/^input `x`: nested data does not match shape \[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… \(40000 dims\)\]: /);
+  });
+
   it('encodes FP16 values as raw half bits', () => {
     expect(tensorFromJsonValues('x', 'FP16', [3], [1, -2, 0.5]).data).toEqual(new Uint16Array([0x3c00, 0xc000, 0x3800]));
   });

@@ -58,6 +58,11 @@ describe('tensorFromRawBytes', () => {
     );
   });
 
+  it('quotes only the first 16 dimensions of a very long shape, and its rank', () => {
+    const shape = Array.from({ length: 40_000 }, () => 1);
+    expect(() => tensorFromRawBytes('x', 'INT8', shape, new Uint8Array(0))).toThrow('input `x`: shape [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… (40000 dims)] of INT8 needs 1 bytes, got 0');
+  });
+
   it('uses the given description of where the bytes came from', () => {
     expect(() => tensorFromRawBytes('x', 'INT8', [1], new Uint8Array(0), 'output `y`')).toThrow('output `y`: shape [1] of INT8 needs 1 bytes, got 0');
   });

@@ -8,6 +8,7 @@ const model = {
   outputs: [{ name: 'logits', datatype: 'FP32' as const, shape: [-1, 3] }],
 };
 const context = { model };
+const BOTH_LISTS = 'the body has both "instances" and "inputs"; send the instances under one of them: {"instances": [...]} or {"inputs": [...]}';
 const json = (value: unknown): { body: Uint8Array; contentType: string } => ({ body: new TextEncoder().encode(JSON.stringify(value)), contentType: 'application/json' });
 
 describe('json envelope', () => {
@@ -39,11 +40,42 @@ describe('kserve envelope', () => {
     expect(kserveEnvelope.decodeEntries?.(json({ inputs: [[1, 2]] }), context).listName).toBe('inputs');
   });
 
-  it('names its list instances when the body has both instances and inputs', () => {
-    expect(kserveEnvelope.decodeEntries?.(json({ instances: [[1, 2]], inputs: [[3, 4], [5, 6]] }), context)).toEqual({
-      listName: 'instances',
-      requests: [{ body: [1, 2], contentType: 'application/json', instance: true }],
-    });
+  it('refuses a body with both instances and inputs, naming both, rather than dropping one', () => {
+    expect(() => kserveEnvelope.decodeEntries?.(json({ instances: [[1, 2]], inputs: [[3, 4], [5, 6]] }), context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: BOTH_LISTS }),
+    );
+  });
+
+  it('refuses a body with instances null beside inputs, as KServe v1 :predict does', () => {
+    expect(() => kserveEnvelope.decodeEntries?.(json({ instances: null, inputs: [[3, 4]] }), context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: BOTH_LISTS }),
+    );
+  });
+
+  it('answers a body of the wrong shape with the code and message of KServe v1 :predict', () => {
+    expect(() => kserveEnvelope.decode(json({ rows: [[1, 2]] }), context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: 'a KServe v1 request is {"instances": [...]} (or {"inputs": [...]})' }),
+    );
+    expect(() => kserveEnvelope.decode(json({ inputs: [] }), context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_INVALID', message: '"inputs" is empty; send at least one instance' }),
+    );
+  });
+});
+
+describe('envelopes that read JSON', () => {
+  const latin1 = { ...json({ instances: [[1, 2]] }), charset: 'latin1' };
+
+  it.each([jsonEnvelope, kserveEnvelope, kserveV2Envelope])('$name refuses a body declared in a charset other than UTF-8 with 415', (envelope) => {
+    expect(() => envelope.decode(latin1, context)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+        message: 'the body is declared as charset=latin1, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset',
+      }),
+    );
+  });
+
+  it('reads a body declared as UTF-8', () => {
+    expect(jsonEnvelope.decode({ ...json({ instances: [[1, 2]] }), charset: 'utf-8' }, context)).toHaveLength(1);
   });
 });
 

@@ -64,6 +64,13 @@ describe('ortTensorToSluice', () => {
     expect(tensor.data).toEqual([new Uint8Array([0xc3, 0xbc]), new Uint8Array([])]);
   });
 
+  it('encodes the strings of a BYTES output into one block of memory, empty ones sharing one empty element', () => {
+    const data = ortTensorToSluice('out', new OrtTensor('string', ['ab', '', 'c', ''], [4])).data as readonly Uint8Array[];
+    expect(data).toEqual([new Uint8Array([0x61, 0x62]), new Uint8Array([]), new Uint8Array([0x63]), new Uint8Array([])]);
+    expect(data[2]?.buffer).toBe(data[0]?.buffer);
+    expect(data[3]).toBe(data[1]);
+  });
+
   it('normalises BOOL values to 0 and 1', () => {
     const tensor = ortTensorToSluice('out', new OrtTensor('bool', new Uint8Array([0, 1, 2, 255]), [4]));
     expect(tensor.data).toEqual(new Uint8Array([0, 1, 1, 1]));

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SluiceError } from '../../../../common/errors/index.js';
+import { charsetOf, refuseNonUtf8Charset } from '../../../../plugins/sdk/body-charset.js';
 import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
 import { decodeOipRequest, parseBinaryHeader, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
 
@@ -8,7 +9,8 @@ export const HEADER_LENGTH = 'inference-header-content-length';
 
 /**
  * An OIP infer request from its body bytes and headers: a JSON document, or with
- * `Inference-Header-Content-Length` a JSON header followed by binary tensors.
+ * `Inference-Header-Content-Length` a JSON header followed by binary tensors. A JSON document declared in a
+ * charset other than UTF-8 is refused (415).
  */
 export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): DecodedOipRequest {
   const headerLength = headers[HEADER_LENGTH];
@@ -23,5 +25,6 @@ export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): Decod
       `an OIP infer request is JSON (Content-Type: application/json), or a JSON header plus binary tensors with the Inference-Header-Content-Length header; got ${mediaType}`,
     );
   }
+  refuseNonUtf8Charset(charsetOf(headers['content-type']));
   return decodeOipRequest(parseJson(body.toString('utf8')));
 }

@@ -1,5 +1,6 @@
 import { SluiceError } from '../../../../common/errors/index.js';
 import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../common/tensor/index.js';
+import { jsonTensorShape } from '../../../../common/tensor/json-shape.js';
 
 /** An OIP inference request decoded into tensors. */
 export interface DecodedOipRequest {
@@ -34,22 +35,6 @@ function booleanParameter(params: JsonObject, key: string, where: string): boole
   const value = params[key];
   if (value === undefined || typeof value === 'boolean') return value;
   throw invalid(`${where}.${key} must be true or false, got ${JSON.stringify(value)}`);
-}
-
-const SHAPE_EXPECTED = 'a shape is a list of non-negative integers, e.g. [1, 4]';
-
-/**
- * The shape of an input: a list of non-negative integers, each a safe integer, so that no dimension was
- * rounded on its way through JSON and element counts stay exact.
- */
-function decodeShape(value: unknown, where: string): number[] {
-  if (!Array.isArray(value)) throw invalid(`${where}.shape must be a list of non-negative integers, e.g. [1, 4]`);
-  for (let i = 0; i < value.length; i++) {
-    const dim: unknown = value[i];
-    if (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 0) throw invalid(`${where}.shape[${i}] is ${typeof dim === 'number' ? String(dim) : JSON.stringify(dim)}; ${SHAPE_EXPECTED}`);
-    if (dim > Number.MAX_SAFE_INTEGER) throw invalid(`${where}.shape[${i}] is ${dim}, beyond 2^53 - 1 (a JSON number that large is not exact); ${SHAPE_EXPECTED}`);
-  }
-  return value as number[];
 }
 
 /** Reads `binary_data_size` bytes per binary input from `binary`, in input order. */
@@ -92,7 +77,7 @@ function decodeInput(value: unknown, index: number, slicer: BinarySlicer): Tenso
   if (datatype === 'BF16') {
     throw new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', `${label}: BF16 is not supported by the ONNX runtime; send FP16 or FP32`);
   }
-  const shape = decodeShape(value['shape'], where);
+  const shape = jsonTensorShape(value['shape'], where);
   const size = parameters(value['parameters'], where)['binary_data_size'];
   if (size !== undefined) {
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw invalid(`${where}.parameters.binary_data_size must be a non-negative integer`);
