@@ -8,6 +8,7 @@ import {
   type SupportedDatatype,
   type Tensor,
 } from '../../../common/tensor/index.js';
+import { shapeText } from '../../../common/tensor/shape-text.js';
 import type { InferInputTensor, InferParameters, InferTensorContents, ModelInferRequest } from './oip-messages.js';
 
 /** A `ModelInferRequest` decoded into tensors. */
@@ -106,7 +107,7 @@ function typedTensor(input: InferInputTensor, datatype: SupportedDatatype, shape
   }
   const expected = elementCount(shape);
   if (values.length !== expected) {
-    throw new SluiceError('SLUICE_TENSOR_DATA_LENGTH_MISMATCH', `${label}: shape [${shape.join(',')}] needs ${expected} values, got ${values.length}`, {
+    throw new SluiceError('SLUICE_TENSOR_DATA_LENGTH_MISMATCH', `${label}: shape ${shapeText(shape)} needs ${expected} values, got ${values.length}`, {
       expected,
       got: values.length,
     });

@@ -31,6 +31,16 @@ describe('decodeModelInferRequest: shapes', () => {
     );
   });
 
+  it('quotes a long shape shortened when its contents do not fill it', () => {
+    const shape = Array.from({ length: 20 }, () => '1');
+    expect(() => decodeModelInferRequest(request({ inputs: [{ ...fp32Input, shape, contents: contents({ fp32_contents: [1, 2] }) }] }))).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_DATA_LENGTH_MISMATCH',
+        message: 'input `x`: shape [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,… (20 dims)] needs 1 values, got 2',
+      }),
+    );
+  });
+
   it('takes a dimension of 2^53 - 1, leaving its limit to input validation', () => {
     const decoded = decodeModelInferRequest(request({ inputs: [{ ...fp32Input, shape: ['9007199254740991', '0'], contents: null }] }));
     expect(decoded.inputs[0]?.shape).toEqual([9007199254740991, 0]);
