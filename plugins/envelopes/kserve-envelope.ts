@@ -1,14 +1,15 @@
-import { kserveInstances, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
-import { parseJsonBody } from './json-body.js';
+import { kserveInstances, parseJson, refuseNonUtf8Charset, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
 
 function decodeEntries(request: EnvelopeRequest): EnvelopeEntries {
-  return kserveInstances(parseJsonBody(request, 'kserve', '{"instances": [...]} or {"inputs": [...]}'));
+  refuseNonUtf8Charset(request.charset);
+  return kserveInstances(parseJson(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8')));
 }
 
 /**
  * The `kserve` envelope: a KServe v1 body, `{"instances": [...]}` or `{"inputs": [...]}`, read exactly as
- * KServe v1 `:predict` reads it (the same checks, codes and messages), each instance a request of the
- * handler of its own; the answers come back as `{"predictions": [...]}` in the same order.
+ * KServe v1 `:predict` reads it (the same checks, codes and messages, a body that is not JSON included),
+ * each instance a request of the handler of its own; the answers come back as `{"predictions": [...]}` in
+ * the same order.
  */
 export const kserveEnvelope: Envelope = {
   name: 'kserve',

@@ -116,6 +116,15 @@ describe('envelopes on /predictions', () => {
     expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'a KServe v1 request is {"instances": [...]} (or {"inputs": [...]})' } });
   });
 
+  it('kserve: a body that is not JSON is answered exactly as KServe v1 :predict answers it', async () => {
+    const send = (url: string) => requestJson(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"instances": [' });
+    const [enveloped, predicted] = await Promise.all([send(`${t.inference}/predictions/iris?envelope=kserve`), send(`${t.inference}/v1/models/iris:predict`)]);
+    expect(enveloped).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' } });
+    // The /v1 route words its error under `error`, the TorchServe route under `message`.
+    expect(predicted).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' } });
+    expect((enveloped.body as { message: string }).message).toBe((predicted.body as { error: string }).error);
+  });
+
   it('kserve: a body declared in a charset other than UTF-8 is a 415 naming it', async () => {
     const answer = await requestJson(`${t.inference}/predictions/iris?envelope=kserve`, {
       method: 'POST',

@@ -62,6 +62,20 @@ describe('kserve envelope', () => {
   });
 });
 
+describe('kserve envelope: bodies that are not JSON', () => {
+  it('answers a malformed body with the code and message of KServe v1 :predict', () => {
+    expect(() => kserveEnvelope.decode({ body: new TextEncoder().encode('{"instances": ['), contentType: 'application/json' }, context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_MALFORMED_JSON', message: expect.stringMatching(/^the request body is not valid JSON: /) as unknown }),
+    );
+  });
+
+  it('answers an empty body as KServe v1 :predict does', () => {
+    expect(() => kserveEnvelope.decode({ body: new Uint8Array(0), contentType: 'application/json' }, context)).toThrow(
+      expect.objectContaining({ code: 'SLUICE_REQUEST_MALFORMED_JSON', message: 'the request body is empty; send a JSON document' }),
+    );
+  });
+});
+
 describe('envelopes that read JSON', () => {
   const latin1 = { ...json({ instances: [[1, 2]] }), charset: 'latin1' };
 

@@ -1,0 +1,15 @@
+import { SluiceError } from '../../common/errors/index.js';
+
+/**
+ * Parses a request body's text as JSON, answering an empty or malformed body with
+ * `SLUICE_REQUEST_MALFORMED_JSON` and the parser's reason: the answer every JSON route of Sluice gives.
+ */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new SluiceError('SLUICE_REQUEST_MALFORMED_JSON', 'the request body is empty; send a JSON document');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SluiceError('SLUICE_REQUEST_MALFORMED_JSON', `the request body is not valid JSON: ${reason}`);
+  }
+}
