@@ -5,7 +5,8 @@ import { makeDirectories } from '../common/make-directories.js';
 import type { SluiceConfig } from '../config/index.js';
 import { lookUpBackgroundServer, removeRunFiles, writeRunFiles } from './background-lookup.js';
 import { UsageError } from './cli-errors.js';
-import { commandLine, configDirectoryOf, runFiles } from './run-files.js';
+import { commandLine, configDirectoryOf, runFiles, type RunFiles } from './run-files.js';
+import { takeStartLock, type StartLock } from './start-lock.js';
 import { waitForServing } from './serving-notice.js';
 import { startErrorReport } from './start-log.js';
 
@@ -21,18 +22,19 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  * file (`configFile`, as `--config` named it; see {@link runFiles}), and waits (at most 60 s) until that process itself reports
  * over IPC that every port listens; another server answering on the same ports does not count. The pid goes
  * to `.sluice/sluice.pid` and, with the shutdown timeout, to `.sluice/sluice.run.json` for `sluice stop`. A
- * server of the same config folder still running refuses the start (status 2); run files of one that is gone
- * are replaced. A child that exits first fails the start: status 1, run files removed, the errors it logged
+ * server of the same config folder still running refuses the start (status 2), and so does another
+ * `sluice start` of that folder still starting one (it holds `.sluice/sluice.start.lock`, created exclusively
+ * and removed once its start has ended, however it ended); run files of one that is gone are replaced. A child that exits first fails the start: status 1, run files removed, the errors it logged
  * during start-up quoted (or, when it exited 0, word that it was stopped). A `.sluice` directory that cannot
  * be created is a `sluice:` line naming it and status 1.
  */
 export async function startInBackground(config: SluiceConfig, args: readonly string[], cwd: string, configFile: string | undefined): Promise<number> {
   const files = runFiles(configDirectoryOf(cwd, configFile));
   const stopHint = commandLine('stop', configFile);
-  const existing = await lookUpBackgroundServer(files);
-  if (existing.kind === 'running') throw new UsageError(`Sluice already runs here (pid ${existing.pid}); stop it with ${stopHint}`);
+  let lock: StartLock;
   try {
     await makeDirectories(files.dir);
+    lock = await takeStartLock(files.lockFile);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     process.stderr.write(
@@ -40,6 +42,23 @@ export async function startInBackground(config: SluiceConfig, args: readonly str
     );
     return 1;
   }
+  if (lock.kind === 'held') {
+    const holder = lock.pid === undefined ? 'another sluice start' : `another sluice start (pid ${lock.pid})`;
+    throw new UsageError(
+      `${holder} is starting a server for this config right now; wait for it, then see ${commandLine('status', configFile)} (if no sluice start runs, remove ${files.lockFile})`,
+    );
+  }
+  try {
+    return await startLocked(config, args, cwd, configFile, files, stopHint);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** {@link startInBackground} once it holds the config folder's start lock. */
+async function startLocked(config: SluiceConfig, args: readonly string[], cwd: string, configFile: string | undefined, files: RunFiles, stopHint: string): Promise<number> {
+  const existing = await lookUpBackgroundServer(files);
+  if (existing.kind === 'running') throw new UsageError(`Sluice already runs here (pid ${existing.pid}); stop it with ${stopHint}`);
   const log = await open(files.logFile, 'a');
   const logStart = (await log.stat()).size;
   const main = fileURLToPath(new URL('../main.js', import.meta.url));

@@ -10,6 +10,8 @@ export interface RunFiles {
   readonly logFile: string;
   /** JSON: the pid and the `shutdownTimeoutMs` the server was started with. */
   readonly recordFile: string;
+  /** Held by the `sluice start` starting a server, so a second one at the same time is refused; holds its pid. */
+  readonly lockFile: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function configDirectoryOf(cwd: string, configFile: string | undefined): 
  */
 export function runFiles(configDirectory: string): RunFiles {
   const dir = join(configDirectory, '.sluice');
-  return { dir, pidFile: join(dir, 'sluice.pid'), logFile: join(dir, 'sluice.log'), recordFile: join(dir, 'sluice.run.json') };
+  return { dir, pidFile: join(dir, 'sluice.pid'), logFile: join(dir, 'sluice.log'), recordFile: join(dir, 'sluice.run.json'), lockFile: join(dir, 'sluice.start.lock') };
 }
 
 /** How to run `sluice <command>` for the server of `configFile` (as `--config` named it), to quote in messages. */

@@ -13,12 +13,19 @@ function invalid(source: string, key: string, expected: string, raw: string): Sl
 
 function parseScalar(type: string | undefined, raw: string, key: string, source: string): unknown {
   switch (type) {
-    case 'integer':
+    case 'integer': {
       if (!INTEGER.test(raw)) throw invalid(source, key, 'integer', raw);
-      return Number(raw);
-    case 'number':
+      // A number holds integers exactly only up to 2^53 - 1: a longer one would be rounded without a word.
+      const value = Number(raw);
+      if (!Number.isSafeInteger(value)) throw invalid(source, key, `an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`, raw);
+      return value;
+    }
+    case 'number': {
       if (!NUMBER.test(raw)) throw invalid(source, key, 'number', raw);
-      return Number(raw);
+      const value = Number(raw);
+      if (!Number.isFinite(value)) throw invalid(source, key, 'a finite number', raw);
+      return value;
+    }
     case 'boolean': {
       const word = raw.toLowerCase();
       if (TRUE_WORDS.has(word)) return true;
@@ -52,7 +59,8 @@ function parseList(list: ConfigSchemaNode, raw: string, key: string, source: str
 
 /**
  * Turns the text of an environment variable (or any string source) into the value the schema
- * expects for `info`: integers and numbers strictly, booleans from `true`/`false`/`1`/`0`, lists
+ * expects for `info`: integers and numbers strictly (an integer beyond 2^53 - 1, which a number cannot
+ * hold exactly, and a number too large to be finite are refused), booleans from `true`/`false`/`1`/`0`, lists
  * from JSON when the text starts with `[` and from comma-separated items otherwise; a text that is
  * one of a key's allowed string constants (`models: all`) stays a string. The result still needs
  * schema validation; this only throws when the text cannot be read as the expected type, with a

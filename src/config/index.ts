@@ -30,3 +30,4 @@ export {
 } from './config-env-reader.js';
 export { listConfigKeys, type ConfigKeyInfo, type ConfigSchemaNode } from './config-schema-keys.js';
 export { parseConfigValue } from './config-value-parser.js';
+export { checkListenerAddresses, type HostLookup } from './listener-ports.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import type { Logger } from '../common/logger.js';
-import type { SluiceConfig } from '../config/index.js';
+import { checkListenerAddresses, type SluiceConfig } from '../config/index.js';
 import { InferenceApiModule } from '../api/rest/inference/inference-api.module.js';
 import { ManagementApiModule } from '../api/rest/management/management-api.module.js';
 import { MetricsApiModule } from '../api/rest/metrics/metrics-api.module.js';
@@ -30,7 +30,8 @@ import { Telemetry } from '../telemetry/tracing/telemetry.js';
 import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/tracing/telemetry-settings.js';
 import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
 import { listenFailure, type NamedListener } from './listen-failure.js';
-import { abandonableStages } from './start-abandonment.js';
+import { abandonableStages, abandonedStart } from './start-abandonment.js';
+import { stopGracefully, type ClosablePort } from './graceful-stop.js';
 
 export { isAbandonedStart } from './start-abandonment.js';
 
@@ -96,19 +97,23 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
  * writes the snapshot and calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
  * that cannot bind, or a snapshot that cannot be restored, fails the start, and a start that fails shuts down
  * whatever it had started (models, ports, plugins, its own telemetry) before it throws. A port that cannot be
- * opened (in use, a host that is no local address) is `SLUICE_CONFIG_INVALID` naming its key. `abandon` gives
- * up a start-up still under way.
+ * opened (in use, a host that is no local address) is `SLUICE_CONFIG_INVALID` naming its key; two listeners
+ * whose hosts resolve to one address on one port are refused so before anything starts. `abandon` gives
+ * up a start-up still under way (during plugin loading too: the plugins loaded so far are shut down).
  */
 export async function startServer(options: StartServerOptions): Promise<SluiceServer> {
   const { config, logger } = options;
   const stage = abandonableStages(options.abandon);
+  // Before anything starts: two listeners whose hosts resolve to one address would fail only at the second bind.
+  await stage(checkListenerAddresses(config));
   const telemetry = options.telemetry ?? ownTelemetryOf(resolveTelemetrySettings(config.telemetry, process.env, SLUICE_VERSION), logger);
   const ownTelemetry = options.telemetry === undefined;
   const root = packageRoot();
   const releaseTelemetry = async (): Promise<void> => {
     if (ownTelemetry) await telemetry.shutdown();
   };
-  const plugins = await stage(loadPlugins({
+  // Not a stage: given up, the loader itself stops waiting, and shuts down the plugins it had loaded first.
+  const plugins = await loadPlugins({
     pluginsDir: options.pluginsDir ?? join(root, 'plugins'),
     packageRoot: root,
     entries: config.plugins,
@@ -116,9 +121,10 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     sluiceVersion: SLUICE_VERSION,
     logger,
     loadTimeoutMs: config.pluginLoadTimeoutMs,
-  })).catch(async (error: unknown) => {
+    ...(options.abandon ? { signal: options.abandon } : {}),
+  }).catch(async (error: unknown) => {
     await releaseTelemetry();
-    throw error;
+    throw options.abandon?.aborted === true ? abandonedStart() : error;
   });
   let guards: ApiGuards;
   try {
@@ -164,7 +170,7 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     config: endpoint.config,
     logger: endpoint.logger,
   });
-  const apps: { close(): Promise<void>; closeAllConnections(): void }[] = [];
+  const apps: ClosablePort[] = [];
   const open = async (name: GuardedApi, module: DynamicModule, listener: SluiceConfig['inference'], traced: boolean): Promise<HttpApp> => {
     const observe = { metrics: core.metrics, accessLog: traced, logRequestBodies: config.telemetry.logRequestBodies, ...(traced ? { telemetry } : {}) };
     const endpoints = plugins.endpoints.filter((e) => e.value.api === name);
@@ -221,20 +227,17 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     await stage(core.serving());
     await stage(notifyProvidersServing(guards, config.pluginLoadTimeoutMs));
     let stopping: Promise<{ drained: boolean }> | undefined;
-    const stop = (): Promise<{ drained: boolean }> => {
-      stopping ??= (async () => {
-        logger.info('shutting down: no new requests, draining in-flight ones', { timeoutMs: config.shutdownTimeoutMs });
-        const closing = Promise.all(apps.map((a) => a.close()));
-        const drained = await core.shutdown(config.shutdownTimeoutMs);
-        if (!drained) for (const a of apps) a.closeAllConnections();
-        await closing;
-        await plugins.shutdown();
-        await releaseTelemetry();
-        logger.info('stopped', { drained });
-        return { drained };
-      })();
-      return stopping;
-    };
+    const stop = (): Promise<{ drained: boolean }> =>
+      (stopping ??= stopGracefully({
+        ports: apps,
+        drainCore: (timeoutMs) => core.shutdown(timeoutMs),
+        release: async () => {
+          await plugins.shutdown();
+          await releaseTelemetry();
+        },
+        timeoutMs: config.shutdownTimeoutMs,
+        logger,
+      }));
     return { core, inference, management, metrics, grpc, startup, plugins, stop };
   } catch (error) {
     // Settled, not all: one port that fails to close must not keep the plugins and telemetry running.

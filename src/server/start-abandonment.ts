@@ -1,7 +1,7 @@
 import { isSluiceError, SluiceError } from '../common/errors/index.js';
 
 /** What a start-up given up by its `abandon` signal rejects with. */
-function abandonedStart(): SluiceError {
+export function abandonedStart(): SluiceError {
   return new SluiceError(
     'SLUICE_SERVER_SHUTTING_DOWN',
     'start-up abandoned: the server was asked to stop while a start-up stage (a model load, say) was still running; what had started has been stopped',

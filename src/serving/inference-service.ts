@@ -16,6 +16,7 @@ import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
 import { HandlerCall } from './stage-deadline/handler-call.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
+import { preparedRequestProblem } from './prepared-request-problem.js';
 import type { ModelVersion } from './model-version.js';
 
 /** Per-request scheduling knobs, from headers or OIP parameters. */
@@ -252,6 +253,9 @@ export class InferenceService {
       if (call.expired) return;
       preprocessSpan?.end();
       if (prepared === undefined) throw handlerFailure(version, 'preprocess', new Error('it returned no entry for the request'));
+      // A malformed tensor is the handler's fault: it must not reach the model, nor be answered as the client's.
+      const problem = preparedRequestProblem(prepared);
+      if (problem !== undefined) throw handlerFailure(version, 'preprocess', new Error(problem));
       validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
       const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
       const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);

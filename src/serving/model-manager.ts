@@ -26,6 +26,7 @@ import { checkModelNameFree } from './name-claims.js';
 import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from './preferred-batch-sizes.js';
 import { UnrestoredModels, type UnrestoredModel } from './unrestored-models.js';
 import { compareVersions } from './version-order.js';
+import { MAX_WORKERS, workerCountOverLimit } from './worker-limit.js';
 
 /** A registration request (the management API's parameters, typed). */
 export interface RegisterRequest extends SettingOverrides {
@@ -57,6 +58,14 @@ export interface StartupReport {
   readonly kept: readonly string[];
   /** The workflows of the restored snapshot, for the workflow manager to register next. */
   readonly snapshotWorkflows?: readonly SnapshotWorkflow[];
+}
+
+/** A workflow change as {@link ModelManager.commitWorkflows} makes it. */
+export interface WorkflowChange<T> {
+  /** The registered workflows as the change leaves them, as the snapshot records them. */
+  readonly workflows: readonly SnapshotWorkflow[];
+  /** Makes the change once its snapshot is written; throws nothing it could have thrown before. */
+  readonly apply: () => T;
 }
 
 /** Everything the manager works with. */
@@ -112,12 +121,20 @@ function checkDefaultPriority(overrides: SettingOverrides, manifest: ModelManife
   );
 }
 
+/** Refuses worker counts above {@link MAX_WORKERS}, named as `counts` names them. */
+function checkWorkerCounts(counts: Readonly<Record<string, number | undefined>>): void {
+  const over = workerCountOverLimit(counts);
+  if (over === undefined) return;
+  throw invalidArgument(`\`${over.key}\` (${over.count}) is more than the ${MAX_WORKERS} workers a model version may have; give at most ${MAX_WORKERS}`);
+}
+
 /**
  * Refuses a registration whose own arguments are wrong, before anything is queued or downloaded. It throws
  * at once rather than through a promise, so that a caller that does not wait for the load still hears it.
  */
 function checkRegisterRequest(request: RegisterRequest): void {
   checkModelName(request.name);
+  checkWorkerCounts({ minWorkers: request.minWorkers, maxWorkers: request.maxWorkers });
   checkGivenPriorities(request);
   checkGivenPreferredBatchSizes(request);
 }
@@ -205,6 +222,7 @@ export class ModelManager {
       }
       if (request.min === undefined && max < min) min = max;
       if (max < min) max = min;
+      checkWorkerCounts({ min_worker: request.min, max_worker: request.max });
       const now = this.currentState();
       const scaled = new Map([[target, { ...target.settings, minWorkers: min, maxWorkers: max }]]);
       await this.commit({ ...now, settings: scaled }, () => {
@@ -321,9 +339,18 @@ export class ModelManager {
     return this.unrestored.list((name) => this.loadedDefaultOf(name));
   }
 
-  /** Writes the snapshot now (after a workflow change); does nothing before {@link serving}. */
-  persist(): Promise<void> {
-    return this.mutations.run(() => this.writeSnapshot(this.currentState()));
+  /**
+   * Makes a workflow change in this manager's turn, so that no model change runs between deciding it and
+   * making it: `change` checks it against the models registered now (throwing to refuse it) and answers the
+   * registered workflows as it leaves them; the snapshot of those and of the models is written, then the
+   * change `apply`s. A snapshot that cannot be written leaves the change unmade, as for a model change.
+   * `change` and `apply` must not wait on this manager (register or unregister a model): this is its turn.
+   */
+  commitWorkflows<T>(change: () => WorkflowChange<T>): Promise<T> {
+    return this.mutations.run(async () => {
+      const { workflows, apply } = change();
+      return this.commit(this.currentState(), apply, workflows);
+    });
   }
 
   /**
@@ -351,6 +378,14 @@ export class ModelManager {
   }
 
   private async restoreEntry(entry: SnapshotModel): Promise<ModelVersion[]> {
+    const over = workerCountOverLimit({ minWorkers: entry.minWorkers, maxWorkers: entry.maxWorkers });
+    if (over !== undefined) {
+      throw new SluiceError(
+        'SLUICE_SNAPSHOT_INVALID',
+        `the snapshot gives ${entry.name}@${entry.version} \`${over.key}\` ${over.count}, more than the ${MAX_WORKERS} workers a model version may have; register it again, or unregister it`,
+        { model: entry.name, version: entry.version },
+      );
+    }
     const sources = await this.snapshotSources(entry);
     const source = sources.find((s) => s.manifest.version === entry.version && (s.manifest.name === entry.name || sources.length === 1));
     if (source === undefined) {
@@ -480,26 +515,30 @@ export class ModelManager {
    * makes no change either; the snapshot it leaves ahead is replaced by the next one written (a workflow
    * change that took a model's name writes its own).
    */
-  private async commit(next: ModelSetState, apply: () => void): Promise<void> {
+  private async commit<T>(next: ModelSetState, apply: () => T, workflows?: readonly SnapshotWorkflow[]): Promise<T> {
     try {
-      await this.writeSnapshot(next);
+      await this.writeSnapshot(next, workflows);
     } catch (error) {
       if (!isSluiceError(error)) throw error;
       throw new SluiceError(error.code, `the change was not made: ${error.message}`, error.details, { cause: error });
     }
-    apply();
+    const applied = apply();
     this.unrestored = next.unrestored;
+    return applied;
   }
 
-  /** Writes the snapshot of `state` and the registered workflows; does nothing before {@link serving}. */
-  private async writeSnapshot(state: ModelSetState): Promise<void> {
+  /**
+   * Writes the snapshot of `state` and of `workflows` (default: the registered ones); does nothing before
+   * {@link serving}.
+   */
+  private async writeSnapshot(state: ModelSetState, workflows = this.deps.workflowsForSnapshot?.()): Promise<void> {
     const store = this.deps.snapshots;
     if (store === undefined || !this.publishing) return;
     const snapshot: Snapshot = {
       format: 1,
       createdAt: new Date().toISOString(),
       models: snapshotModels(state, this.deps.config.modelStore),
-      ...(this.deps.workflowsForSnapshot ? { workflows: this.deps.workflowsForSnapshot() } : {}),
+      ...(workflows !== undefined ? { workflows: [...workflows] } : {}),
     };
     await store.write(snapshot);
   }

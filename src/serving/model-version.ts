@@ -11,6 +11,7 @@ import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
 import type { ModelDescription } from '../plugins/sdk/model-description.js';
 import { requestTracer } from '../telemetry/tracing/request-tracer.js';
 import { autoscaleEnabled, batchingPolicyOf, type VersionSettings } from './version-settings.js';
+import { deepFrozen, frozenDescription } from './frozen-description.js';
 
 /** Where a model version was registered from. */
 export interface ModelOrigin {
@@ -72,14 +73,14 @@ export class ModelVersion {
   private readonly ticker: NodeJS.Timeout;
   private readonly controller = new AbortController();
   private unloading: Promise<void> | undefined;
-  private context: HandlerContext | undefined;
+  private readonly context: HandlerContext;
 
   constructor(parts: ModelVersionParts) {
     this.manifest = parts.manifest;
     this.name = parts.description.name;
     this.version = parts.description.version;
     this.origin = parts.origin;
-    this.description = parts.description;
+    this.description = frozenDescription(parts.description);
     this.handlerPlugin = parts.handlerPlugin;
     this.handler = parts.handler;
     this.executorModel = parts.executorModel;
@@ -88,6 +89,14 @@ export class ModelVersion {
     this.logger = parts.logger;
     this.currentSettings = parts.settings;
     this.autoscaleSwitchedOff = parts.autoscaleSwitchedOff;
+    // Shared by every request of the version, so frozen once here: a handler cannot change it for the others.
+    this.context = Object.freeze({
+      model: this.description,
+      logger: this.logger,
+      tracer: requestTracer,
+      signal: this.controller.signal,
+      config: deepFrozen(parts.manifest.handlerOptions),
+    });
     const s = parts.settings;
     // The pool reports available instances asynchronously, after the scheduler below exists.
     this.pool = new InstancePool(parts.executorModel, `${this.name}-${this.version}`, parts.logger, () => {
@@ -133,7 +142,6 @@ export class ModelVersion {
 
   /** The context handed to this version's handler (one object for all its requests). */
   handlerContext(): HandlerContext {
-    this.context ??= { model: this.description, logger: this.logger, tracer: requestTracer, signal: this.controller.signal, config: this.manifest.handlerOptions };
     return this.context;
   }
 

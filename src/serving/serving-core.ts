@@ -149,7 +149,7 @@ export class ServingCore {
       catalog,
       config: options.config,
       logger: options.logger,
-      persist: () => this.manager.persist(),
+      commit: (change) => this.manager.commitWorkflows(change),
       ensureModels: (request) => this.manager.ensureRegistered(request),
       removeModel: (name, version) => this.manager.unregister(name, version),
       inference: this.inference,

@@ -1,8 +1,9 @@
+import { lookup } from 'node:dns/promises';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/common/package-root.js';
-import { runCli } from '../support/cli-process.js';
+import { freePort, runCli } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -64,6 +65,18 @@ describe('sluice start refuses a configuration problem found during start-up lik
       stderr:
         'sluice: sluice.yaml: `auth.management` names "nobody", which no auth plugin provides (known: none, jwt-auth, token-auth); ' +
         'name one of those, or load the plugin that provides it [SLUICE_CONFIG_INVALID]\n',
+    });
+  }, TEST_TIMEOUT_MS);
+
+  it('refuses two listeners on one port whose hosts resolve to one address, before loading anything', async () => {
+    const { address } = await lookup('localhost');
+    const port = await freePort();
+    const listeners = [`inference: { host: '${address}', port: ${port} }`, `management: { host: localhost, port: ${port} }`, 'metrics: { port: 0 }', 'grpc: { enabled: false }'];
+    await writeFile(join(dir, 'sluice.yaml'), `${[...listeners, 'modelStore: ./model-store', 'logLevel: warn'].join('\n')}\n`);
+    expect(await start(dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `sluice: configuration: \`management.port\` ${port} is also \`inference.port\`, and their hosts localhost (${address}) and ${address} overlap; give each listener a port of its own (0 picks a free one) [SLUICE_CONFIG_INVALID]\n`,
     });
   }, TEST_TIMEOUT_MS);
 

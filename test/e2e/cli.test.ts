@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -130,6 +130,41 @@ describe('sluice command line', () => {
     await expect(fetch(`http://127.0.0.1:${ports.inference}/ping`)).rejects.toThrow();
   }, 30_000);
 
+  it('refuses a background start while another sluice start of the same config holds the start lock, and leaves the lock alone', async () => {
+    await writeConfig(dir);
+    await mkdir(join(dir, '.sluice'));
+    const lockFile = join(dir, '.sluice', 'sluice.start.lock');
+    // This test's process is alive: it stands for a sluice start still starting.
+    await writeFile(lockFile, `${process.pid}\n`);
+    expect(await runCli(['start'], dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `sluice: another sluice start (pid ${process.pid}) is starting a server for this config right now; wait for it, then see sluice status (if no sluice start runs, remove ${lockFile})\n`,
+    });
+    expect(await readFile(lockFile, 'utf8')).toBe(`${process.pid}\n`);
+    expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
+  });
+
+  it('lets one of two sluice start racing for one config start a server, and refuses the other', async () => {
+    await writeConfig(dir);
+    const results = await Promise.all([runCli(['start'], dir), runCli(['start'], dir)]);
+    const pids = results.flatMap((r) => /^Sluice started \(pid (\d+)\)/.exec(r.stdout)?.[1] ?? []).map(Number);
+    try {
+      expect(results.map((r) => r.code).sort()).toEqual([0, 2]);
+      expect(results.find((r) => r.code === 2)?.stderr).toMatch(/^sluice: (another sluice start \(pid \d+\) is starting a server for this config right now|Sluice already runs here \(pid \d+\))/);
+      expect(existsSync(join(dir, '.sluice', 'sluice.start.lock'))).toBe(false);
+      expect(await runCli(['stop'], dir)).toMatchObject({ code: 0 });
+    } finally {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Stopped already.
+        }
+      }
+    }
+  }, 30_000);
+
   it('fails a background start whose own server cannot listen, though another one answers /ping on its port', async () => {
     const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
     const other = await healthyServer(ports.inference);
@@ -147,6 +182,7 @@ describe('sluice command line', () => {
         ) as unknown,
       });
       expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
+      expect(existsSync(join(dir, '.sluice', 'sluice.start.lock'))).toBe(false);
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }

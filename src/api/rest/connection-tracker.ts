@@ -74,6 +74,13 @@ export class ConnectionTracker {
     else this.idleWaiters.set(socket, { then, closedFirst });
   }
 
+  /** The requests in progress whose answer has not begun (the latest of each connection). */
+  unanswered(): RequestExchange[] {
+    const found: RequestExchange[] = [];
+    for (const [socket, exchange] of this.latest) if ((this.requestsOn.get(socket) ?? 0) > 0 && !exchange.response.headersSent) found.push(exchange);
+    return found;
+  }
+
   /** Destroys every connection that has no request in progress. */
   dropUnused(): void {
     for (const [socket, requests] of this.requestsOn) if (requests === 0) socket.destroy();

@@ -6,6 +6,7 @@ import type { Logger } from '../../common/logger.js';
 import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.js';
 import { readBody } from './common/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
+import { answerShuttingDown } from './shutdown-answer.js';
 import { putLaneInFront, type LaneContext, type RequestLane } from './request-lane.js';
 import { ErrorResponseFilter } from './common/error-response.filter.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT_LENGTH } from './common/transport-errors.js';
@@ -44,7 +45,10 @@ export interface HttpApp {
    * with `Connection: close` so clients do not keep the connection for another request.
    */
   close(): Promise<void>;
-  /** Drops every connection at once (when a bounded drain ran out of time). */
+  /**
+   * Drops every connection at once (when a bounded drain ran out of time); a request whose answer has not
+   * begun is answered 503 `SLUICE_SERVER_SHUTTING_DOWN` first.
+   */
   closeAllConnections(): void;
 }
 
@@ -171,6 +175,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
       await closed;
     },
     closeAllConnections: () => {
+      for (const exchange of connections.unanswered()) answerShuttingDown(exchange);
       fastify.server.closeAllConnections();
     },
   };

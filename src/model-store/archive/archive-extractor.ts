@@ -148,6 +148,10 @@ export async function extractArchive(archiveFile: string, content: ArchiveConten
       await rename(workDir, finalDir);
     } catch (error) {
       const code = nodeErrorCode(error);
+      if (code === 'ENOTDIR') {
+        const problem = 'is not a directory, and this archive is unpacked there (a file or a symbolic link stands in its place)';
+        throw new SluiceError('SLUICE_CONFIG_INVALID', `${finalDir}: ${problem}; remove it and register the archive again`, { source: finalDir }, { cause: error });
+      }
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
       // Same archive digest, same content: the earlier extraction is kept.
       await rm(workDir, { recursive: true, force: true });

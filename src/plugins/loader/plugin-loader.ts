@@ -16,6 +16,7 @@ import { resolvePluginSources, type PluginSource } from './plugin-source.js';
 import { ProvidedNames } from './provided-names.js';
 import { checkSluiceRange } from './sluice-range.js';
 import { withinTimeLimit } from './time-limit.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Where plugins come from and what they are loaded into. */
 export interface LoadPluginsOptions {
@@ -31,6 +32,12 @@ export interface LoadPluginsOptions {
   readonly logger: Logger;
   /** How long importing one plugin's entry module, and then its `register()`, may each take (`pluginLoadTimeoutMs`). */
   readonly loadTimeoutMs: number;
+  /**
+   * Aborted to give up loading (the server was asked to stop during start-up): the import or `register()`
+   * under way is no longer waited for, the plugins loaded so far are shut down (and the shutdown callbacks the
+   * plugin under way had registered), and the load rejects with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
 }
 
 interface Candidate {
@@ -65,7 +72,8 @@ function tooSlow(name: string, what: string, limitMs: number): SluiceError {
  * entries) → read and validate each manifest → check its Sluice range and config → order by dependencies
  * → import → register (each within `loadTimeoutMs`). Any failure refuses the start with a `SLUICE_PLUGIN_*`
  * error naming the plugin and the field, unless the plugin's entry says `optional: true`: then it is skipped with a warning (and so
- * are plugins that depend on it, under the same rule). The registries are frozen once all are loaded.
+ * are plugins that depend on it, under the same rule). A load that fails, or is given up (`signal`), shuts
+ * down the plugins it had loaded before it rejects. The registries are frozen once all are loaded.
  */
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginExtensions> {
   const { logger } = options;
@@ -102,33 +110,51 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginEx
 
   const loaded: Loaded[] = [];
   const provided = new ProvidedNames();
-  for (const candidate of ordered) {
-    const { manifest, source } = candidate;
-    try {
-      const absent = (manifest.dependencies ?? []).find((dep) => !loaded.some((l) => l.candidate.name === dep));
-      if (absent !== undefined) throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${manifest.name}: its dependency \`${absent}\` could not be loaded`, { plugin: manifest.name, field: 'dependencies' });
-      const file = pluginEntryFile(source.folder, manifest.main ?? 'index.js', options.packageRoot);
-      const plugin = await withinTimeLimit(importPlugin(manifest.name, file), options.loadTimeoutMs, () => tooSlow(manifest.name, `its entry module ${file} (field \`main\`) did not finish loading`, options.loadTimeoutMs));
-      const registration = createPluginContext({
-        manifest,
-        config: candidate.config,
-        folder: source.folder,
-        configDirectory: source.configDirectory,
-        sluiceVersion: options.sluiceVersion,
-        logger: logger.child({ plugin: manifest.name }),
-      });
+  // What the plugin being registered has registered so far, shut down with the loaded ones if loading ends here.
+  let registering: Loaded | undefined;
+  try {
+    for (const candidate of ordered) {
+      const { manifest, source } = candidate;
       try {
-        await withinTimeLimit(Promise.resolve(plugin.register(registration.context)), options.loadTimeoutMs, () => tooSlow(manifest.name, 'register() did not finish', options.loadTimeoutMs));
-      } finally {
-        // A register() cut off by the time limit may still run; what it registers later is refused.
-        registration.close();
+        const absent = (manifest.dependencies ?? []).find((dep) => !loaded.some((l) => l.candidate.name === dep));
+        if (absent !== undefined) throw new SluiceError('SLUICE_PLUGIN_INVALID', `plugin ${manifest.name}: its dependency \`${absent}\` could not be loaded`, { plugin: manifest.name, field: 'dependencies' });
+        const file = pluginEntryFile(source.folder, manifest.main ?? 'index.js', options.packageRoot);
+        // The time limit outside: given up, its timer goes too.
+        const plugin = await withinTimeLimit(untilAborted(importPlugin(manifest.name, file), options.signal), options.loadTimeoutMs, () =>
+          tooSlow(manifest.name, `its entry module ${file} (field \`main\`) did not finish loading`, options.loadTimeoutMs),
+        );
+        const registration = createPluginContext({
+          manifest,
+          config: candidate.config,
+          folder: source.folder,
+          configDirectory: source.configDirectory,
+          sluiceVersion: options.sluiceVersion,
+          logger: logger.child({ plugin: manifest.name }),
+        });
+        registering = { candidate, registrations: registration.registrations };
+        try {
+          await withinTimeLimit(untilAborted(Promise.resolve(plugin.register(registration.context)), options.signal), options.loadTimeoutMs, () =>
+            tooSlow(manifest.name, 'register() did not finish', options.loadTimeoutMs),
+          );
+        } finally {
+          // A register() cut off by the time limit may still run; what it registers later is refused.
+          registration.close();
+        }
+        registering = undefined;
+        checkDeclaredRegistrations(manifest, registration.registrations);
+        provided.claim(manifest.name, `plugin ${manifest.name}@${manifest.version}`, registration.registrations);
+        loaded.push({ candidate, registrations: registration.registrations });
+      } catch (error) {
+        if (options.signal?.aborted === true) throw error;
+        registering = undefined;
+        skip(manifest.name, source.optional, asLoadFailure(manifest.name, error));
       }
-      checkDeclaredRegistrations(manifest, registration.registrations);
-      provided.claim(manifest.name, `plugin ${manifest.name}@${manifest.version}`, registration.registrations);
-      loaded.push({ candidate, registrations: registration.registrations });
-    } catch (error) {
-      skip(manifest.name, source.optional, asLoadFailure(manifest.name, error));
     }
+  } catch (error) {
+    // Loading ends here (a plugin that may not be skipped failed, or loading was given up): what was
+    // loaded must not keep running with nothing left to shut it down.
+    await shutDownPlugins(closersOf(registering ? [...loaded, registering] : loaded), logger, options.loadTimeoutMs);
+    throw error;
   }
   const extensions = collectExtensions(loaded, logger, options.loadTimeoutMs);
   logger.info('plugins loaded', { plugins: extensions.plugins.map((p) => `${p.name}@${p.version}`) });
@@ -167,7 +193,7 @@ function collectExtensions(loaded: readonly Loaded[], logger: Logger, closeTimeo
   envelopes.freeze();
   auth.freeze();
   hooks.freeze();
-  const closers = loaded.flatMap((l) => l.registrations.shutdown.map((close) => ({ close, plugin: l.candidate.name }))).reverse();
+  const closers = closersOf(loaded);
   let shuttingDown: Promise<void> | undefined;
   return {
     plugins,
@@ -175,17 +201,29 @@ function collectExtensions(loaded: readonly Loaded[], logger: Logger, closeTimeo
     envelopes,
     auth,
     hooks,
-    shutdown: () =>
-      (shuttingDown ??= (async () => {
-        // Each callback within the load time limit: one that never settles must not keep the server from stopping.
-        for (const { close, plugin } of closers) {
-          try {
-            await withinTimeLimit(Promise.resolve().then(close), closeTimeoutMs, () => new ShutdownTooSlow());
-          } catch (error) {
-            if (error instanceof ShutdownTooSlow) logger.warn('a plugin did not shut down in time; stopping without it', { plugin, limitMs: closeTimeoutMs });
-            else logger.warn('a plugin failed to shut down', { plugin, error: error instanceof Error ? error.message : String(error) });
-          }
-        }
-      })()),
+    shutdown: () => (shuttingDown ??= shutDownPlugins(closers, logger, closeTimeoutMs)),
   };
+}
+
+/** A plugin's shutdown callback. */
+interface Closer {
+  readonly close: () => void | Promise<void>;
+  readonly plugin: string;
+}
+
+/** The shutdown callbacks of `loaded`, the last registered first. */
+function closersOf(loaded: readonly Loaded[]): Closer[] {
+  return loaded.flatMap((l) => l.registrations.shutdown.map((close) => ({ close, plugin: l.candidate.name }))).reverse();
+}
+
+/** Runs each shutdown callback in turn, each within `closeTimeoutMs`: one that never settles must not keep the server from stopping. */
+async function shutDownPlugins(closers: readonly Closer[], logger: Logger, closeTimeoutMs: number): Promise<void> {
+  for (const { close, plugin } of closers) {
+    try {
+      await withinTimeLimit(Promise.resolve().then(close), closeTimeoutMs, () => new ShutdownTooSlow());
+    } catch (error) {
+      if (error instanceof ShutdownTooSlow) logger.warn('a plugin did not shut down in time; stopping without it', { plugin, limitMs: closeTimeoutMs });
+      else logger.warn('a plugin failed to shut down', { plugin, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
 }

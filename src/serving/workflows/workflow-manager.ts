@@ -68,6 +68,16 @@ function checkHandlerModelRegistered(model: string, workflow: string, modelNamed
   );
 }
 
+/** How the snapshot records `workflow`, registered by `request` (when known: start-up may not have it). */
+function snapshotEntryOf(workflow: RegisteredWorkflow, request: RegisterWorkflowRequest | undefined): SnapshotWorkflow {
+  return { name: workflow.name, url: request?.url ?? workflow.url, ...(request?.handler !== undefined ? { handler: request.handler } : {}) };
+}
+
+/** Workflows by name, as the registry lists them. */
+function byName(a: SnapshotWorkflow, b: SnapshotWorkflow): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
 /** A workflow registration. */
 export interface RegisterWorkflowRequest {
   readonly url: string;
@@ -91,8 +101,11 @@ export interface WorkflowManagerDeps {
   readonly catalog: WorkflowCatalog;
   readonly config: SluiceConfig;
   readonly logger: Logger;
-  /** Writes the snapshot after a change. */
-  readonly persist: () => Promise<void>;
+  /**
+   * Makes a change in the model manager's turn: the snapshot of the workflows `change` answers is written
+   * before the change applies, and a snapshot that cannot be written leaves it unmade.
+   */
+  readonly commit: ModelManager['commitWorkflows'];
   /** Registers the models a TorchServe spec names (those not registered yet). */
   readonly ensureModels: ModelManager['ensureRegistered'];
   /** Unregisters a model version that a refused TorchServe spec had registered. */
@@ -134,11 +147,7 @@ export class WorkflowManager {
     // Downloads (of the workflow and of a TorchServe spec's models) touch no registered workflow, so they run
     // before this registration's turn: one that takes up to `download.timeoutMs` must not hold up the others.
     const prepared = await this.prepare(request);
-    return this.mutations.run(async () => {
-      const entry = await this.install(prepared, request);
-      await this.deps.persist();
-      return entry;
-    });
+    return this.mutations.run(() => this.install(prepared, request));
   }
 
   /**
@@ -146,22 +155,26 @@ export class WorkflowManager {
    * since their every run would then fail.
    */
   unregister(name: string): Promise<RegisteredWorkflow> {
-    return this.mutations.run(async () => {
-      checkWorkflowNotCalled(name, this.deps.registry.callers(name));
-      const removed = this.deps.registry.remove(name);
-      this.requests.delete(name);
-      this.deps.logger.info('workflow unregistered', { workflow: name });
-      await this.deps.persist();
-      return removed;
-    });
+    return this.mutations.run(() =>
+      this.deps.commit(() => {
+        checkWorkflowNotCalled(name, this.deps.registry.callers(name));
+        this.deps.registry.get(name);
+        return {
+          workflows: this.snapshotEntries().filter((w) => w.name !== name),
+          apply: () => {
+            const removed = this.deps.registry.remove(name);
+            this.requests.delete(name);
+            this.deps.logger.info('workflow unregistered', { workflow: name });
+            return removed;
+          },
+        };
+      }),
+    );
   }
 
   /** The registered workflows as the snapshot records them. */
   snapshotEntries(): SnapshotWorkflow[] {
-    return this.deps.registry.all().map((w) => {
-      const request = this.requests.get(w.name);
-      return { name: w.name, url: request?.url ?? w.url, ...(request?.handler !== undefined ? { handler: request.handler } : {}) };
-    });
+    return this.deps.registry.all().map((w) => snapshotEntryOf(w, this.requests.get(w.name)));
   }
 
   /**
@@ -264,38 +277,53 @@ export class WorkflowManager {
   }
 
   /**
-   * Validates and plans a prepared workflow against what is registered now and registers it; a refusal
-   * takes back the models its preparation added. Nothing is awaited between the checks and `put`, so that
-   * a model registered or unregistered meanwhile cannot slip in.
+   * Validates and plans a prepared workflow against what is registered now and registers it, in the model
+   * manager's turn (see {@link WorkflowManagerDeps.commit}), so that a model registered or unregistered
+   * meanwhile cannot slip in between the checks and `put`; the snapshot is written in between. A refusal,
+   * or a snapshot that cannot be written, takes back the models its preparation added.
    */
   private async install(prepared: PreparedWorkflow, request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
-    const { source, localHandlers, handlerModels } = prepared;
-    let entry: RegisteredWorkflow;
     try {
-      const { plan, warnings } =
-        localHandlers !== undefined
-          ? loadWorkflow(prepared.text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) })
-          : loadWorkflow(prepared.text, { file: source.name, catalog: this.deps.catalog, ...(request.name !== undefined ? { name: request.name } : {}) });
-      const name = request.name ?? plan.workflow.name;
-      checkWorkflowNameFree(name, this.deps.modelNamed);
-      for (const model of handlerModels ?? []) checkHandlerModelRegistered(model, name, this.deps.modelNamed);
-      entry = {
-        name,
-        version: plan.workflow.version,
-        plan,
-        warnings,
-        url: request.url,
-        file: source.file,
-        text: prepared.text,
-        registeredAt: new Date(),
-        ...(localHandlers !== undefined ? { localHandlers } : {}),
-        ...(handlerModels !== undefined ? { handlerModels } : {}),
-      };
-      checkCallersAccept(entry, this.deps.registry.callers(name), this.deps.catalog);
+      return await this.deps.commit(() => {
+        const entry = this.checkedEntry(prepared, request);
+        const workflows = [...this.snapshotEntries().filter((w) => w.name !== entry.name), snapshotEntryOf(entry, request)];
+        return { workflows: workflows.sort(byName), apply: () => this.put(entry, request) };
+      });
     } catch (error) {
-      await this.takeBack(prepared.added, prepared.name ?? source.name);
+      // Outside the model manager's turn: taking a model back waits for it.
+      await this.takeBack(prepared.added, prepared.name ?? prepared.source.name);
       throw error;
     }
+  }
+
+  /** The registry entry of a prepared workflow, validated and planned against what is registered now. */
+  private checkedEntry(prepared: PreparedWorkflow, request: RegisterWorkflowRequest): RegisteredWorkflow {
+    const { source, localHandlers, handlerModels } = prepared;
+    const { plan, warnings } =
+      localHandlers !== undefined
+        ? loadWorkflow(prepared.text, { file: source.name, catalog: withLocalHandlers(this.deps.catalog, localHandlers) })
+        : loadWorkflow(prepared.text, { file: source.name, catalog: this.deps.catalog, ...(request.name !== undefined ? { name: request.name } : {}) });
+    const name = request.name ?? plan.workflow.name;
+    checkWorkflowNameFree(name, this.deps.modelNamed);
+    for (const model of handlerModels ?? []) checkHandlerModelRegistered(model, name, this.deps.modelNamed);
+    const entry: RegisteredWorkflow = {
+      name,
+      version: plan.workflow.version,
+      plan,
+      warnings,
+      url: request.url,
+      file: source.file,
+      text: prepared.text,
+      registeredAt: new Date(),
+      ...(localHandlers !== undefined ? { localHandlers } : {}),
+      ...(handlerModels !== undefined ? { handlerModels } : {}),
+    };
+    checkCallersAccept(entry, this.deps.registry.callers(name), this.deps.catalog);
+    return entry;
+  }
+
+  /** Registers `entry`, replacing the workflow of its name, and logs it with its warnings. */
+  private put(entry: RegisteredWorkflow, request: RegisterWorkflowRequest): RegisteredWorkflow {
     const previous = this.deps.registry.put(entry);
     this.requests.set(entry.name, request);
     this.deps.logger.info(previous ? 'workflow replaced' : 'workflow registered', {

@@ -1,4 +1,5 @@
 import { SluiceError } from '../../common/errors/index.js';
+import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
 import type { TelemetryConfig } from '../../config/sluice-config.js';
 
 /** Where finished spans go: an OTLP/HTTP collector, standard output, or nowhere (tracing off). */
@@ -92,14 +93,39 @@ function number(variable: string, raw: string, check: (n: number) => boolean, al
 
 function wholeNumber(env: Env, variable: string, fallback: number): number {
   const raw = env[variable];
-  return raw === undefined ? fallback : number(variable, raw, (n) => Number.isInteger(n) && n > 0, 'a whole number above 0');
+  return raw === undefined ? fallback : number(variable, raw, (n) => Number.isSafeInteger(n) && n > 0, 'a whole number above 0');
+}
+
+/** What a duration variable allows: Node runs a timer longer than 2^31 - 1 ms after 1 ms, so a longer one would spin. */
+const DURATION_ALLOWED = `a whole number of milliseconds from 1 to ${MAX_TIMER_DELAY_MS} (about 24.8 days)`;
+
+function isTimerDelay(n: number): boolean {
+  return Number.isInteger(n) && n > 0 && n <= MAX_TIMER_DELAY_MS;
+}
+
+/** A duration in milliseconds that a timer will wait: `fallback` when the variable is not set. */
+function duration(env: Env, variable: string, fallback: number): number {
+  const raw = env[variable];
+  return raw === undefined ? fallback : number(variable, raw, isTimerDelay, DURATION_ALLOWED);
+}
+
+/**
+ * The exporters' own timeouts, which the OTLP exporters read themselves (`OTEL_EXPORTER_OTLP_TIMEOUT` and the
+ * per-signal ones; a blank value counts as unset, as they read it): refused here when a timer could not wait
+ * them, rather than every export timing out after 1 ms.
+ */
+function checkExporterTimeouts(env: Env): void {
+  for (const variable of ['OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT']) {
+    const raw = env[variable];
+    if (raw !== undefined && raw.trim() !== '') number(variable, raw, isTimerDelay, DURATION_ALLOWED);
+  }
 }
 
 function batchSpans(env: Env): BatchSpanSettings {
   const d = DEFAULT_BATCH_SPANS;
   return {
-    scheduledDelayMillis: wholeNumber(env, 'OTEL_BSP_SCHEDULE_DELAY', d.scheduledDelayMillis),
-    exportTimeoutMillis: wholeNumber(env, 'OTEL_BSP_EXPORT_TIMEOUT', d.exportTimeoutMillis),
+    scheduledDelayMillis: duration(env, 'OTEL_BSP_SCHEDULE_DELAY', d.scheduledDelayMillis),
+    exportTimeoutMillis: duration(env, 'OTEL_BSP_EXPORT_TIMEOUT', d.exportTimeoutMillis),
     maxQueueSize: wholeNumber(env, 'OTEL_BSP_MAX_QUEUE_SIZE', d.maxQueueSize),
     maxExportBatchSize: wholeNumber(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', d.maxExportBatchSize),
   };
@@ -121,15 +147,17 @@ function signalUrl(base: string, path: string): string {
  * `OTEL_METRICS_EXPORTER`, `OTEL_EXPORTER_OTLP_ENDPOINT` (and the per-signal `…_TRACES_ENDPOINT` /
  * `…_METRICS_ENDPOINT`, used as they are), `OTEL_EXPORTER_OTLP_PROTOCOL` (or `…_TRACES_PROTOCOL`; spans
  * only), `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`, the `OTEL_BSP_*` batch settings and
- * `OTEL_METRIC_EXPORT_INTERVAL`. Throws `SLUICE_CONFIG_INVALID` naming the variable of a bad value.
+ * `OTEL_METRIC_EXPORT_INTERVAL`. Durations (the `OTEL_BSP_*` delay and timeout, the export interval, and the
+ * `OTEL_EXPORTER_OTLP_[TRACES_|METRICS_]TIMEOUT` the exporters read) must be whole milliseconds a timer can
+ * wait, 1 to 2^31 - 1. Throws `SLUICE_CONFIG_INVALID` naming the variable of a bad value.
  */
 export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serviceVersion?: string): TelemetrySettings {
+  checkExporterTimeouts(env);
   const disabled = env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true';
   const tracesRaw = firstListed(env['OTEL_TRACES_EXPORTER']);
   const metricsRaw = firstListed(env['OTEL_METRICS_EXPORTER']);
   const samplerRaw = env['OTEL_TRACES_SAMPLER'];
   const samplerArgRaw = env['OTEL_TRACES_SAMPLER_ARG'];
-  const intervalRaw = env['OTEL_METRIC_EXPORT_INTERVAL'];
   const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim() || config.otlpEndpoint;
   const tracesExporter = tracesRaw === undefined ? config.tracesExporter : oneOf('OTEL_TRACES_EXPORTER', tracesRaw, ['otlp', 'console', 'none']);
   // `prometheus` is accepted because the Prometheus page is always served.
@@ -147,10 +175,7 @@ export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serv
       samplerArgRaw === undefined ? config.samplerArg : number('OTEL_TRACES_SAMPLER_ARG', samplerArgRaw, (n) => n >= 0 && n <= 1, 'a ratio from 0 to 1'),
     metricsOtlp: !disabled && metricsExporter === 'otlp',
     metricsEndpoint: env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']?.trim() || signalUrl(base, 'v1/metrics'),
-    metricExportIntervalMs:
-      intervalRaw === undefined
-        ? config.metricExportIntervalMs
-        : number('OTEL_METRIC_EXPORT_INTERVAL', intervalRaw, (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds above 0'),
+    metricExportIntervalMs: duration(env, 'OTEL_METRIC_EXPORT_INTERVAL', config.metricExportIntervalMs),
     logRequestBodies: config.logRequestBodies,
   };
 }

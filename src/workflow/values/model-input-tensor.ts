@@ -1,7 +1,8 @@
 import { SluiceError } from '../../common/errors/index.js';
 import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Datatype, type Tensor } from '../../common/tensor/index.js';
 import { formatShape, shapesCompatible } from './shape-compatibility.js';
-import { isTensor, tensorDataProblem } from './tensor-value.js';
+import { tensorDataProblem } from '../../common/tensor/tensor-data-problem.js';
+import { isTensor } from './tensor-value.js';
 
 /** The model input a value is made into a tensor for. */
 export interface ModelInputSpec {

@@ -34,7 +34,7 @@ describe('environment variables', () => {
     expect(listConfigEnvVariables().find((variable) => variable.name === 'SLUICE_JOB_QUEUE_SIZE')).toEqual({
       name: 'SLUICE_JOB_QUEUE_SIZE',
       key: 'jobQueueSize',
-      description: 'Requests that may wait per model version before new ones are refused with 503.',
+      description: "Requests that may wait per model version before new ones are refused with 503. At most 1000000, as a manifest's jobQueueSize and the job_queue_size a registration may give.",
       default: 100,
     });
   });
@@ -93,6 +93,31 @@ describe('environment variables', () => {
   test('an integer variable with trailing text is an error naming the variable', () => {
     expect(configErrorMessage(() => load(dir, { env: { SLUICE_JOB_QUEUE_SIZE: '12abc' } }))).toBe(
       'SLUICE_JOB_QUEUE_SIZE: `jobQueueSize` must be integer (got "12abc")',
+    );
+  });
+
+  test('an integer variable beyond 2^53 - 1 is an error naming the variable, not a rounded value', () => {
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_ARCHIVE_MAX_ENTRY_BYTES: '9007199254740993' } }))).toBe(
+      'SLUICE_ARCHIVE_MAX_ENTRY_BYTES: `archive.maxEntryBytes` must be an integer from -9007199254740991 to 9007199254740991 (got "9007199254740993")',
+    );
+  });
+
+  test('an integer variable of 2^53 - 1 is taken as it is', () => {
+    expect(load(dir, { env: { SLUICE_ARCHIVE_MAX_ENTRY_BYTES: '9007199254740991' } }).archive.maxEntryBytes).toBe(9007199254740991);
+  });
+
+  test('a number variable too large to be finite is an error naming the variable', () => {
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_TELEMETRY_SAMPLER_ARG: '1e400' } }))).toBe(
+      'SLUICE_TELEMETRY_SAMPLER_ARG: `telemetry.samplerArg` must be a finite number (got "1e400")',
+    );
+  });
+
+  test('a count beyond its maximum is an error naming the variable and the limit', () => {
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_DEFAULT_WORKERS: '1000000' } }))).toBe(
+      'SLUICE_DEFAULT_WORKERS: `defaultWorkers` must be <= 256 (got 1000000)',
+    );
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_JOB_QUEUE_SIZE: '1000001' } }))).toBe(
+      'SLUICE_JOB_QUEUE_SIZE: `jobQueueSize` must be <= 1000000 (got 1000001)',
     );
   });
 

@@ -1,5 +1,6 @@
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../../common/errors/index.js';
+import { MAX_WORKERS } from '../../worker-limit.js';
 
 /** Most nodes a DAG may have: the nodes a workflow may have. */
 const MAX_NODES = 1000;
@@ -64,11 +65,18 @@ function positiveInteger(value: unknown, key: string, file: string): number | un
   return value;
 }
 
+/** A worker count: as {@link positiveInteger}, and at most {@link MAX_WORKERS}. */
+function workerCount(value: unknown, key: string, file: string): number | undefined {
+  const count = positiveInteger(value, key, file);
+  if (count !== undefined && count > MAX_WORKERS) throw invalid(file, `\`${key}\` (${count}) is more than the ${MAX_WORKERS} workers a model may have; give at most ${MAX_WORKERS}`);
+  return count;
+}
+
 function settings(entry: Record<string, unknown>, where: string, file: string): Omit<TorchServeModel, 'node' | 'url'> {
   const value = (key: (typeof MODEL_SETTING_KEYS)[number]): number | undefined => positiveInteger(entry[key], `${where}${key}`, file);
   const out = {
-    minWorkers: value('min-workers'),
-    maxWorkers: value('max-workers'),
+    minWorkers: workerCount(entry['min-workers'], `${where}min-workers`, file),
+    maxWorkers: workerCount(entry['max-workers'], `${where}max-workers`, file),
     batchSize: value('batch-size'),
     maxBatchDelayMs: value('max-batch-delay'),
     retryAttempts: value('retry-attempts'),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
@@ -336,6 +336,22 @@ describe('extractModelArchive', () => {
       const separator = code === 'SLUICE_MANIFEST_INVALID' ? ' ' : ': ';
       expect(error).toEqual({ code, message: `${archive}${separator}${problem()}` });
       await expectNothingWritten();
+    });
+
+    it.each([
+      ['a file', (path: string) => writeFile(path, 'not a directory')],
+      ['a symbolic link', (path: string) => symlink(sibling, path)],
+    ])('refuses with SLUICE_CONFIG_INVALID naming the path when %s stands where the archive is unpacked, and leaves no temporary directory', async (_case, put) => {
+      const bytes = await buildArchive(FILES);
+      await writeFile(archive, bytes);
+      const finalDir = join(store, '.extracted', `iris-1.0-${sha256(bytes).slice(0, 12)}`);
+      await mkdir(join(store, '.extracted'));
+      await put(finalDir);
+      await expect(extractModelArchive(archive, store)).rejects.toMatchObject({
+        code: 'SLUICE_CONFIG_INVALID',
+        message: `${finalDir}: is not a directory, and this archive is unpacked there (a file or a symbolic link stands in its place); remove it and register the archive again`,
+      });
+      expect(await readdir(join(store, '.extracted'))).toEqual([finalDir.slice(join(store, '.extracted').length + 1)]);
     });
 
     it('reports a missing archive file', async () => {

@@ -34,6 +34,24 @@ describe('readTorchServeSpec', () => {
     );
   });
 
+  it.each([
+    ['min-workers of every model', { 'min-workers': 100_000, m: { url: 'iris' } }, 'models.min-workers', 100_000],
+    ['max-workers of one model', { m: { url: 'iris', 'max-workers': 257 } }, 'models.m.max-workers', 257],
+  ])('refuses %s above 256 with SLUICE_WORKFLOW_INVALID, before any model is registered', (_case, models, key, count) => {
+    expect(() => readTorchServeSpec({ models, dag: { m: [] } }, 'busy.yaml')).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_WORKFLOW_INVALID',
+        message: `busy.yaml: \`${key}\` (${count}) is more than the 256 workers a model may have; give at most 256`,
+      }),
+    );
+  });
+
+  it('takes 256 workers, the most a model may have', () => {
+    expect(readTorchServeSpec({ models: { m: { url: 'iris', 'min-workers': 256, 'max-workers': 256 } }, dag: { m: [] } }, 'full.yaml').models).toEqual([
+      { node: 'm', url: 'iris', minWorkers: 256, maxWorkers: 256 },
+    ]);
+  });
+
   /*
    *   n0 ──▶ n1 ──▶ … ──▶ n20000        too long to walk node by node on the stack
    */

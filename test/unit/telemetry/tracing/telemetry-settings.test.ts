@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { SluiceError } from '../../../../src/common/errors/index.js';
 import { DEFAULT_CONFIG } from '../../../../src/config/sluice-config.js';
 import { resolveTelemetrySettings } from '../../../../src/telemetry/tracing/telemetry-settings.js';
 
@@ -87,5 +88,27 @@ describe('resolveTelemetrySettings', () => {
 
   it('refuses a batch setting that is not a whole number above 0', () => {
     expect(() => resolveTelemetrySettings(CONFIG, { OTEL_BSP_MAX_QUEUE_SIZE: '0' })).toThrow(/^OTEL_BSP_MAX_QUEUE_SIZE: "0" is not allowed/);
+  });
+
+  it.each(['OTEL_BSP_SCHEDULE_DELAY', 'OTEL_BSP_EXPORT_TIMEOUT', 'OTEL_METRIC_EXPORT_INTERVAL', 'OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT'])(
+    'refuses %s beyond the longest delay a timer can wait, naming it',
+    (variable) => {
+      expect(() => resolveTelemetrySettings(CONFIG, { [variable]: '2147483648' })).toThrow(
+        new SluiceError('SLUICE_CONFIG_INVALID', `${variable}: "2147483648" is not allowed; use a whole number of milliseconds from 1 to 2147483647 (about 24.8 days)`),
+      );
+    },
+  );
+
+  it('takes the longest delay a timer can wait', () => {
+    const settings = resolveTelemetrySettings(CONFIG, { OTEL_METRIC_EXPORT_INTERVAL: '2147483647', OTEL_BSP_SCHEDULE_DELAY: '2147483647', OTEL_EXPORTER_OTLP_TIMEOUT: '2147483647' });
+    expect([settings.metricExportIntervalMs, settings.batchSpans.scheduledDelayMillis]).toEqual([2147483647, 2147483647]);
+  });
+
+  it('leaves a blank exporter timeout to the exporters, which take it as unset', () => {
+    expect(() => resolveTelemetrySettings(CONFIG, { OTEL_EXPORTER_OTLP_TIMEOUT: ' ' })).not.toThrow();
+  });
+
+  it('refuses a batch size beyond 2^53 - 1, which a number cannot hold exactly', () => {
+    expect(() => resolveTelemetrySettings(CONFIG, { OTEL_BSP_MAX_QUEUE_SIZE: '9007199254740993' })).toThrow(/^OTEL_BSP_MAX_QUEUE_SIZE: "9007199254740993" is not allowed; use a whole number above 0$/);
   });
 });
