@@ -1,4 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readPidFile } from './pid-file.js';
 import type { RunFiles } from './run-files.js';
 import { isBackgroundServer } from './server-identity.js';
 
@@ -18,18 +19,6 @@ export type BackgroundLookup =
    * files have been removed.
    */
   | { readonly kind: 'stale'; readonly pid: number | undefined };
-
-/** The pid in `pidFile`; null when there is no such file, undefined when it holds no pid. */
-async function readPid(pidFile: string): Promise<number | null | undefined> {
-  let text: string;
-  try {
-    text = await readFile(pidFile, 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.trim());
-  return /^\d+$/.test(text.trim()) && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-}
 
 async function readRecord(recordFile: string, pid: number): Promise<number | undefined> {
   try {
@@ -58,7 +47,7 @@ export async function removeRunFiles(files: RunFiles): Promise<void> {
  * are removed, so they neither block a new start nor lead a stop to the wrong process).
  */
 export async function lookUpBackgroundServer(files: RunFiles): Promise<BackgroundLookup> {
-  const pid = await readPid(files.pidFile);
+  const pid = await readPidFile(files.pidFile);
   if (pid === null) return { kind: 'none' };
   if (pid !== undefined && isBackgroundServer(pid)) return { kind: 'running', pid, shutdownTimeoutMs: await readRecord(files.recordFile, pid) };
   await removeRunFiles(files);

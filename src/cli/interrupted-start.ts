@@ -1,21 +1,9 @@
 import type { Logger } from '../common/logger.js';
-import { setLongTimeout } from '../common/long-timeout.js';
+import { settlesWithin } from '../server/settles-within.js';
 import { isAbandonedStart, type SluiceServer } from '../server/sluice-server.js';
 
 /** How a foreground start-up ended: the server runs, or the start failed (after cleaning up after itself). */
 export type StartResult = { readonly kind: 'started'; readonly server: SluiceServer } | { readonly kind: 'failed'; readonly error: unknown };
-
-/** True when `work` settles within `ms`; rejects when it rejects in time. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: { clear(): void } | undefined;
-  // The timer keeps the process alive: the bound is what ends a start-up that holds no other handle.
-  const expiry = new Promise<false>((resolve) => {
-    timer = setLongTimeout(() => {
-      resolve(false);
-    }, ms);
-  });
-  return Promise.race([work.then(() => true as const), expiry]).finally(() => timer?.clear());
-}
 
 /**
  * Ends a start-up a SIGTERM or SIGINT interrupted. The start cannot be cut short, so it is let finish, within
@@ -43,14 +31,20 @@ export async function stopInterruptedStart(
     if (result.kind === 'started') await result.server.stop();
     else if (!isAbandonedStart(result.error)) status = failed(result.error);
   });
-  if (await settlesWithin(stopping, timeoutMs)) return status;
+  // Awaited once settled, so that a stop that failed in time rejects here.
+  if (await settlesWithin(stopping, timeoutMs)) {
+    await stopping;
+    return status;
+  }
   if (start.ended) {
     logger.warn('the stop did not end within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
     return status;
   }
   logger.warn('start-up did not end within shutdownTimeoutMs: giving it up, stopping what it had started', { timeoutMs });
   abandon();
-  if (await settlesWithin(stopping, timeoutMs)) logger.info('stopped what the start-up had started');
-  else logger.warn('what the start-up had started did not stop within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
+  if (await settlesWithin(stopping, timeoutMs)) {
+    await stopping;
+    logger.info('stopped what the start-up had started');
+  } else logger.warn('what the start-up had started did not stop within shutdownTimeoutMs: exiting without waiting for it', { timeoutMs });
   return status;
 }

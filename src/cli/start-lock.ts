@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
+import { readPidFile } from './pid-file.js';
 
 /** What taking the start lock of a config folder came to. */
 export type StartLock =
@@ -14,18 +15,6 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** The pid in `lockFile`; undefined when it holds none (being written, or broken), null when there is no file. */
-async function holderOf(lockFile: string): Promise<number | null | undefined> {
-  let text: string;
-  try {
-    text = await readFile(lockFile, 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.trim());
-  return /^\d+$/.test(text.trim()) && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 /** Creates `lockFile` holding this process's pid, unless it exists; true when it was created. */
@@ -58,10 +47,10 @@ export async function takeStartLock(lockFile: string): Promise<StartLock> {
     release: () => rm(lockFile, { force: true }),
   };
   if (await createExclusively(lockFile)) return taken;
-  const holder = await holderOf(lockFile);
+  const holder = await readPidFile(lockFile);
   if (holder === undefined || (holder !== null && alive(holder))) return { kind: 'held', pid: holder };
   // Gone: once removed, whoever creates it first holds it.
   await rm(lockFile, { force: true });
   if (await createExclusively(lockFile)) return taken;
-  return { kind: 'held', pid: (await holderOf(lockFile)) ?? undefined };
+  return { kind: 'held', pid: (await readPidFile(lockFile)) ?? undefined };
 }

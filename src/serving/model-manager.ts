@@ -437,18 +437,15 @@ export class ModelManager {
     const loaded: ModelVersion[] = [];
     try {
       for (const source of sources) loaded.push(await loadModelVersion(source.manifest, source.origin, overrides, this.deps.loader));
-      // A workflow may have taken the name while the versions loaded (or, below, while the snapshot is written).
-      const checkNamesFree = (): void => {
-        for (const version of loaded) checkModelNameFree(version.name, this.deps.workflowNamed);
-      };
-      checkNamesFree();
+      // Checked once loaded, within this change's turn: workflow changes take turns too, so none can take
+      // the name between here and the apply below.
+      for (const version of loaded) checkModelNameFree(version.name, this.deps.workflowNamed);
       const now = this.currentState();
       const unrestored = this.unrestored.copy();
       // Registered again: the registration now stands for the entry start-up could not load.
       for (const version of loaded) unrestored.drop(version.name, version.version);
       const defaults = new Map([...now.defaults, ...this.defaultsOfNewModels(loaded)]);
       await this.commit({ ...now, versions: [...now.versions, ...loaded], defaults, unrestored }, () => {
-        checkNamesFree();
         this.addAll(loaded);
       });
     } catch (error) {
