@@ -231,6 +231,7 @@ describe('loadManifest', () => {
     ['default priority above the levels', base + 'batching: {priorityLevels: 2, defaultPriority: 3}\n', '`batching.defaultPriority` (3) is above `batching.priorityLevels` (2); use a level from 1 to 2'],
     ['bad device', base + 'device: tpu\n', '`device` must match pattern "^(cpu|gpu|gpu:(0|[1-9][0-9]{0,3}))$" (got "tpu")'],
     ['zero timeout', base + 'responseTimeoutMs: 0\n', '`responseTimeoutMs` must be >= 1 (got 0)'],
+    ['too many threads', base + 'runtimeOptions: {intraOpNumThreads: 100000}\n', '`runtimeOptions.intraOpNumThreads` must be <= 1024 (got 100000)'],
     ['unknown runtime option', base + 'runtimeOptions: {threads: 2}\n', '`runtimeOptions.threads` is not a known key (allowed here: intraOpNumThreads, intraOpSpinning, interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)'],
     ['duplicate input', base + 'inputs:\n  - {name: x, datatype: FP32, shape: [1]}\n  - {name: x, datatype: FP32, shape: [1]}\n', '`inputs` names tensor "x" twice; give each tensor once'],
     ['absolute model path', 'name: m\nversion: "1"\nmodel: /etc/passwd\n', '`model` ("/etc/passwd") is an absolute path; only paths relative to the model directory are allowed'],
