@@ -5,7 +5,8 @@ type AnyListener = (event: never) => void | Promise<void>;
 
 /**
  * The observers of each hook. `emit` calls them after the event without waiting for them; a listener that
- * throws or rejects is logged with its plugin and the caller never sees it. Frozen after start-up.
+ * throws or rejects is logged with its plugin and the caller never sees it. Events are frozen before the
+ * first listener sees them. Frozen after start-up.
  */
 export class HookBus {
   private readonly listeners = new Map<HookName, { listener: AnyListener; plugin: string }[]>();
@@ -37,6 +38,9 @@ export class HookBus {
   emit<Name extends HookName>(name: Name, event: HookEvents[Name]): void {
     const list = this.listeners.get(name);
     if (list === undefined) return;
+    // One event object goes to every listener (and a preInfer event into its postInfer): frozen, so a
+    // listener that writes to it fails alone instead of changing what the next listener sees.
+    Object.freeze(event);
     for (const { listener, plugin } of list) {
       const report = (error: unknown): void => {
         this.logger.warn('a plugin hook failed; the request was not affected', { plugin, hook: name, error: error instanceof Error ? error.message : String(error) });

@@ -34,6 +34,19 @@ describe('HookBus', () => {
     ]);
   });
 
+  it('gives the next listener the event as emitted when one tries to change it', () => {
+    const logger = new RecordingLogger();
+    const bus = new HookBus(logger);
+    const seen: string[] = [];
+    bus.add('preInfer', (e) => {
+      (e as { api: string }).api = 'rewritten';
+    }, 'writer');
+    bus.add('preInfer', (e) => void seen.push(e.api), 'reader');
+    bus.emit('preInfer', { model, api: 'v2' });
+    expect(seen).toEqual(['v2']);
+    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.fields['plugin'])).toEqual(['writer']);
+  });
+
   it('knows only the closed list of hooks', () => {
     expect(HookBus.isHookName('postInfer')).toBe(true);
     expect(HookBus.isHookName('onFullMoon')).toBe(false);
