@@ -15,6 +15,7 @@ import {
   type ModelManifest,
   type SnapshotWorkflow,
 } from '../model-store/index.js';
+import { batchSettingsProblem } from './batching-limits.js';
 import { loadModelVersion, versionSettingsOf, type ModelLoaderDeps, type SettingOverrides } from './model-loader.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelSourceResolver, ModelSource } from './model-source-resolver.js';
@@ -135,6 +136,8 @@ function checkWorkerCounts(counts: Readonly<Record<string, number | undefined>>)
 function checkRegisterRequest(request: RegisterRequest): void {
   checkModelName(request.name);
   checkWorkerCounts({ minWorkers: request.minWorkers, maxWorkers: request.maxWorkers });
+  const batching = batchSettingsProblem(request);
+  if (batching !== undefined) throw invalidArgument(batching);
   checkGivenPriorities(request);
   checkGivenPreferredBatchSizes(request);
 }
@@ -385,6 +388,13 @@ export class ModelManager {
         `the snapshot gives ${entry.name}@${entry.version} \`${over.key}\` ${over.count}, more than the ${MAX_WORKERS} workers a model version may have; register it again, or unregister it`,
         { model: entry.name, version: entry.version },
       );
+    }
+    const batching = batchSettingsProblem(entry);
+    if (batching !== undefined) {
+      throw new SluiceError('SLUICE_SNAPSHOT_INVALID', `the snapshot's entry for ${entry.name}@${entry.version}: ${batching}; register it again, or unregister it`, {
+        model: entry.name,
+        version: entry.version,
+      });
     }
     const sources = await this.snapshotSources(entry);
     const source = sources.find((s) => s.manifest.version === entry.version && (s.manifest.name === entry.name || sources.length === 1));

@@ -186,6 +186,7 @@ describe('TorchServe management over gRPC (ManagementAPIsService)', () => {
   it.each([
     ['response_timeout', 86_401, 'response_timeout must be between 1 and 86400, got 86401'],
     ['max_batch_delay', 3_600_001, 'max_batch_delay must be between 1 and 3600000, got 3600001'],
+    ['batch_size', 4097, 'batch_size must be between 1 and 4096, got 4097'],
   ])('refuses %s above its limit, as REST does, registering nothing', async (field, value, details) => {
     expect(await callError(unary(client, 'RegisterModel', { url: 'iris', model_name: 'iris-limits', [field]: value }))).toEqual({
       code: status.INVALID_ARGUMENT,

@@ -346,6 +346,7 @@ describe('management API', () => {
   it.each([
     ['response_timeout', 86_401, 'query parameter `response_timeout` must be an integer between 1 and 86400, got "86401"'],
     ['max_batch_delay', 3_600_001, 'query parameter `max_batch_delay` must be an integer between 0 and 3600000, got "3600001"'],
+    ['batch_size', 4097, 'query parameter `batch_size` must be an integer between 1 and 4096, got "4097"'],
   ])('refuses %s above the limit gRPC has, registering nothing', async (parameter, value, message) => {
     expect(await manage(`/models?url=iris&model_name=iris-limits&${parameter}=${value}`, 'POST')).toMatchObject({
       status: 400,

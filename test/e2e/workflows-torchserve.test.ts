@@ -76,6 +76,15 @@ dag:
   classify: [explain]
 `;
 
+/** A spec whose batch size is above the 4096 rows model.yaml allows. */
+const OVERSIZED_SPEC = `models:
+  batch-size: 5000
+  measure:
+    url: measure-again.mar
+dag:
+  measure: []
+`;
+
 const FLOWER = [6.7, 3.1, 4.4, 1.4];
 
 describe('TorchServe workflow specs', () => {
@@ -98,6 +107,7 @@ describe('TorchServe workflow specs', () => {
         await addStoreModel(store, 'measure-again', (modelDir) => writeIdentityModel(modelDir, 'FP32', [-1, 4]), { name: 'measure-again', version: '1.0' });
         await writeWorkflowFile(dir, 'chain.yaml', CHAIN_SPEC);
         await writeWorkflowFile(dir, 'refused.yaml', REFUSED_SPEC);
+        await writeWorkflowFile(dir, 'oversized.yaml', OVERSIZED_SPEC);
         await writeWorkflowFile(dir, 'opinions.yaml', OPINIONS_SPEC);
         await writeWorkflowFile(dir, 'two-leaves.yaml', TWO_LEAVES_SPEC);
         await writeWorkflowFile(dir, 'opinion-functions.js', OPINION_FUNCTIONS);
@@ -186,6 +196,14 @@ describe('TorchServe workflow specs', () => {
           'opinions.yaml: the dag has function nodes (pre_processing, aggregate_func) but no handler module was given; register with handler=<module in the workflow store>',
       },
     });
+  });
+
+  it('refuses a spec whose batch-size is above the bound of model.yaml with 400 naming it and the range, registering nothing', async () => {
+    expect(await register('url=oversized')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INVALID', message: 'oversized.yaml: `models.batch-size` must be an integer between 1 and 4096, got 5000' },
+    });
+    expect(await requestJson(`${t.management}/models/measure-again`)).toMatchObject({ status: 404 });
   });
 
   it('takes back the models a refused spec registered and keeps those that were registered before', async () => {

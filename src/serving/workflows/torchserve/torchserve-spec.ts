@@ -1,5 +1,6 @@
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../../common/errors/index.js';
+import { batchDelayProblem, batchSizeProblem } from '../../batching-limits.js';
 import { MAX_WORKERS } from '../../worker-limit.js';
 
 /** Most nodes a DAG may have: the nodes a workflow may have. */
@@ -72,13 +73,21 @@ function workerCount(value: unknown, key: string, file: string): number | undefi
   return count;
 }
 
+/** A batch setting: as {@link positiveInteger}, and within the bounds `problem` checks (those of `model.yaml`). */
+function batchSetting(value: unknown, key: string, file: string, problem: (name: string, value: number) => string | undefined): number | undefined {
+  const setting = positiveInteger(value, key, file);
+  const wrong = setting === undefined ? undefined : problem(key, setting);
+  if (wrong !== undefined) throw invalid(file, wrong);
+  return setting;
+}
+
 function settings(entry: Record<string, unknown>, where: string, file: string): Omit<TorchServeModel, 'node' | 'url'> {
   const value = (key: (typeof MODEL_SETTING_KEYS)[number]): number | undefined => positiveInteger(entry[key], `${where}${key}`, file);
   const out = {
     minWorkers: workerCount(entry['min-workers'], `${where}min-workers`, file),
     maxWorkers: workerCount(entry['max-workers'], `${where}max-workers`, file),
-    batchSize: value('batch-size'),
-    maxBatchDelayMs: value('max-batch-delay'),
+    batchSize: batchSetting(entry['batch-size'], `${where}batch-size`, file, batchSizeProblem),
+    maxBatchDelayMs: batchSetting(entry['max-batch-delay'], `${where}max-batch-delay`, file, batchDelayProblem),
     retryAttempts: value('retry-attempts'),
     timeoutMs: value('timeout-ms'),
   };

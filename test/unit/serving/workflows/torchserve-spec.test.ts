@@ -46,6 +46,23 @@ describe('readTorchServeSpec', () => {
     );
   });
 
+  it.each([
+    ['batch-size of every model above 4096', { 'batch-size': 4097, m: { url: 'iris' } }, '`models.batch-size` must be an integer between 1 and 4096, got 4097'],
+    ['batch-size 0 of one model', { m: { url: 'iris', 'batch-size': 0 } }, '`models.m.batch-size` must be an integer between 1 and 4096, got 0'],
+    ['max-batch-delay of every model above one hour', { 'max-batch-delay': 3_600_001, m: { url: 'iris' } }, '`models.max-batch-delay` must be between 0 and 3600000 milliseconds, got 3600001'],
+    ['max-batch-delay of one model above one hour', { m: { url: 'iris', 'max-batch-delay': 3_600_001 } }, '`models.m.max-batch-delay` must be between 0 and 3600000 milliseconds, got 3600001'],
+  ])('refuses %s with SLUICE_WORKFLOW_INVALID, before any model is registered', (_case, models, problem) => {
+    expect(() => readTorchServeSpec({ models, dag: { m: [] } }, 'batched.yaml')).toThrow(
+      expect.objectContaining({ code: 'SLUICE_WORKFLOW_INVALID', message: `batched.yaml: ${problem}` }),
+    );
+  });
+
+  it('takes a batch-size of 4096 and a max-batch-delay of one hour, the most model.yaml allows', () => {
+    expect(readTorchServeSpec({ models: { m: { url: 'iris', 'batch-size': 4096, 'max-batch-delay': 3_600_000 } }, dag: { m: [] } }, 'full.yaml').models).toEqual([
+      { node: 'm', url: 'iris', batchSize: 4096, maxBatchDelayMs: 3_600_000 },
+    ]);
+  });
+
   it('takes 256 workers, the most a model may have', () => {
     expect(readTorchServeSpec({ models: { m: { url: 'iris', 'min-workers': 256, 'max-workers': 256 } }, dag: { m: [] } }, 'full.yaml').models).toEqual([
       { node: 'm', url: 'iris', minWorkers: 256, maxWorkers: 256 },
