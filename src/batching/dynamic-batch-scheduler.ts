@@ -94,8 +94,9 @@ export class DynamicBatchScheduler implements Scheduler {
     if (refusal) return Promise.reject(refusal);
     const { rows, key } = batchPlacement(job.inputs, job.outputNames, this.options.batchable && this.options.policy.maxBatchSize > 1);
     return new Promise<InferenceOutcome>((resolve, reject) => {
-      const sequence = this.sequence++;
-      const priority = job.priority ?? this.options.policy.defaultPriority;
+      const { policy } = this.options;
+      const sequence = this.sequence;
+      const priority = job.priority ?? policy.defaultPriority;
       const { signal } = job;
       const onAbort = (): void => {
         if (payload.state !== 'queued') return;
@@ -110,9 +111,18 @@ export class DynamicBatchScheduler implements Scheduler {
         };
       };
       const payload = new Payload(job, sequence, priority, rows, key, this.delivery(sequence, settled(resolve)), this.delivery(sequence, settled(reject)));
+      this.queues.push(payload);
+      // Only requests that idle instances take at the end of this turn may go beyond the queue's size. Counted
+      // with this request in its place: one that goes before them (a higher level, more rows) can push them
+      // back to waiting.
+      if (this.queues.liveCount > policy.queueSize && this.waitingCount() > policy.queueSize) {
+        this.queues.withdraw(payload);
+        reject(this.queueFull());
+        return;
+      }
+      this.sequence += 1;
       signal?.addEventListener('abort', onAbort, { once: true });
       if (job.traceContext !== undefined) payload.trace = this.options.tracing?.enqueued(job.traceContext);
-      this.queues.push(payload);
       this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
       // Under load, let the requests that arrive in this turn of the event loop share the batch: run at
       // once, the first of them would run alone while the rest wait for it, batch after batch.
@@ -202,21 +212,27 @@ export class DynamicBatchScheduler implements Scheduler {
         `priority ${String(job.priority)} is out of range; ${this.label} has priority levels 1 (highest) to ${policy.priorityLevels}`,
       );
     }
-    if (this.queues.liveCount >= policy.queueSize && this.waitingCount() >= policy.queueSize) {
-      return new SluiceError(
-        'SLUICE_QUEUE_FULL',
-        `the job queue of ${this.label} is full (${policy.queueSize} waiting); retry after ${RETRY_AFTER_SECONDS} s or raise jobQueueSize`,
-        { retryAfterSeconds: RETRY_AFTER_SECONDS, queueSize: policy.queueSize },
-      );
-    }
+    // A full queue refuses at once unless idle instances take this turn's requests at its end; then
+    // `enqueue` decides once the request is in the queue, where it would wait.
+    if (this.queues.liveCount >= policy.queueSize && !(this.gathering && this.options.pool.idleCount > 0)) return this.queueFull();
     if (job.isCancelled?.() === true || job.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
     return undefined;
   }
 
+  private queueFull(): SluiceError {
+    const { queueSize } = this.options.policy;
+    return new SluiceError(
+      'SLUICE_QUEUE_FULL',
+      `the job queue of ${this.label} is full (${queueSize} waiting); retry after ${RETRY_AFTER_SECONDS} s or raise jobQueueSize`,
+      { retryAfterSeconds: RETRY_AFTER_SECONDS, queueSize },
+    );
+  }
+
   /**
    * Queued requests that will still wait once this turn of the event loop ends. While the scheduler
-   * gathers the turn's requests, an idle instance has not taken them yet, but will when the turn ends:
-   * those do not wait and do not count against `jobQueueSize`. Only asked once the queue looks full.
+   * gathers the turn's requests, an idle instance has not taken them yet, but will when the turn ends
+   * (the pump runs them then, batch delay or not): those do not wait and do not count against
+   * `jobQueueSize`. Only asked once the queue is beyond its size.
    */
   private waitingCount(): number {
     const queued = this.queues.liveCount;
@@ -234,7 +250,9 @@ export class DynamicBatchScheduler implements Scheduler {
       if (this.queues.liveCount === 0) return;
       const instance = this.options.pool.idle();
       if (instance === undefined) return;
-      if (policy.maxBatchDelayMs > 0) {
+      // A full queue never waits for a fuller batch: the requests it would wait for are refused, and those
+      // idle instances took beyond its size in this turn must not wait either.
+      if (policy.maxBatchDelayMs > 0 && this.queues.liveCount < policy.queueSize) {
         const head = this.queues.first();
         if (head === undefined) return;
         const rows = compatibleRows(this.queues, head, policy.maxBatchSize);

@@ -62,6 +62,18 @@ export class PriorityQueues {
   }
 
   /**
+   * Takes back the payload {@link push} queued last, as if it had never been queued (a request refused
+   * because its place in the queue would leave too many waiting).
+   */
+  withdraw(payload: Payload): void {
+    const lane = this.laneOf(payload.priority);
+    const at = lane.items.lastIndexOf(payload);
+    if (at < 0) return;
+    lane.items.splice(at, 1);
+    this.live -= 1;
+  }
+
+  /**
    * Puts a payload back at the front of its level (a batch retried after its instance failed), or at the
    * front of the delayed ones when the `delay` policy had moved it there. The entry it may still have
    * further back in that lane (lanes drop entries lazily) is removed, so that it is listed once.

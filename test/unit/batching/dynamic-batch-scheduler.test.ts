@@ -359,6 +359,22 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
     expect(h.batches()).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
+  it('does not hold a partial batch once the queue is full: the requests it would wait for would be refused', async () => {
+    const h = await Harness.start({ maxBatchDelayMs: 100, queueSize: 2 });
+    for (const tag of [1, 2, 3, 4]) h.submit(tag, { gather: true });
+    await settle();
+    await h.succeed(1); // a batch of 4 rows: the delay now waits for 4
+    h.submit(5);
+    await settle();
+    expect(h.batches()).toEqual([[1, 2, 3, 4]]);
+    h.submit(6);
+    await settle();
+    expect(h.batches()).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ]);
+  });
+
   it('does not hold a batch that is already full', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100, maxBatchSize: 2 });
     h.submit(1);
@@ -479,6 +495,53 @@ describe('DynamicBatchScheduler: refusals', () => {
     const c = h.submit(3, { gather: true });
     await settle();
     expect([h.batches(), c.error?.code]).toEqual([[[1]], 'SLUICE_QUEUE_FULL']);
+  });
+
+  it('runs the requests of one turn taken beyond queueSize at its end, without waiting for maxBatchDelayMs', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 4, maxBatchDelayMs: 100 });
+    for (const tag of [1, 2, 3, 4]) h.submit(tag, { gather: true });
+    await settle();
+    await h.succeed(1); // a batch of 4 rows: the delay now waits for 4
+    const answers = [5, 6, 7].map((tag) => h.submit(tag, { gather: true }));
+    await settle();
+    expect([h.batches(), answers.filter((a) => a.error !== undefined), h.scheduler.queueInfo()]).toEqual([
+      [
+        [1, 2, 3, 4],
+        [5, 6, 7],
+      ],
+      [],
+      { pending: 0, executing: 3, capacity: 1 },
+    ]);
+  });
+
+  it('refuses a request of one turn that would leave more than queueSize waiting by going first', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 2 });
+    h.submit(1, { gather: true });
+    h.submit(2, { gather: true });
+    const c = h.submit(3, { gather: true, priority: 1, width: 3 });
+    await settle();
+    expect([h.batches(), c.error?.code, h.scheduler.queueInfo().pending]).toEqual([[[1, 2]], 'SLUICE_QUEUE_FULL', 0]);
+  });
+
+  it('refuses a request of one turn whose rows would push the batch of those queued before it out', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 2 });
+    h.submit(1, { gather: true });
+    h.submit(2, { gather: true });
+    const c = h.submit(3, { gather: true, priority: 1, rows: 2 });
+    await settle();
+    expect([h.batches(), c.error?.code, h.scheduler.queueInfo().pending]).toEqual([[[1, 2]], 'SLUICE_QUEUE_FULL', 0]);
+  });
+
+  it('holds up no ordered answer with a request refused for a full queue', async () => {
+    const h = await Harness.start({ queueSize: 1, maxBatchSize: 2, preserveOrdering: true });
+    h.submit(1, { gather: true });
+    h.submit(2, { gather: true });
+    h.submit(3, { gather: true, priority: 1, rows: 2 });
+    await settle();
+    await h.succeed(1);
+    h.submit(4);
+    await h.succeed(4);
+    expect(h.answered).toEqual([3, 1, 2, 4]);
   });
 
   it('refuses a request when the version has no workers', async () => {

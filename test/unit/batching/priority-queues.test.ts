@@ -26,6 +26,13 @@ describe('PriorityQueues', () => {
     expect(new PriorityQueues(2).first()).toBeUndefined();
   });
 
+  it('takes back the payload pushed last as if it had never been queued', () => {
+    const last = payload(2, { priority: 1 });
+    const queues = queuesOf(2, [payload(0, { priority: 1 }), payload(1, { priority: 2 }), last]);
+    queues.withdraw(last);
+    expect([order(queues), queues.liveCount]).toEqual([[0, 1], 2]);
+  });
+
   it('puts a demoted payload behind every level', () => {
     const demoted = payload(0, { priority: 1 });
     const queues = queuesOf(2, [demoted, payload(1, { priority: 1 }), payload(2, { priority: 2 })]);
