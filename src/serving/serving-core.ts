@@ -166,7 +166,7 @@ export class ServingCore {
       workflow: (name: string) => this.workflows.find(name)?.plan,
       logger: options.logger,
     };
-    this.workflowService = new WorkflowService(this.workflows, services, createWorkflowObserver(this.metrics, nodeEnded));
+    this.workflowService = new WorkflowService(this.workflows, services, createWorkflowObserver(this.metrics, nodeEnded), options.config.responseTimeoutMs);
   }
 
   /**

@@ -23,6 +23,7 @@ export type {
   NodeStatus,
   NodeTrace,
   ObservedNodeStatus,
+  ProgressConsumer,
   WorkflowClock,
   WorkflowDebug,
   WorkflowNodeObservation,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client, ClientDuplexStream, ClientReadableStream } from '@grpc/grpc-js';
 import { callError, grpcClient, unary } from '../support/grpc-clients.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
-import { gatedTagHandler, NodeGate } from '../support/workflows/test-node-handlers.js';
+import { gatedTagHandler, NodeGate, silentHandler } from '../support/workflows/test-node-handlers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
 
@@ -30,6 +30,42 @@ nodes:
 outputs:
   tags: last.tag
 `;
+
+/**
+ * `$request.tags ──▶ each (forEach: test/tag-with-extra) ──▶ tags`: each call also answers an `extra` output
+ * that no progress message can carry, which the workflow's result leaves out.
+ */
+const EXTRA_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: tags-extra, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  each: { handler: test/tag-with-extra, forEach: $request.tags, inputs: { tag: $item } }
+outputs:
+  tags: each.tag
+`;
+
+/** `$request.tags ──▶ each (forEach) ──▶ mute (never answers)`: a run that lasts until it is cancelled. */
+const ENDLESS_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: tags-endless, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  each: { handler: test/tag, forEach: $request.tags, inputs: { tag: $item } }
+  mute: { handler: test/never-answers, when: "size(nodes.each.tag) > 0", timeoutMs: 3600000 }
+outputs:
+  text: mute.text
+`;
+
+/** `test/tag-with-extra`: answers its `tag` input, and an `extra` that claims to be a BYTES tensor but holds a number. */
+const TAG_WITH_EXTRA_HANDLER: NodeHandler = {
+  name: 'test/tag-with-extra',
+  inputs: ['tag'],
+  outputs: { tag: {}, extra: {} },
+  run: (inputs) => Promise.resolve({ tag: inputs['tag'], extra: { datatype: 'BYTES', shape: [1], data: [7] } }),
+};
 
 /** `test/tag`: answers its `tag` input unchanged. */
 const TAG_HANDLER: NodeHandler = {
@@ -68,13 +104,16 @@ describe('gRPC streaming of intermediate results', () => {
   let oip: Client;
   let torchserve: Client;
   const gate = new NodeGate();
+  const silent = silentHandler();
 
   beforeAll(async () => {
     t = await startTestServer({
-      nodeHandlers: [gatedTagHandler(gate), TAG_HANDLER],
+      nodeHandlers: [gatedTagHandler(gate), TAG_HANDLER, TAG_WITH_EXTRA_HANDLER, silent],
       prepare: async (_store, dir) => {
         await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
         await writeWorkflowFile(dir, 'tags-held.yaml', HELD_WORKFLOW);
+        await writeWorkflowFile(dir, 'tags-extra.yaml', EXTRA_WORKFLOW);
+        await writeWorkflowFile(dir, 'tags-endless.yaml', ENDLESS_WORKFLOW);
       },
     });
     oip = grpcClient('oip', t.grpcInference);
@@ -245,5 +284,57 @@ describe('gRPC streaming of intermediate results', () => {
       ['inputs[0].shape[0] is -1; a shape is a list of non-negative integers, e.g. [1, 4]', 'SLUICE_REQUEST_INVALID', []],
       ['', undefined, ['probabilities', 'label']],
     ]);
+  });
+
+  it('StreamPredictions answers the workflow’s result when its progress cannot be sent', async () => {
+    const stream = (torchserve as unknown as Record<string, (r: unknown) => ClientReadableStream<{ prediction: Buffer }>>)['StreamPredictions']?.call(torchserve, {
+      model_name: 'tags-extra',
+      input: { data: Buffer.from('{"tags": ["a", "b"]}') },
+    });
+    const messages: unknown[] = [];
+    await new Promise<void>((resolve, reject) => {
+      stream?.on('data', (m: { prediction: Buffer }) => messages.push(JSON.parse(m.prediction.toString('utf8'))));
+      stream?.on('error', reject);
+      stream?.on('end', resolve);
+    });
+    expect(messages).toEqual([['a', 'b']]);
+  });
+
+  it('ModelStreamInfer answers the workflow’s result when its progress cannot be sent, and the stream goes on', async () => {
+    const call = (oip as unknown as Record<string, () => ClientDuplexStream<unknown, StreamResponse>>)['ModelStreamInfer']?.call(oip);
+    if (call === undefined) throw new Error('no ModelStreamInfer');
+    const responses: StreamResponse[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: StreamResponse) => responses.push(r));
+      call.on('error', reject);
+      call.on('end', resolve);
+    });
+    call.write({ ...tagsRequest('extra', ['x', 'y']), model_name: 'tags-extra' });
+    call.write(tagsRequest('plain', ['z']));
+    call.end();
+    await done;
+    const answers = (id: string): [string, boolean | undefined, string[]][] =>
+      responses
+        .filter((r) => r.infer_response.id === id)
+        .map((r) => [r.error_message, r.infer_response.parameters['triton_final_response']?.bool_param, texts(r.infer_response)]);
+    expect(answers('extra')).toEqual([['', true, ['x', 'y']]]);
+    expect(answers('plain')).toEqual([
+      ['', false, ['z']],
+      ['', true, ['z']],
+    ]);
+  });
+
+  it('StreamPredictions cancels the workflow’s running nodes when the client goes away after its progress', async () => {
+    const stream = (torchserve as unknown as Record<string, (r: unknown) => ClientReadableStream<{ prediction: Buffer }>>)['StreamPredictions']?.call(torchserve, {
+      model_name: 'tags-endless',
+      input: { data: Buffer.from('{"tags": ["a"]}') },
+    });
+    if (stream === undefined) throw new Error('no StreamPredictions');
+    stream.on('error', () => undefined); // the cancellation the test makes
+    await new Promise<void>((resolve) => stream.once('data', () => { resolve(); }));
+    while (silent.calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    stream.cancel();
+    await silent.untilCancelled(1);
+    expect(silent.cancelled).toBe(1);
   });
 });

@@ -168,6 +168,7 @@ describe('the iris-second-opinion workflow over HTTP', () => {
         description:
           'A quick classifier answers first; when it is unsure (no class above 90 %), the careful classifier is asked too and its answer wins.',
         registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        responseTimeoutMs: 120000,
         ready: true,
         inputs: {
           measurements: {

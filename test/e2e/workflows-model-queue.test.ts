@@ -24,6 +24,15 @@ nodes:
   quick: { model: iris-quick, inputs: { input: $request.measurements }, timeoutMs: 3600000 }
 outputs: { label: quick.label }
 `,
+  bounded: `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: bounded }
+responseTimeoutMs: 100
+inputs: { measurements: { datatype: FP32, shape: [-1, 4] } }
+nodes:
+  quick: { model: iris-quick, inputs: { input: $request.measurements }, timeoutMs: 3600000 }
+outputs: { label: quick.label }
+`,
 };
 
 /**
@@ -68,6 +77,11 @@ describe('model calls of workflow runs that end while the calls wait in the queu
 
   it('leaves no call in the queue once the run’s deadline has passed', async () => {
     expect(await run('patient', { 'x-sluice-timeout-ms': '100' })).toMatchObject({ status: 504, body: { errorCode: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED' } });
+    expect(await pending()).toBe(0);
+  });
+
+  it('leaves no call in the queue once the workflow’s responseTimeoutMs has passed', async () => {
+    expect(await run('bounded')).toMatchObject({ status: 504, body: { errorCode: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED' } });
     expect(await pending()).toBe(0);
   });
 

@@ -99,7 +99,7 @@ describe('registering workflows from the workflow store', () => {
     const answer = await register('url=huge');
     const shown = (key: string): string => `${key.slice(0, 39)}…`;
     const unknown = (key: string, line: number): string =>
-      `huge.yaml:${line}:1: error: ${shown(key)}: unknown key \`${shown(key)}\`; allowed here: apiVersion, kind, metadata, defaults, inputs, nodes, outputs`;
+      `huge.yaml:${line}:1: error: ${shown(key)}: unknown key \`${shown(key)}\`; allowed here: apiVersion, kind, metadata, responseTimeoutMs, defaults, inputs, nodes, outputs`;
     expect(answer).toMatchObject({
       status: 400,
       body: {

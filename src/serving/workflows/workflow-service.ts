@@ -22,13 +22,18 @@ export interface WorkflowAnswer {
   readonly result: WorkflowResult;
 }
 
-/** Runs registered workflows: checks the request's inputs, then executes the plan registered now. */
+/**
+ * Runs registered workflows: checks the request's inputs, then executes the plan registered now. A run is
+ * bounded by its workflow's `responseTimeoutMs`, else by `defaultResponseTimeoutMs` (the server's
+ * `responseTimeoutMs`), and by the request's deadline, whichever passes first.
+ */
 export class WorkflowService {
   constructor(
     private readonly registry: WorkflowRegistry,
     private readonly services: WorkflowServices,
     /** Tracing and metrics of runs and nodes. */
     private readonly observer?: WorkflowObserver,
+    private readonly defaultResponseTimeoutMs?: number,
   ) {}
 
   /** Runs workflow `name` on `request` (input name → value). */
@@ -45,6 +50,7 @@ export class WorkflowService {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(this.defaultResponseTimeoutMs !== undefined ? { defaultResponseTimeoutMs: this.defaultResponseTimeoutMs } : {}),
       ...(this.observer ? { observer: this.observer } : {}),
       ...(trace !== undefined ? { traceContext: trace } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

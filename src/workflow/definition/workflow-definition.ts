@@ -30,6 +30,8 @@ export interface WorkflowDefinition {
   readonly description?: string;
   /** The file it was read from. */
   readonly file: string;
+  /** The longest one run may take, as the file sets it; absent when the server's default applies. */
+  readonly responseTimeoutMs?: number;
   readonly inputs: Readonly<Record<string, WorkflowInputSpec>>;
   /** Nodes by id, in the order the file gives them. */
   readonly nodes: Readonly<Record<string, WorkflowNode>>;

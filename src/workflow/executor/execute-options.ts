@@ -56,12 +56,25 @@ export interface WorkflowProgress {
   readonly outputs: Readonly<Record<string, WorkflowValue>>;
 }
 
+/**
+ * Told of each finished `forEach` call of a run; what it returns is not waited for. One that throws, or
+ * returns a promise that rejects, is detached (told nothing more, a warning logged) and the run goes on:
+ * progress never fails a run.
+ */
+export type ProgressConsumer = (progress: WorkflowProgress) => unknown;
+
 /** How one run is bounded and observed. */
 export interface ExecuteOptions {
   /** Aborting it cancels the run (the client went away, the server is stopping). */
   readonly signal?: AbortSignal;
   /** The request's deadline, in milliseconds from the start of the run. */
   readonly timeoutMs?: number;
+  /**
+   * The longest one run may take, in milliseconds, when its workflow's file sets no `responseTimeoutMs`
+   * (the server's `responseTimeoutMs`); it bounds sub-workflow runs too. Without it, such runs are
+   * bounded only by the request's deadline.
+   */
+  readonly defaultResponseTimeoutMs?: number;
   /** Return per-node timings, attempts and the skipped nodes. */
   readonly debug?: boolean;
   readonly clock?: WorkflowClock;
@@ -70,9 +83,10 @@ export interface ExecuteOptions {
   readonly traceContext?: Context;
   /**
    * Told of every call of the run's `forEach` nodes as it succeeds (in the order they finish), while the
-   * run goes on; not told once the run has ended, nor of the calls inside sub-workflows.
+   * run goes on; not told once the run has ended, nor of the calls inside sub-workflows. A consumer that
+   * fails is detached, and the run goes on ({@link ProgressConsumer}).
    */
-  readonly onProgress?: (progress: WorkflowProgress) => void;
+  readonly onProgress?: ProgressConsumer;
 }
 
 /** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */

@@ -2,8 +2,9 @@ import type { Context } from '@opentelemetry/api';
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
-import type { ExecuteOptions, WorkflowClock, WorkflowObserver, WorkflowProgress, WorkflowResult } from './execute-options.js';
+import type { ExecuteOptions, ProgressConsumer, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';
 import { checkRequestInputs } from './request-inputs.js';
+import { runDeadline } from './run-deadline.js';
 import { RunTrace } from './run-trace.js';
 import { SYSTEM_CLOCK } from './system-clock.js';
 import { WorkflowRun } from './workflow-run.js';
@@ -11,14 +12,17 @@ import type { WorkflowServices } from './workflow-services.js';
 
 interface RunOptions {
   readonly signal: AbortSignal | undefined;
+  /** The request's deadline; sub-workflow runs have none of their own. */
   readonly timeoutMs: number | undefined;
+  /** The longest a run of a workflow whose file sets no `responseTimeoutMs` may take. */
+  readonly defaultResponseTimeoutMs: number | undefined;
   readonly debug: boolean;
   readonly clock: WorkflowClock;
   readonly depth: number;
   readonly observer: WorkflowObserver | undefined;
   /** The request's trace context, or the node's that runs this run as a sub-workflow. */
   readonly traceContext: Context | undefined;
-  readonly onProgress: ((progress: WorkflowProgress) => void) | undefined;
+  readonly onProgress: ProgressConsumer | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -49,7 +53,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     context,
     trace,
     signal: options.signal,
-    timeoutMs: options.timeoutMs,
+    deadline: runDeadline(plan.workflow.responseTimeoutMs, options.defaultResponseTimeoutMs, options.timeoutMs),
     observation,
     onProgress: options.onProgress,
   });
@@ -68,9 +72,11 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
  * Runs a planned workflow for one request. The request's inputs are checked against the workflow's
  * `inputs:` first (`SLUICE_WORKFLOW_INPUT_INVALID`). Nodes run as soon as their inputs are ready,
  * independent branches in parallel, each attempt bounded by its `timeoutMs` and retried by its `retry`;
- * a failure follows the node's `onError`. The run is bounded by `options.timeoutMs`
- * (`SLUICE_WORKFLOW_DEADLINE_EXCEEDED`) and `options.signal` (`SLUICE_WORKFLOW_CANCELLED`), which cancel
- * the nodes still running. A failing node fails the run with an error that names it
+ * a failure follows the node's `onError`. Each run (a sub-workflow's too) is bounded by its workflow's
+ * `responseTimeoutMs`, or `options.defaultResponseTimeoutMs` when the file sets none, and the request's
+ * by `options.timeoutMs` as well, whichever passes first (`SLUICE_WORKFLOW_DEADLINE_EXCEEDED`); and by
+ * `options.signal` (`SLUICE_WORKFLOW_CANCELLED`). Either cancels the nodes still running and starts no
+ * further attempt. A failing node fails the run with an error that names it
  * (`SLUICE_WORKFLOW_NODE_FAILED`, `SLUICE_WORKFLOW_NODE_TIMEOUT`, or the cause's own code when a client
  * can act on it).
  */
@@ -83,6 +89,7 @@ export function executeWorkflow(
   return runPlan(plan, request, services, {
     signal: options.signal,
     timeoutMs: options.timeoutMs,
+    defaultResponseTimeoutMs: options.defaultResponseTimeoutMs,
     debug: options.debug === true,
     clock: options.clock ?? SYSTEM_CLOCK,
     depth: 0,

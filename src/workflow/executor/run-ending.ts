@@ -1,15 +1,38 @@
 import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import type { RunDeadline } from './run-deadline.js';
 
 function stillRunning(running: readonly string[]): string {
   return running.length === 0 ? 'no node was running' : `still running: ${running.join(', ')}`;
 }
 
-/** The error of a run whose deadline passed, naming the nodes it cancelled. */
-export function deadlineExceeded(workflow: string, timeoutMs: number, running: readonly string[]): SluiceError {
+/** How the message of a passed deadline names its limit, and what to change when it is the workflow's. */
+function limitText({ timeoutMs, source }: RunDeadline): { within: string; fix: string } {
+  switch (source) {
+    case 'request':
+      return { within: `${timeoutMs} ms`, fix: '' };
+    case 'workflow':
+      return {
+        within: `its responseTimeoutMs of ${timeoutMs} ms`,
+        fix: "; raise `responseTimeoutMs` in the workflow file, or lower its nodes' `timeoutMs`, `retry.attempts` and `retry.backoffMs`",
+      };
+    case 'server':
+      return {
+        within: `the server's responseTimeoutMs of ${timeoutMs} ms`,
+        fix: '; set `responseTimeoutMs` in the workflow file to give its runs longer',
+      };
+  }
+}
+
+/**
+ * The error of a run whose deadline passed, naming the limit (`details.limit`: `request`, `workflow` or
+ * `server`) and the nodes it cancelled.
+ */
+export function deadlineExceeded(workflow: string, deadline: RunDeadline, running: readonly string[]): SluiceError {
+  const { within, fix } = limitText(deadline);
   return new SluiceError(
     'SLUICE_WORKFLOW_DEADLINE_EXCEEDED',
-    `workflow \`${workflow}\` did not finish within ${timeoutMs} ms; ${stillRunning(running)}`,
-    { workflow, timeoutMs, running },
+    `workflow \`${workflow}\` did not finish within ${within}; ${stillRunning(running)}${fix}`,
+    { workflow, timeoutMs: deadline.timeoutMs, limit: deadline.source, running },
   );
 }
 

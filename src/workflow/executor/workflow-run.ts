@@ -4,9 +4,11 @@ import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
 import type { CallContext } from './call-target.js';
 import { evaluateCondition } from './condition-context.js';
-import type { ObservedNodeStatus, WorkflowClock, WorkflowNodeObservation, WorkflowProgress, WorkflowRunObservation } from './execute-options.js';
+import type { ObservedNodeStatus, ProgressConsumer, WorkflowClock, WorkflowNodeObservation, WorkflowRunObservation } from './execute-options.js';
 import { nodeFailure } from './node-failure.js';
+import { ProgressRelay } from './progress-relay.js';
 import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-binding.js';
+import type { RunDeadline } from './run-deadline.js';
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
 import { runNode } from './run-node.js';
 import type { RunTrace } from './run-trace.js';
@@ -24,10 +26,11 @@ export interface RunSetup {
   readonly context: CallContext & { readonly clock: WorkflowClock };
   readonly trace: RunTrace;
   readonly signal: AbortSignal | undefined;
-  readonly timeoutMs: number | undefined;
+  /** When the run must have ended; none bounds it when undefined. */
+  readonly deadline: RunDeadline | undefined;
   /** Tracing and metrics of the run, when the server observes runs. */
   readonly observation?: WorkflowRunObservation | undefined;
-  readonly onProgress?: ((progress: WorkflowProgress) => void) | undefined;
+  readonly onProgress?: ProgressConsumer | undefined;
 }
 
 const PENDING: NodeOutcome = { status: 'pending' };
@@ -53,17 +56,19 @@ export class WorkflowRun {
   private knownOutputs = 0;
   private readonly scope: BindingScope;
   private readonly observed = new Map<string, WorkflowNodeObservation>();
+  private readonly progress: ProgressRelay;
 
   constructor(private readonly setup: RunSetup) {
     // Every node running listens to it: parallel branches are expected, not a leak to warn of.
     setMaxListeners(0, this.nodesController.signal);
     this.scope = { request: setup.request, outcome: (id) => this.outcomes.get(id) ?? PENDING };
     this.outputBindings = Object.entries(setup.plan.workflow.outputs);
+    this.progress = new ProgressRelay(setup.onProgress, setup.plan.workflow.name, setup.context.services.logger);
   }
 
   /** Runs the plan; resolves with the workflow's outputs (absent ones left out). */
   run(): Promise<Outputs> {
-    const { plan, signal, timeoutMs } = this.setup;
+    const { plan, signal, deadline } = this.setup;
     return new Promise<Outputs>((resolve, reject) => {
       this.settle = { resolve, reject };
       if (signal?.aborted === true) {
@@ -71,7 +76,7 @@ export class WorkflowRun {
         return;
       }
       signal?.addEventListener('abort', this.onAbort, { once: true });
-      if (timeoutMs !== undefined) this.timer = setLongTimeout(this.onDeadline, timeoutMs);
+      if (deadline !== undefined) this.timer = setLongTimeout(this.onDeadline, deadline.timeoutMs);
       for (const id of plan.order) this.waiting.set(id, plan.nodes[id]?.dependencies.length ?? 0);
       for (const id of plan.order) if (!this.ended && this.waiting.get(id) === 0) this.ready(id);
       this.checkOutputs();
@@ -83,7 +88,8 @@ export class WorkflowRun {
   };
 
   private readonly onDeadline = (): void => {
-    this.end(deadlineExceeded(this.setup.plan.workflow.name, this.setup.timeoutMs ?? 0, [...this.running]));
+    const { plan, deadline } = this.setup;
+    if (deadline !== undefined) this.end(deadlineExceeded(plan.workflow.name, deadline, [...this.running]));
   };
 
   /** Every dependency of `id` has settled: skip it, or start it. */
@@ -153,7 +159,7 @@ export class WorkflowRun {
         observed?.calls(count);
       },
       element: (index: number, outputs: Outputs): void => {
-        if (!this.ended && list !== undefined) this.setup.onProgress?.({ node: id, index, count: list.length, outputs });
+        if (!this.ended && list !== undefined) this.progress.report({ node: id, index, count: list.length, outputs });
       },
     };
     // What the node calls (models, handlers, sub-workflows) is parented on the node's span when it is traced.

@@ -153,11 +153,13 @@ export function buildDraft(document: RawRecord, file: string, problems: ProblemC
   }
   const complete = nodes.size === rawNodes.length && rawOutputs !== undefined && Object.keys(outputs).length === Object.keys(rawOutputs).length;
   const description = string(metadata?.['description']);
+  const responseTimeoutMs = integer(document['responseTimeoutMs']);
   return {
     file,
     name: servedName ?? string(metadata?.['name']) ?? '',
     version: string(metadata?.['version']) ?? '1',
     ...(description !== undefined && { description }),
+    ...(responseTimeoutMs !== undefined && { responseTimeoutMs }),
     inputs,
     nodeIds: rawNodes.map(([id]) => id),
     nodes,

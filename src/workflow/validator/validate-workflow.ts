@@ -48,6 +48,7 @@ function definitionOf(draft: WorkflowDraft, context: ValidationContext): Workflo
     version: draft.version,
     ...(draft.description !== undefined && { description: draft.description }),
     file: draft.file,
+    ...(draft.responseTimeoutMs !== undefined && { responseTimeoutMs: draft.responseTimeoutMs }),
     inputs: draft.inputs,
     nodes,
     outputs: draft.outputs,

@@ -25,6 +25,8 @@ export interface WorkflowDraft {
   readonly name: string;
   readonly version: string;
   readonly description?: string;
+  /** The longest one run may take, when the file sets it. */
+  readonly responseTimeoutMs?: number;
   readonly inputs: Readonly<Record<string, WorkflowInputSpec>>;
   readonly nodeIds: readonly string[];
   readonly nodes: ReadonlyMap<string, NodeDraft>;

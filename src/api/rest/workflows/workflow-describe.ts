@@ -21,6 +21,8 @@ export interface WorkflowView {
   readonly workflowUrl: string;
   readonly description?: string;
   readonly registeredAt: string;
+  /** The longest one run may take: the file's `responseTimeoutMs`, else the server's. */
+  readonly responseTimeoutMs: number;
   readonly ready: boolean;
   readonly inputs: Readonly<Record<string, WorkflowInputSpec>>;
   readonly outputs: readonly string[];
@@ -29,8 +31,11 @@ export interface WorkflowView {
   readonly warnings: readonly string[];
 }
 
-/** The describe view of a workflow: its nodes with the models and versions they use and their readiness. */
-export function describeWorkflow(entry: RegisteredWorkflow, models: ModelRegistry, workflows: WorkflowRegistry): WorkflowView {
+/**
+ * The describe view of a workflow: its nodes with the models and versions they use and their readiness,
+ * and how long one run may take (`serverResponseTimeoutMs` when its file sets no `responseTimeoutMs`).
+ */
+export function describeWorkflow(entry: RegisteredWorkflow, models: ModelRegistry, workflows: WorkflowRegistry, serverResponseTimeoutMs: number): WorkflowView {
   const { plan } = entry;
   const nodes = plan.order.map((id): WorkflowNodeView => {
     const planned = plan.nodes[id];
@@ -55,6 +60,7 @@ export function describeWorkflow(entry: RegisteredWorkflow, models: ModelRegistr
     workflowUrl: entry.url,
     ...(plan.workflow.description !== undefined ? { description: plan.workflow.description } : {}),
     registeredAt: entry.registeredAt.toISOString(),
+    responseTimeoutMs: plan.workflow.responseTimeoutMs ?? serverResponseTimeoutMs,
     ready: nodes.every((n) => n.ready),
     inputs: plan.workflow.inputs,
     outputs: Object.keys(plan.workflow.outputs),

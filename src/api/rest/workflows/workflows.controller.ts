@@ -41,7 +41,7 @@ export class WorkflowsController {
   /** Describes a workflow: nodes, models, versions, readiness, warnings. */
   @Get(':name')
   describe(@Param('name') name: string): WorkflowView[] {
-    return [describeWorkflow(this.core.workflows.get(name), this.core.registry, this.core.workflows)];
+    return [describeWorkflow(this.core.workflows.get(name), this.core.registry, this.core.workflows, this.core.config.responseTimeoutMs)];
   }
 
   /** Unregisters a workflow. */

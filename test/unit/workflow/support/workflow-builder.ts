@@ -10,6 +10,7 @@ export class WorkflowBuilder {
   private readonly nodes: Record<string, NodeSpec> = {};
   private readonly outputs: Record<string, string> = {};
   private defaultsSpec: Record<string, unknown> | undefined;
+  private responseTimeoutMs: number | undefined;
 
   constructor(readonly name: string) {}
 
@@ -38,12 +39,19 @@ export class WorkflowBuilder {
     return this;
   }
 
+  /** The workflow's `responseTimeoutMs`: the longest one run may take. */
+  responseTimeout(ms: number): this {
+    this.responseTimeoutMs = ms;
+    return this;
+  }
+
   /** The document as text. */
   text(): string {
     return JSON.stringify({
       apiVersion: 'sluice/v1',
       kind: 'Workflow',
       metadata: { name: this.name },
+      ...(this.responseTimeoutMs !== undefined && { responseTimeoutMs: this.responseTimeoutMs }),
       ...(this.defaultsSpec !== undefined && { defaults: this.defaultsSpec }),
       inputs: this.inputs,
       nodes: this.nodes,
