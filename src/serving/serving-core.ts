@@ -99,6 +99,12 @@ export class ServingCore {
     this.hooks = options.hooks ?? new HookBus(options.logger);
     this.hooks.freeze();
     const hooks = this.hooks;
+    const metrics = this.metrics;
+    // A version's series live as long as it does: versions that come and go must not grow the metrics page.
+    this.registry.observe({
+      added: (version) => { metrics.versionAdded(version.name, version.version); },
+      removed: (version) => { metrics.versionRemoved(version.name, version.version); },
+    });
     this.registry.observe({
       added: (version) => { hooks.emit('onModelLoad', { model: version.description }); },
       removed: (version) => { hooks.emit('onModelUnload', { model: version.description }); },

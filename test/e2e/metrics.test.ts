@@ -74,4 +74,18 @@ describe('metrics API', () => {
     expect((await requestJson(`${t.management}/models/iris?min_worker=1&max_worker=1`, { method: 'PUT' })).status).toBe(200);
     expect(await instances()).toEqual(['iris-1.0-1']);
   });
+
+  it('drops the series of unregistered versions: versions that come and go leave the page as it was', async () => {
+    const before = await (await fetch(`${t.metrics}/metrics`)).text();
+    for (let i = 0; i < 10; i++) {
+      expect((await requestJson(`${t.management}/models?url=iris&model_name=churn-${i}&initial_workers=1`, { method: 'POST' })).status).toBe(200);
+      expect((await requestJson(`${t.inference}/predictions/churn-${i}`, { method: 'POST', json: [5.1, 3.5, 1.4, 0.2] })).status).toBe(200);
+      expect(await (await fetch(`${t.metrics}/metrics`)).text()).toContain(`ts_inference_requests_total{model_name="churn-${i}",model_version="1.0"} 1`);
+      expect((await requestJson(`${t.management}/models/churn-${i}`, { method: 'DELETE' })).status).toBe(200);
+    }
+    const after = await (await fetch(`${t.metrics}/metrics`)).text();
+    parsePrometheusText(after);
+    expect(after.split('\n').filter((l) => l.includes('churn-'))).toEqual([]);
+    expect(after.split('\n').filter((l) => l.includes('model_name="iris"') && l.startsWith('ts_'))).toEqual(before.split('\n').filter((l) => l.includes('model_name="iris"') && l.startsWith('ts_')));
+  });
 });

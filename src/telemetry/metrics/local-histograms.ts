@@ -22,6 +22,11 @@ export interface LocalHistogramDefinition {
   readonly boundaries: readonly number[];
 }
 
+/** One key for equal attributes, whatever their order. */
+function seriesKey(attributes: Readonly<Record<string, string>>): string {
+  return JSON.stringify(Object.keys(attributes).sort().map((name) => [name, attributes[name]]));
+}
+
 function nowHrTime(): HrTime {
   return millisToHrTime(performance.timeOrigin + performance.now());
 }
@@ -38,13 +43,23 @@ export class LocalHistogram {
 
   /** The series of `attributes`, created on first use; the same object for equal attributes. */
   series(attributes: Readonly<Record<string, string>>): HistogramSeries {
-    const key = JSON.stringify(Object.keys(attributes).sort().map((name) => [name, attributes[name]]));
+    const key = seriesKey(attributes);
     let series = this.bySeriesKey.get(key);
     if (series === undefined) {
       series = new HistogramSeries(this.definition.boundaries, { ...attributes }, nowHrTime());
       this.bySeriesKey.set(key, series);
     }
     return series;
+  }
+
+  /** Drops the series of `attributes`: it leaves the page, and counts from zero if recorded into again. */
+  forget(attributes: Readonly<Record<string, string>>): void {
+    this.bySeriesKey.delete(seriesKey(attributes));
+  }
+
+  /** Drops every series whose attributes `match`. */
+  forgetWhere(match: (attributes: Readonly<Record<string, string>>) => boolean): void {
+    for (const [key, series] of this.bySeriesKey) if (match(series.attributes)) this.bySeriesKey.delete(key);
   }
 
   /** Records `value` under `attributes`: for callers that see each label set too rarely to keep its series. */

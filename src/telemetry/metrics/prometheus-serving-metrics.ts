@@ -1,5 +1,8 @@
-import type { Counter, ObservableResult } from '@opentelemetry/api';
+import type { Counter, HrTime } from '@opentelemetry/api';
+import { millisToHrTime } from '@opentelemetry/core';
+import { InstrumentType } from '@opentelemetry/sdk-metrics';
 import { Telemetry } from '../tracing/telemetry.js';
+import type { SumReading } from './current-sums.js';
 import type { HistogramSeries } from './histogram-series.js';
 import type { LocalHistogram } from './local-histograms.js';
 import { metricsNamed } from './prometheus-name-filter.js';
@@ -23,9 +26,12 @@ const TORCHSERVE_COUNTER_NAMES = /^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queu
 /** One model version's running totals of the per-request counters, and its series of the per-request and per-batch histograms. */
 interface RequestTotals {
   readonly labels: { readonly model_name: string; readonly model_version: string };
+  /** When the version was registered: the start of its running totals. */
+  readonly since: HrTime;
   requests: number;
   latencyUs: number;
   queueUs: number;
+  failures: number;
   readonly latency: HistogramSeries;
   readonly queueTime: HistogramSeries;
   readonly batchSize: HistogramSeries;
@@ -39,13 +45,13 @@ interface RequestTotals {
  */
 export class PrometheusServingMetrics implements ServingMetrics {
   /**
-   * The per-request counters (requests, cumulative latency and queue time) are summed here and read when
-   * metrics are collected, and the per-request and per-batch histograms are local ones whose series each
-   * model version keeps: recording into an SDK instrument hashes its attributes on every call, which
-   * cost each request more than the recording itself.
+   * The per-request counters (requests, failures, cumulative latency and queue time) are summed here and
+   * read when metrics are collected, and the per-request and per-batch histograms are local ones whose
+   * series each model version keeps: recording into an SDK instrument hashes its attributes on every
+   * call, which cost each request more than the recording itself. A version's entry lives from
+   * {@link versionAdded} to {@link versionRemoved}, so its series leave the page with it.
    */
   private readonly totals = new Map<string, Map<string, RequestTotals>>();
-  private readonly failures: Counter;
   private readonly errors: Counter;
   private readonly latency: LocalHistogram;
   private readonly queueTime: LocalHistogram;
@@ -58,22 +64,25 @@ export class PrometheusServingMetrics implements ServingMetrics {
     const m = telemetry.meter;
     const seconds = (name: string, description: string): LocalHistogram =>
       telemetry.histograms.define({ name, description, unit: 's', boundaries: LATENCY_BUCKETS_S });
-    const observeTotals = (read: (t: RequestTotals) => number) => (result: ObservableResult) => {
-      // A version seen only through its batches has no request counters yet.
-      for (const versions of this.totals.values()) for (const t of versions.values()) if (t.requests > 0) result.observe(read(t), t.labels);
+    const counter = (
+      name: string,
+      description: string,
+      read: (t: RequestTotals) => number,
+      unit?: string,
+      instrument: InstrumentType.COUNTER | InstrumentType.OBSERVABLE_COUNTER = InstrumentType.OBSERVABLE_COUNTER,
+    ): void => {
+      telemetry.sums.define({ name, description, ...(unit !== undefined ? { unit } : {}), instrument }, () => {
+        const readings: SumReading[] = [];
+        // A series appears once it has counted something: a version seen only through its batches has no request counters yet.
+        for (const versions of this.totals.values()) for (const t of versions.values()) if (read(t) > 0) readings.push({ value: read(t), attributes: t.labels, startTime: t.since });
+        return readings;
+      });
     };
-    m.createObservableCounter('ts_inference_requests_total', { description: 'Inference requests received per model.' }).addCallback(
-      observeTotals((t) => t.requests),
-    );
-    m.createObservableCounter('ts_inference_latency_microseconds', {
-      description: 'Cumulative inference latency per model, in microseconds.',
-      unit: 'us',
-    }).addCallback(observeTotals((t) => t.latencyUs));
-    m.createObservableCounter('ts_queue_latency_microseconds', {
-      description: 'Cumulative time requests spent queued per model, in microseconds.',
-      unit: 'us',
-    }).addCallback(observeTotals((t) => t.queueUs));
-    this.failures = m.createCounter('sluice_inference_failures_total', { description: 'Inference requests that ended in an error, per model.' });
+    counter('ts_inference_requests_total', 'Inference requests received per model.', (t) => t.requests);
+    counter('ts_inference_latency_microseconds', 'Cumulative inference latency per model, in microseconds.', (t) => t.latencyUs, 'us');
+    counter('ts_queue_latency_microseconds', 'Cumulative time requests spent queued per model, in microseconds.', (t) => t.queueUs, 'us');
+    // Counted as the SDK counter it was (its OTLP temporality follows the exporter's preference for counters).
+    counter('sluice_inference_failures_total', 'Inference requests that ended in an error, per model.', (t) => t.failures, undefined, InstrumentType.COUNTER);
     this.errors = m.createCounter('sluice_errors_total', { description: 'Error answers per Sluice error code and transport.' });
     this.latency = seconds('sluice_inference_request_duration_seconds', 'Inference request latency per model, in seconds.');
     this.queueTime = seconds('sluice_queue_duration_seconds', 'Time requests spent queued per model, in seconds.');
@@ -87,7 +96,9 @@ export class PrometheusServingMetrics implements ServingMetrics {
   }
 
   batchCompleted(o: BatchObservation): void {
-    const totals = this.totalsOf(o.model, o.version);
+    const totals = this.totals.get(o.model)?.get(o.version);
+    // A version no longer registered (a batch that ended as it was unregistered) has no series to count in.
+    if (totals === undefined) return;
     totals.batchSize.record(o.size);
     totals.compute.record(o.computeUs / 1e6);
   }
@@ -97,34 +108,43 @@ export class PrometheusServingMetrics implements ServingMetrics {
   }
 
   inferenceCompleted(o: InferenceObservation): void {
-    const totals = this.totalsOf(o.model, o.version);
+    const totals = this.totals.get(o.model)?.get(o.version);
+    // A request that ended as its version was unregistered: the version's series are gone with it.
+    if (totals === undefined) return;
     totals.requests += 1;
     totals.latencyUs += Math.round(o.latencyUs);
     totals.queueUs += Math.round(o.queueUs);
     totals.latency.record(o.latencyUs / 1e6);
     totals.queueTime.record(o.queueUs / 1e6);
-    if (!o.ok) this.failures.add(1, totals.labels);
+    if (!o.ok) totals.failures += 1;
   }
 
-  private totalsOf(model: string, version: string): RequestTotals {
+  versionAdded(model: string, version: string): void {
     let versions = this.totals.get(model);
     if (versions === undefined) this.totals.set(model, (versions = new Map<string, RequestTotals>()));
-    let totals = versions.get(version);
-    if (totals === undefined) {
-      const labels = { model_name: model, model_version: version };
-      totals = {
-        labels,
-        requests: 0,
-        latencyUs: 0,
-        queueUs: 0,
-        latency: this.latency.series(labels),
-        queueTime: this.queueTime.series(labels),
-        batchSize: this.batchSize.series(labels),
-        compute: this.compute.series(labels),
-      };
-      versions.set(version, totals);
-    }
-    return totals;
+    if (versions.has(version)) return;
+    const labels = { model_name: model, model_version: version };
+    versions.set(version, {
+      labels,
+      since: millisToHrTime(performance.timeOrigin + performance.now()),
+      requests: 0,
+      latencyUs: 0,
+      queueUs: 0,
+      failures: 0,
+      latency: this.latency.series(labels),
+      queueTime: this.queueTime.series(labels),
+      batchSize: this.batchSize.series(labels),
+      compute: this.compute.series(labels),
+    });
+  }
+
+  versionRemoved(model: string, version: string): void {
+    const versions = this.totals.get(model);
+    const totals = versions?.get(version);
+    if (versions === undefined || totals === undefined) return;
+    versions.delete(version);
+    if (versions.size === 0) this.totals.delete(model);
+    for (const histogram of [this.latency, this.queueTime, this.batchSize, this.compute]) histogram.forget(totals.labels);
   }
 
   workflowNodeCompleted(o: WorkflowNodeObservation): void {

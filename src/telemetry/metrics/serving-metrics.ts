@@ -44,9 +44,16 @@ export interface InstanceUtilization {
  * interface; the implementation records through the OpenTelemetry metrics API.
  */
 export interface ServingMetrics {
-  /** Records one finished inference request. */
+  /** A model version was registered: its series start (from zero) and take its requests and batches. */
+  versionAdded(model: string, version: string): void;
+  /**
+   * A model version was unregistered: its series leave the page, and what its requests and batches
+   * report from now on is not counted (they ended with it).
+   */
+  versionRemoved(model: string, version: string): void;
+  /** Records one finished inference request of a registered version (others are not counted). */
   inferenceCompleted(observation: InferenceObservation): void;
-  /** Records one batch run. */
+  /** Records one batch run of a registered version (others are not counted). */
   batchCompleted(observation: BatchObservation): void;
   /** Records one finished workflow node. */
   workflowNodeCompleted(observation: WorkflowNodeObservation): void;

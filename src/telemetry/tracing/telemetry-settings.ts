@@ -64,6 +64,11 @@ export interface TelemetrySettings {
   /** Full URL metrics are posted to (`…/v1/metrics`). */
   readonly metricsEndpoint: string;
   readonly metricExportIntervalMs: number;
+  /**
+   * Most time one OTLP metric push (collection and export) may take (`OTEL_METRIC_EXPORT_TIMEOUT`); never
+   * longer than {@link metricExportIntervalMs}.
+   */
+  readonly metricExportTimeoutMs: number;
   /** Add request bodies to access-log lines (off by default: bodies may hold personal data). */
   readonly logRequestBodies: boolean;
 }
@@ -131,6 +136,17 @@ function batchSpans(env: Env): BatchSpanSettings {
   };
 }
 
+/** The specification's default of `OTEL_METRIC_EXPORT_TIMEOUT`. */
+export const DEFAULT_METRIC_EXPORT_TIMEOUT_MS = 30000;
+
+/**
+ * `OTEL_METRIC_EXPORT_TIMEOUT`, cut to the export interval as the OpenTelemetry SDK cuts it: a push that
+ * outlasted the interval would only make the next one skip its turn.
+ */
+function metricExportTimeout(env: Env, intervalMs: number): number {
+  return Math.min(duration(env, 'OTEL_METRIC_EXPORT_TIMEOUT', DEFAULT_METRIC_EXPORT_TIMEOUT_MS), intervalMs);
+}
+
 function tracesProtocol(env: Env): TracesProtocol {
   const variable = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] !== undefined ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const raw = env[variable];
@@ -147,7 +163,8 @@ function signalUrl(base: string, path: string): string {
  * `OTEL_METRICS_EXPORTER`, `OTEL_EXPORTER_OTLP_ENDPOINT` (and the per-signal `…_TRACES_ENDPOINT` /
  * `…_METRICS_ENDPOINT`, used as they are), `OTEL_EXPORTER_OTLP_PROTOCOL` (or `…_TRACES_PROTOCOL`; spans
  * only), `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`, the `OTEL_BSP_*` batch settings and
- * `OTEL_METRIC_EXPORT_INTERVAL`. Durations (the `OTEL_BSP_*` delay and timeout, the export interval, and the
+ * `OTEL_METRIC_EXPORT_INTERVAL` and `OTEL_METRIC_EXPORT_TIMEOUT` (cut to the interval). Durations (the
+ * `OTEL_BSP_*` delay and timeout, the metric export interval and timeout, and the
  * `OTEL_EXPORTER_OTLP_[TRACES_|METRICS_]TIMEOUT` the exporters read) must be whole milliseconds a timer can
  * wait, 1 to 2^31 - 1. Throws `SLUICE_CONFIG_INVALID` naming the variable of a bad value.
  */
@@ -163,6 +180,7 @@ export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serv
   // `prometheus` is accepted because the Prometheus page is always served.
   const metricsExporter =
     metricsRaw === undefined ? config.metricsExporter : oneOf('OTEL_METRICS_EXPORTER', metricsRaw, ['otlp', 'prometheus', 'none']);
+  const metricExportIntervalMs = duration(env, 'OTEL_METRIC_EXPORT_INTERVAL', config.metricExportIntervalMs);
   return {
     serviceName: env['OTEL_SERVICE_NAME']?.trim() || config.serviceName,
     ...(serviceVersion !== undefined ? { serviceVersion } : {}),
@@ -175,7 +193,8 @@ export function resolveTelemetrySettings(config: TelemetryConfig, env: Env, serv
       samplerArgRaw === undefined ? config.samplerArg : number('OTEL_TRACES_SAMPLER_ARG', samplerArgRaw, (n) => n >= 0 && n <= 1, 'a ratio from 0 to 1'),
     metricsOtlp: !disabled && metricsExporter === 'otlp',
     metricsEndpoint: env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']?.trim() || signalUrl(base, 'v1/metrics'),
-    metricExportIntervalMs: duration(env, 'OTEL_METRIC_EXPORT_INTERVAL', config.metricExportIntervalMs),
+    metricExportIntervalMs,
+    metricExportTimeoutMs: metricExportTimeout(env, metricExportIntervalMs),
     logRequestBodies: config.logRequestBodies,
   };
 }

@@ -19,8 +19,9 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { LocalHistograms } from '../metrics/local-histograms.js';
 import { CurrentGauges } from '../metrics/current-gauges.js';
-import { histogramTemporality } from '../metrics/histogram-temporality.js';
-import { DEFAULT_BATCH_SPANS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
+import { CurrentSums } from '../metrics/current-sums.js';
+import { exporterTemporality, histogramTemporality } from '../metrics/histogram-temporality.js';
+import { DEFAULT_BATCH_SPANS, DEFAULT_METRIC_EXPORT_TIMEOUT_MS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
 import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
 import { RecordingTracer } from './recording/recording-tracer.js';
 import { SampledLinksSampler } from './sampled-links-sampler.js';
@@ -51,6 +52,7 @@ export const TELEMETRY_OFF: TelemetrySettings = {
   metricsOtlp: false,
   metricsEndpoint: 'http://localhost:4318/v1/metrics',
   metricExportIntervalMs: 60000,
+  metricExportTimeoutMs: DEFAULT_METRIC_EXPORT_TIMEOUT_MS,
   logRequestBodies: false,
 };
 
@@ -109,6 +111,8 @@ export class Telemetry {
   readonly histograms: LocalHistograms;
   /** Gauges read at each collection, reporting only the series their sources give then. */
   readonly gauges: CurrentGauges;
+  /** Counters read at each collection, reporting only the series their sources give then. */
+  readonly sums: CurrentSums;
   readonly settings: TelemetrySettings;
   private readonly recordingTracer: RecordingTracer | undefined;
   private readonly meterProvider: MeterProvider;
@@ -137,13 +141,14 @@ export class Telemetry {
     const scope = { name: INSTRUMENTATION_SCOPE, ...(settings.serviceVersion !== undefined ? { version: settings.serviceVersion } : {}) };
     this.histograms = new LocalHistograms(resource, scope);
     this.gauges = new CurrentGauges(resource, scope);
+    this.sums = new CurrentSums(resource, scope);
     // The exporter is built against its own copy of sdk-metrics (same major and minor), so the types differ only nominally.
     type PrometheusProducers = NonNullable<ConstructorParameters<typeof PrometheusExporter>[0]>['metricProducers'];
     this.prometheus = new PrometheusExporter({
       preventServerStart: true,
       withoutScopeInfo: true,
       withoutTargetInfo: true,
-      metricProducers: [this.gauges, this.histograms] as unknown as PrometheusProducers,
+      metricProducers: [this.sums, this.gauges, this.histograms] as unknown as PrometheusProducers,
     });
     const readers: MetricReader[] = [this.prometheus as unknown as MetricReader];
     if (settings.metricsOtlp) {
@@ -152,8 +157,10 @@ export class Telemetry {
         new PeriodicExportingMetricReader({
           exporter,
           exportIntervalMillis: settings.metricExportIntervalMs,
-          // Histogram points in the temporality the exporter asks for (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE).
-          metricProducers: [this.gauges, this.histograms.producer(histogramTemporality(exporter))],
+          // At most the interval (see resolveTelemetrySettings): the reader refuses a longer one given with it.
+          exportTimeoutMillis: Math.min(settings.metricExportTimeoutMs, settings.metricExportIntervalMs),
+          // Counter and histogram points in the temporality the exporter asks for (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE).
+          metricProducers: [this.sums.producer(exporterTemporality(exporter)), this.gauges, this.histograms.producer(histogramTemporality(exporter))],
         }),
       );
     }

@@ -5,6 +5,16 @@ import { parsePrometheusText } from '../../../support/prometheus-text.js';
 
 const BOUNDS = ['0.0001', '0.00025', '0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60'];
 
+/** Metrics with the model versions `versions` (`model@version`) registered. */
+function metricsWith(...versions: string[]): PrometheusServingMetrics {
+  const metrics = new PrometheusServingMetrics();
+  for (const v of versions) {
+    const [model = '', version = ''] = v.split('@');
+    metrics.versionAdded(model, version);
+  }
+  return metrics;
+}
+
 function lines(body: string, prefix: string): string[] {
   return body.split('\n').filter((line) => line.startsWith(prefix));
 }
@@ -15,18 +25,18 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('declares each metric with its type once it has a value', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('iris@1');
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 10, queueUs: 1 });
     metrics.batchCompleted({ model: 'iris', version: '1', size: 1, computeUs: 5 });
     metrics.workflowNodeCompleted({ workflow: 'w', node: 'n', status: 'ok', latencyUs: 7 });
     metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
     metrics.watchUtilization(() => [{ model: 'iris', version: '1', instance: 'iris-1-1', utilization: 0 }]);
     expect(lines((await metrics.scrape()).body, '# TYPE')).toEqual([
+      '# TYPE sluice_errors_total counter',
       '# TYPE ts_inference_requests_total counter',
       '# TYPE ts_inference_latency_microseconds counter',
       '# TYPE ts_queue_latency_microseconds counter',
       '# TYPE sluice_inference_failures_total counter',
-      '# TYPE sluice_errors_total counter',
       '# TYPE sluice_instance_utilization_ratio gauge',
       '# TYPE sluice_inference_request_duration_seconds histogram',
       '# TYPE sluice_queue_duration_seconds histogram',
@@ -37,7 +47,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('counts requests and adds up rounded latencies per model version', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('iris@1', 'iris@2');
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1500.4, queueUs: 200.6 });
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 500, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'iris', version: '2', ok: true, latencyUs: 10, queueUs: 1 });
@@ -53,7 +63,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('counts failures only for requests that failed', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('iris@1', 'mnist@1');
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 1, queueUs: 0 });
     metrics.inferenceCompleted({ model: 'mnist', version: '1', ok: true, latencyUs: 1, queueUs: 0 });
@@ -63,7 +73,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('records latency in seconds in cumulative buckets', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('iris@1');
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 0 });
     const body = (await metrics.scrape()).body;
     const counts = BOUNDS.map((bound) => Number(/ (\d+)$/.exec(lines(body, `sluice_inference_request_duration_seconds_bucket{model_name="iris",model_version="1",le="${bound}"}`)[0]!)![1]));
@@ -78,7 +88,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('records queue time in seconds', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('iris@1');
     metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 250 });
     const body = (await metrics.scrape()).body;
     expect(lines(body, 'sluice_queue_duration_seconds_bucket{model_name="iris",model_version="1",le="0.00025"}')).toEqual([
@@ -115,7 +125,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('counts batch sizes and compute time per model', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('m@1');
     metrics.batchCompleted({ model: 'm', version: '1', size: 3, computeUs: 2000 });
     metrics.batchCompleted({ model: 'm', version: '1', size: 16, computeUs: 4000 });
     const page = (await metrics.scrape()).body;
@@ -126,7 +136,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('gives a version seen only through its batches no request counters', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('m@1');
     metrics.batchCompleted({ model: 'm', version: '1', size: 2, computeUs: 10 });
     const page = (await metrics.scrape()).body;
     expect(page).toContain('sluice_batch_size_count{model_name="m",model_version="1"} 1');
@@ -134,7 +144,7 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('keeps counting into histograms after a scrape (cumulative)', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('m@1');
     metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 0 });
     await metrics.scrape();
     metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 0 });
@@ -169,6 +179,7 @@ describe('PrometheusServingMetrics', () => {
     const metrics = new PrometheusServingMetrics();
     const names = Array.from({ length: 1000 }, (_, i) => `model-${i}.v_${i % 7}`);
     for (const [i, model] of names.entries()) {
+      metrics.versionAdded(model, `${i % 3}.0`);
       metrics.inferenceCompleted({ model, version: `${i % 3}.0`, ok: i % 2 === 0, latencyUs: 50 + i * 97, queueUs: i });
       metrics.batchCompleted({ model, version: `${i % 3}.0`, size: 1 + (i % 40), computeUs: 10 * i });
       metrics.workflowNodeCompleted({ workflow: `w-${i % 10}`, node: `n_${i % 5}`, status: 'ok', latencyUs: i });
@@ -184,9 +195,45 @@ describe('PrometheusServingMetrics', () => {
   });
 
   it('serves only the metrics named when asked by name', async () => {
-    const metrics = new PrometheusServingMetrics();
+    const metrics = metricsWith('m@1');
     metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 5 });
     const page = (await metrics.scrape(new Set(['ts_inference_requests_total', 'ts_queue_latency_microseconds', 'no_such_metric']))).body;
     expect([...parsePrometheusText(page).keys()]).toEqual(['ts_inference_requests_total', 'ts_queue_latency_microseconds']);
+  });
+
+  it('drops the series of an unregistered version from the page, and counts a registered-again one from zero', async () => {
+    const metrics = metricsWith('m@1', 'm@2');
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: false, latencyUs: 100, queueUs: 5 });
+    metrics.batchCompleted({ model: 'm', version: '1', size: 1, computeUs: 10 });
+    metrics.inferenceCompleted({ model: 'm', version: '2', ok: true, latencyUs: 100, queueUs: 5 });
+    metrics.versionRemoved('m', '1');
+    const page = (await metrics.scrape()).body;
+    expect(page.split('\n').filter((l) => l.includes('model_version="1"'))).toEqual([]);
+    expect(lines(page, 'ts_inference_requests_total{')).toEqual(['ts_inference_requests_total{model_name="m",model_version="2"} 1']);
+    metrics.versionAdded('m', '1');
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: true, latencyUs: 100, queueUs: 5 });
+    expect(lines((await metrics.scrape()).body, 'ts_inference_requests_total{model_name="m",model_version="1"}')).toEqual(['ts_inference_requests_total{model_name="m",model_version="1"} 1']);
+  });
+
+  it('counts nothing for a version that is not registered: a request that ends after its version left brings no series back', async () => {
+    const metrics = metricsWith('m@1');
+    metrics.versionRemoved('m', '1');
+    metrics.inferenceCompleted({ model: 'm', version: '1', ok: false, latencyUs: 100, queueUs: 5 });
+    metrics.batchCompleted({ model: 'm', version: '1', size: 1, computeUs: 10 });
+    expect((await metrics.scrape()).body).not.toContain('model_name="m"');
+  });
+
+  it('keeps the page to the versions registered now after a thousand versions came and went', async () => {
+    const metrics = metricsWith('kept@1');
+    metrics.inferenceCompleted({ model: 'kept', version: '1', ok: false, latencyUs: 100, queueUs: 5 });
+    const before = (await metrics.scrape()).body;
+    for (let i = 0; i < 1000; i++) {
+      metrics.versionAdded(`churn-${i}`, '1');
+      metrics.inferenceCompleted({ model: `churn-${i}`, version: '1', ok: false, latencyUs: 100, queueUs: 5 });
+      metrics.batchCompleted({ model: `churn-${i}`, version: '1', size: 1, computeUs: 10 });
+      await metrics.scrape();
+      metrics.versionRemoved(`churn-${i}`, '1');
+    }
+    expect((await metrics.scrape()).body).toBe(before);
   });
 });

@@ -90,7 +90,26 @@ describe('resolveTelemetrySettings', () => {
     expect(() => resolveTelemetrySettings(CONFIG, { OTEL_BSP_MAX_QUEUE_SIZE: '0' })).toThrow(/^OTEL_BSP_MAX_QUEUE_SIZE: "0" is not allowed/);
   });
 
-  it.each(['OTEL_BSP_SCHEDULE_DELAY', 'OTEL_BSP_EXPORT_TIMEOUT', 'OTEL_METRIC_EXPORT_INTERVAL', 'OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT'])(
+  it('gives an OTLP metric push 30 s by default, the specification’s default', () => {
+    expect(resolveTelemetrySettings(CONFIG, {}).metricExportTimeoutMs).toBe(30000);
+  });
+
+  it('reads OTEL_METRIC_EXPORT_TIMEOUT', () => {
+    expect(resolveTelemetrySettings(CONFIG, { OTEL_METRIC_EXPORT_TIMEOUT: '2500' }).metricExportTimeoutMs).toBe(2500);
+  });
+
+  it('cuts the metric export timeout to the export interval, set or defaulted', () => {
+    expect(resolveTelemetrySettings(CONFIG, { OTEL_METRIC_EXPORT_INTERVAL: '5000', OTEL_METRIC_EXPORT_TIMEOUT: '20000' }).metricExportTimeoutMs).toBe(5000);
+    expect(resolveTelemetrySettings({ ...CONFIG, metricExportIntervalMs: 1000 }, {}).metricExportTimeoutMs).toBe(1000);
+  });
+
+  it.each(['0', '-5', '1.5', 'soon', ''])('refuses OTEL_METRIC_EXPORT_TIMEOUT=%j naming it', (value) => {
+    expect(() => resolveTelemetrySettings(CONFIG, { OTEL_METRIC_EXPORT_TIMEOUT: value })).toThrow(
+      new SluiceError('SLUICE_CONFIG_INVALID', `OTEL_METRIC_EXPORT_TIMEOUT: ${JSON.stringify(value)} is not allowed; use a whole number of milliseconds from 1 to 2147483647 (about 24.8 days)`),
+    );
+  });
+
+  it.each(['OTEL_BSP_SCHEDULE_DELAY', 'OTEL_BSP_EXPORT_TIMEOUT', 'OTEL_METRIC_EXPORT_INTERVAL', 'OTEL_METRIC_EXPORT_TIMEOUT', 'OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT'])(
     'refuses %s beyond the longest delay a timer can wait, naming it',
     (variable) => {
       expect(() => resolveTelemetrySettings(CONFIG, { [variable]: '2147483648' })).toThrow(
