@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseRawAnswer, rawExchange } from '../support/raw-http.js';
 import { memoryLogger, startTestServer, type TestServer } from '../support/test-server.js';
@@ -159,6 +159,26 @@ describe('requests refused by the HTTP parser are logged and counted', () => {
     } finally {
       http.headersTimeout = headersTimeout;
     }
+  });
+
+  it('a client that resets the connection part way through a head → one line, status 499, counted', async () => {
+    const before = accessLines().length;
+    const countBefore = await errorCount('SLUICE_REQUEST_INVALID');
+    const http = t.server.inference.app.getHttpServer();
+    const serverSide = new Promise<Socket>((resolve) => http.once('connection', resolve));
+    const { hostname, port } = new URL(t.inference);
+    const head = 'POST /predictions/iris HTTP/1.1\r\nHost: x\r\n';
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    socket.on('error', () => undefined);
+    const server = await serverSide;
+    while (server.bytesRead < head.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    const closed = new Promise((resolve) => server.once('close', resolve));
+    socket.resetAndDestroy();
+    await closed;
+    expect({ lines: accessLines().slice(before), counted: (await errorCount('SLUICE_REQUEST_INVALID')) - countBefore }).toEqual({
+      lines: [expect.objectContaining({ method: null, url: null, status: 499, requestId: expect.stringMatching(UUID) as unknown, errorCode: 'SLUICE_REQUEST_INVALID', parserError: 'ECONNRESET' })],
+      counted: 1,
+    });
   });
 
   it('a request pipelined behind another and refused → the line claims neither the earlier request’s method nor its url', async () => {

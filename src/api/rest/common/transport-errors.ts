@@ -8,6 +8,8 @@ import { ERROR_CONTENT_TYPE, replyWithError } from './error-response.filter.js';
 import type { ParserRefusal } from './parser-refusal.js';
 import type { RefusalObserver } from './refusal-observer.js';
 import { refusedRequestLine } from './refused-request-line.js';
+import { headCutShort } from './head-cut-short.js';
+import { CLIENT_CLOSED_STATUS } from './request-observer.js';
 
 /**
  * The longest path segment routes take, in characters: longer than any model, version or workflow name
@@ -44,6 +46,16 @@ function refusalOf(error: ConnectionError, socket: Socket): ParserRefusal {
   return { ...answerOf(error), parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined, remoteAddress: socket.remoteAddress };
 }
 
+/** A client that closed or reset its connection part way through a request's head, as its access-log line tells it. */
+function clientLeft(error: ConnectionError, socket: Socket): ParserRefusal {
+  return {
+    status: CLIENT_CLOSED_STATUS,
+    error: new SluiceError('SLUICE_REQUEST_INVALID', "the client closed the connection before the request's head was whole"),
+    parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined,
+    remoteAddress: socket.remoteAddress,
+  };
+}
+
 /** What a connection whose request Node's HTTP parser refused is told: status and error. */
 function answerOf(error: ConnectionError): { status: number; error: SluiceError } {
   switch (error.code) {
@@ -76,10 +88,33 @@ export interface TrackedConnections {
  * request that did not arrive in time) with Sluice's error body, then closes it: after a parse error
  * nothing more on the connection can be trusted. Requests sent before the bad one on the same connection
  * (pipelined) are answered first. A connection the client already reset gets nothing. Each refusal is
- * counted and gets one access-log line through `observer`.
+ * counted and gets one access-log line through `observer`, and so does a client that closes or resets
+ * the connection part way through a request's head (status 499: it left, nothing is answered).
  */
 export function answerClientError(error: ConnectionError, socket: Socket, connections: TrackedConnections, observer: RefusalObserver): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed) {
+    // The connection itself failed (a reset): nothing can be answered. A request being served logs its own
+    // line; a head cut short has none, so it gets one here (the client's address is gone with the socket).
+    if (headCutShort(socket)) observer.refused(clientLeft(error, socket), undefined, false);
+    return;
+  }
+  if (error.code === CLIENT_ENDED_MID_MESSAGE && connections.requestStillArriving(socket) === undefined) {
+    // The client closed its side part way through a head: it left (499), it sent nothing malformed.
+    // Requests pipelined before it are still answered; nothing is sent for this one.
+    const refusal = clientLeft(error, socket);
+    const logLeft = (): void => {
+      observer.refused(refusal, undefined, false);
+    };
+    connections.whenIdle(
+      socket,
+      () => {
+        socket.destroy();
+        logLeft();
+      },
+      logLeft,
+    );
+    return;
+  }
   const refusal = refusalOf(error, socket);
   const cut = connections.requestStillArriving(socket);
   if (cut !== undefined) {
