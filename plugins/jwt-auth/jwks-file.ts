@@ -7,6 +7,12 @@ function loadFailed(file: string, reason: string, cause?: unknown): SluiceError 
   return new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `jwt-auth: cannot use the JWKS file ${file}: ${reason}`, { plugin: 'jwt-auth', file }, { cause });
 }
 
+/** An error's message; Node's own errors may come from another realm, so not by `instanceof Error`. */
+function messageOf(error: unknown): string {
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : String(error);
+}
+
 /** The smallest RSA modulus tokens may be verified with, in bits (what the JWT library demands). */
 const MIN_RSA_BITS = 2048;
 
@@ -21,7 +27,7 @@ function unusableKeyProblem(key: object): string | undefined {
   try {
     bits = createPublicKey({ key, format: 'jwk' } as JsonWebKeyInput).asymmetricKeyDetails?.modulusLength;
   } catch (error) {
-    return `is not a usable public key: ${error instanceof Error ? error.message : String(error)}`;
+    return `is not a usable public key: ${messageOf(error)}`;
   }
   if (bits === 0) return 'is not a usable public key: its RSA modulus is empty';
   return bits !== undefined && bits < MIN_RSA_BITS ? `has a ${bits}-bit RSA modulus; RS and PS tokens need at least ${MIN_RSA_BITS} bits` : undefined;
@@ -37,7 +43,7 @@ export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   try {
     parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
   } catch (error) {
-    throw loadFailed(file, error instanceof Error ? error.message : String(error), error);
+    throw loadFailed(file, messageOf(error), error);
   }
   const keys = typeof parsed === 'object' && parsed !== null ? (parsed as { keys?: unknown }).keys : undefined;
   if (!Array.isArray(keys) || keys.length === 0) throw loadFailed(file, 'it must be a JSON object with a non-empty "keys" list');
@@ -51,6 +57,6 @@ export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   try {
     return createLocalJWKSet(parsed as JSONWebKeySet);
   } catch (error) {
-    throw loadFailed(file, error instanceof Error ? error.message : String(error), error);
+    throw loadFailed(file, messageOf(error), error);
   }
 }

@@ -26,6 +26,8 @@ export type ScopeMapping = Readonly<Partial<Record<Exclude<AuthScope, 'api'>, st
 /** jwt-auth's settings, defaults filled in and the JWKS path absolute. */
 export interface JwtAuthOptions {
   readonly jwksFile: string;
+  /** How often the JWKS file is looked at for changes, in seconds; 0: read once at start-up only. */
+  readonly jwksReloadIntervalSeconds: number;
   /** Accepted `iss` values (one must match). */
   readonly issuer: readonly string[];
   /** Accepted `aud` values (one must be in the token's audience). */
@@ -42,6 +44,7 @@ export interface JwtAuthOptions {
 
 /** The defaults, as in the manifest's config schema. */
 export const JWT_AUTH_DEFAULTS = {
+  jwksReloadIntervalSeconds: 60,
   algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] as readonly JwtAlgorithm[],
   clockToleranceSeconds: 5,
   scopeClaim: 'scope',
@@ -95,6 +98,10 @@ function scopes(value: unknown): ScopeMapping {
 export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, configDirectory: string): JwtAuthOptions {
   const jwksFile = config['jwksFile'];
   if (typeof jwksFile !== 'string' || jwksFile === '') throw invalid('jwksFile', 'the path of a JWKS file', jwksFile);
+  const reloadInterval = config['jwksReloadIntervalSeconds'] ?? JWT_AUTH_DEFAULTS.jwksReloadIntervalSeconds;
+  if (typeof reloadInterval !== 'number' || !Number.isInteger(reloadInterval) || reloadInterval < 0) {
+    throw invalid('jwksReloadIntervalSeconds', 'an integer >= 0 (0: read the file at start-up only)', reloadInterval);
+  }
   const tolerance = config['clockToleranceSeconds'] ?? JWT_AUTH_DEFAULTS.clockToleranceSeconds;
   if (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 0) throw invalid('clockToleranceSeconds', 'an integer >= 0', tolerance);
   const maxLifetime = config['maxTokenLifetimeSeconds'];
@@ -105,6 +112,7 @@ export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, config
   if (typeof scopeClaim !== 'string' || scopeClaim === '') throw invalid('scopeClaim', 'a claim name', scopeClaim);
   return {
     jwksFile: isAbsolute(jwksFile) ? jwksFile : resolve(configDirectory, jwksFile),
+    jwksReloadIntervalSeconds: reloadInterval,
     issuer: stringList(config, 'issuer'),
     audience: stringList(config, 'audience'),
     algorithms: algorithms(config['algorithms']),
