@@ -24,7 +24,8 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  * to `.sluice/sluice.pid` and, with the shutdown timeout, to `.sluice/sluice.run.json` for `sluice stop`. A
  * server of the same config folder still running refuses the start (status 2), and so does another
  * `sluice start` of that folder still starting one (it holds `.sluice/sluice.start.lock`, created exclusively
- * and removed once its start has ended, however it ended); run files of one that is gone are replaced. A child that exits first fails the start: status 1, run files removed, the errors it logged
+ * and removed once its start has ended, however it ended; one left by a start that is gone is taken over by
+ * one start only, see {@link takeStartLock}); run files of one that is gone are replaced. A child that exits first fails the start: status 1, run files removed, the errors it logged
  * during start-up quoted (or, when it exited 0, word that it was stopped). A `.sluice` directory that cannot
  * be created is a `sluice:` line naming it and status 1.
  */

@@ -7,6 +7,9 @@ export type StartLock =
   /** Another live process holds it; `pid` undefined when its lock file holds none yet (it is being written). */
   | { readonly kind: 'held'; readonly pid: number | undefined };
 
+/** Called with the pid of a lock's holder that is gone, just before its lock is taken over. */
+export type BeforeTakeover = (gonePid: number) => Promise<void>;
+
 /** Whether process `pid` exists (one of another user counts: it holds the lock all the same). */
 function alive(pid: number): boolean {
   try {
@@ -34,23 +37,38 @@ async function createExclusively(lockFile: string): Promise<boolean> {
   return true;
 }
 
+function taken(lockFile: string): StartLock {
+  return { kind: 'taken', release: () => rm(lockFile, { force: true }) };
+}
+
 /**
  * Takes the lock that lets one `sluice start` at a time start a background server for a config folder:
  * `lockFile` created exclusively, holding this process's pid, until `release()`. A lock whose process is
  * gone (a start killed before it could release it) is taken over; one of a live process, or one that holds
- * no pid yet (being written this moment), is `held`. Other errors of creating the file (a folder that is
- * not writable) are thrown.
+ * no pid yet (being written this moment), is `held`. Takers that find the same gone holder at once are
+ * ordered by its takeover lock (`<lockFile>.takeover-<pid>`, taken the same way), so exactly one of them
+ * takes the lock over and the others are told it is `held`. Other errors of creating the file (a folder
+ * that is not writable) are thrown. `beforeTakeover` lets tests interleave takers.
  */
-export async function takeStartLock(lockFile: string): Promise<StartLock> {
-  const taken: StartLock = {
-    kind: 'taken',
-    release: () => rm(lockFile, { force: true }),
-  };
-  if (await createExclusively(lockFile)) return taken;
+export async function takeStartLock(lockFile: string, beforeTakeover: BeforeTakeover = () => Promise.resolve()): Promise<StartLock> {
+  if (await createExclusively(lockFile)) return taken(lockFile);
   const holder = await readPidFile(lockFile);
-  if (holder === undefined || (holder !== null && alive(holder))) return { kind: 'held', pid: holder };
-  // Gone: once removed, whoever creates it first holds it.
-  await rm(lockFile, { force: true });
-  if (await createExclusively(lockFile)) return taken;
-  return { kind: 'held', pid: (await readPidFile(lockFile)) ?? undefined };
+  // Released between our attempt and the read: try again from the start.
+  if (holder === null) return takeStartLock(lockFile, beforeTakeover);
+  if (holder === undefined || alive(holder)) return { kind: 'held', pid: holder };
+  await beforeTakeover(holder);
+  // Removing a gone holder's file and creating our own are two steps; only the holder of its takeover
+  // lock takes them, so a second taker cannot remove the lock the first has just created.
+  const takeover = await takeStartLock(`${lockFile}.takeover-${holder}`, beforeTakeover);
+  if (takeover.kind === 'held') return takeover;
+  try {
+    const current = await readPidFile(lockFile);
+    // Someone took it over (or released it) before we held the takeover lock: look again.
+    if (current !== holder) return await takeStartLock(lockFile, beforeTakeover);
+    await rm(lockFile, { force: true });
+    if (await createExclusively(lockFile)) return taken(lockFile);
+    return { kind: 'held', pid: (await readPidFile(lockFile)) ?? undefined };
+  } finally {
+    await takeover.release();
+  }
 }
