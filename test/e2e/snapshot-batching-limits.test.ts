@@ -1,33 +1,19 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempDir } from '../support/temp-dir.js';
-import { copyDemoModels, requestJson, startTestServer, type TestServer } from '../support/test-server.js';
-
-interface SnapshotFile {
-  readonly models: { batchSize: number; maxBatchDelayMs: number }[];
-}
+import { startFromEditedSnapshot, type EditedSnapshotServer } from '../support/edited-snapshot.js';
+import { requestJson, type TestServer } from '../support/test-server.js';
 
 describe('batch sizes and delays beyond the bounds of model.yaml', () => {
-  let dir = '';
-  let cleanup: () => Promise<void> = () => Promise.resolve();
-  let t: TestServer | undefined;
-  const server = (): TestServer => t!;
+  let started: EditedSnapshotServer | undefined;
+  const server = (): TestServer => started!.server;
 
   beforeAll(async () => {
-    ({ dir, cleanup } = await makeTempDir('sluice-batching-'));
-    const first = await startTestServer({ dir, demoModels: ['iris'], prepare: (store) => copyDemoModels(store, ['iris']) });
-    await first.server.stop();
     // A hand-edited snapshot: the management APIs never write such a batch size.
-    const file = join(dir, 'snapshot.json');
-    const snapshot = JSON.parse(await readFile(file, 'utf8')) as SnapshotFile;
-    for (const model of snapshot.models) model.batchSize = 100_000;
-    await writeFile(file, JSON.stringify(snapshot));
-    t = await startTestServer({ dir });
+    started = await startFromEditedSnapshot('sluice-batching-', (model) => {
+      model['batchSize'] = 100_000;
+    });
   });
   afterAll(async () => {
-    await t?.server.stop();
-    await cleanup();
+    await started?.stop();
   });
 
   it('in a snapshot entry: the server starts, and shows the entry as not loaded, saying what is wrong', async () => {
