@@ -1,7 +1,7 @@
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
-import { millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { AggregationTemporality, DataPointType, type CollectionResult, type GaugeMetricData, type MetricProducer } from '@opentelemetry/sdk-metrics';
+import { nowHrTime } from './hr-now.js';
 
 /** What a gauge is: its name, help text and unit. */
 export interface CurrentGaugeDefinition {
@@ -43,7 +43,7 @@ export class CurrentGauges implements MetricProducer {
 
   /** The points every gauge reads now. */
   collect(): Promise<CollectionResult> {
-    const now: HrTime = millisToHrTime(performance.timeOrigin + performance.now());
+    const now: HrTime = nowHrTime();
     const metrics: GaugeMetricData[] = [];
     for (const { definition, read } of this.gauges) {
       const dataPoints = [...read()].map(({ value, attributes }) => ({ startTime: now, endTime: now, attributes, value }));

@@ -1,5 +1,4 @@
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
-import { millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import {
   AggregationTemporality,
@@ -10,6 +9,7 @@ import {
   type MetricProducer,
   type SumMetricData,
 } from '@opentelemetry/sdk-metrics';
+import { nowHrTime } from './hr-now.js';
 
 /** What a counter is: its name, help text, unit, and the SDK instrument it stands for (which picks an exporter's temporality). */
 export interface CurrentSumDefinition {
@@ -33,10 +33,6 @@ export interface SumReading {
 interface Sum {
   readonly definition: CurrentSumDefinition;
   readonly read: () => Iterable<SumReading>;
-}
-
-function nowHrTime(): HrTime {
-  return millisToHrTime(performance.timeOrigin + performance.now());
 }
 
 /**

@@ -1,5 +1,4 @@
 import { ValueType, type HrTime } from '@opentelemetry/api';
-import { millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import {
   AggregationTemporality,
@@ -11,6 +10,7 @@ import {
   type MetricProducer,
 } from '@opentelemetry/sdk-metrics';
 import { HistogramSeries } from './histogram-series.js';
+import { nowHrTime } from './hr-now.js';
 
 /** What a histogram is: its name, help text, unit and explicit bucket boundaries. */
 export interface LocalHistogramDefinition {
@@ -25,10 +25,6 @@ export interface LocalHistogramDefinition {
 /** One key for equal attributes, whatever their order. */
 function seriesKey(attributes: Readonly<Record<string, string>>): string {
   return JSON.stringify(Object.keys(attributes).sort().map((name) => [name, attributes[name]]));
-}
-
-function nowHrTime(): HrTime {
-  return millisToHrTime(performance.timeOrigin + performance.now());
 }
 
 /**
@@ -55,11 +51,6 @@ export class LocalHistogram {
   /** Drops the series of `attributes`: it leaves the page, and counts from zero if recorded into again. */
   forget(attributes: Readonly<Record<string, string>>): void {
     this.bySeriesKey.delete(seriesKey(attributes));
-  }
-
-  /** Drops every series whose attributes `match`. */
-  forgetWhere(match: (attributes: Readonly<Record<string, string>>) => boolean): void {
-    for (const [key, series] of this.bySeriesKey) if (match(series.attributes)) this.bySeriesKey.delete(key);
   }
 
   /** Records `value` under `attributes`: for callers that see each label set too rarely to keep its series. */

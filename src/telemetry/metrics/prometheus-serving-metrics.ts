@@ -1,9 +1,9 @@
 import type { Counter, HrTime } from '@opentelemetry/api';
-import { millisToHrTime } from '@opentelemetry/core';
 import { InstrumentType } from '@opentelemetry/sdk-metrics';
 import { Telemetry } from '../tracing/telemetry.js';
 import type { SumReading } from './current-sums.js';
 import type { HistogramSeries } from './histogram-series.js';
+import { nowHrTime } from './hr-now.js';
 import type { LocalHistogram } from './local-histograms.js';
 import { metricsNamed } from './prometheus-name-filter.js';
 import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
@@ -74,7 +74,10 @@ export class PrometheusServingMetrics implements ServingMetrics {
       telemetry.sums.define({ name, description, ...(unit !== undefined ? { unit } : {}), instrument }, () => {
         const readings: SumReading[] = [];
         // A series appears once it has counted something: a version seen only through its batches has no request counters yet.
-        for (const versions of this.totals.values()) for (const t of versions.values()) if (read(t) > 0) readings.push({ value: read(t), attributes: t.labels, startTime: t.since });
+        for (const versions of this.totals.values()) for (const t of versions.values()) {
+          const value = read(t);
+          if (value > 0) readings.push({ value, attributes: t.labels, startTime: t.since });
+        }
         return readings;
       });
     };
@@ -126,7 +129,7 @@ export class PrometheusServingMetrics implements ServingMetrics {
     const labels = { model_name: model, model_version: version };
     versions.set(version, {
       labels,
-      since: millisToHrTime(performance.timeOrigin + performance.now()),
+      since: nowHrTime(),
       requests: 0,
       latencyUs: 0,
       queueUs: 0,

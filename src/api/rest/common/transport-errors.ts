@@ -41,9 +41,14 @@ const NODE_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Node's parse error for a connection the client ended before the message it was sending was whole. */
 const CLIENT_ENDED_MID_MESSAGE = 'HPE_INVALID_EOF_STATE';
 
+/** What a refusal's access-log line tells of the fault and the connection: Node's code and the client's address. */
+function faultOf(error: ConnectionError, socket: Socket): Pick<ParserRefusal, 'parserError' | 'remoteAddress'> {
+  return { parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined, remoteAddress: socket.remoteAddress };
+}
+
 /** How a connection whose request Node's HTTP parser refused is answered, counted and logged. */
 function refusalOf(error: ConnectionError, socket: Socket): ParserRefusal {
-  return { ...answerOf(error), parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined, remoteAddress: socket.remoteAddress };
+  return { ...answerOf(error), ...faultOf(error, socket) };
 }
 
 /** A client that closed or reset its connection part way through a request's head, as its access-log line tells it. */
@@ -51,8 +56,7 @@ function clientLeft(error: ConnectionError, socket: Socket): ParserRefusal {
   return {
     status: CLIENT_CLOSED_STATUS,
     error: new SluiceError('SLUICE_REQUEST_INVALID', "the client closed the connection before the request's head was whole"),
-    parserError: NODE_ERROR_CODE.test(error.code) ? error.code : undefined,
-    remoteAddress: socket.remoteAddress,
+    ...faultOf(error, socket),
   };
 }
 
@@ -98,7 +102,8 @@ export function answerClientError(error: ConnectionError, socket: Socket, connec
     if (headCutShort(socket)) observer.refused(clientLeft(error, socket), undefined, false);
     return;
   }
-  if (error.code === CLIENT_ENDED_MID_MESSAGE && connections.requestStillArriving(socket) === undefined) {
+  const cut = connections.requestStillArriving(socket);
+  if (error.code === CLIENT_ENDED_MID_MESSAGE && cut === undefined) {
     // The client closed its side part way through a head: it left (499), it sent nothing malformed.
     // Requests pipelined before it are still answered; nothing is sent for this one.
     const refusal = clientLeft(error, socket);
@@ -116,7 +121,6 @@ export function answerClientError(error: ConnectionError, socket: Socket, connec
     return;
   }
   const refusal = refusalOf(error, socket);
-  const cut = connections.requestStillArriving(socket);
   if (cut !== undefined) {
     // The fault is inside a request already being served (its body will never end): answer now, unless
     // its own answer has begun, which another one would corrupt (its line then says the client left).
