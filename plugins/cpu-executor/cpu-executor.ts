@@ -1,4 +1,4 @@
-import { SluiceError, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel } from '../../src/plugins/sdk/index.js';
+import { SluiceError, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel, type Tensor } from '../../src/plugins/sdk/index.js';
 
 /** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
 class SharedSessionModel implements ExecutorModel {
@@ -10,6 +10,10 @@ class SharedSessionModel implements ExecutorModel {
     this.inputs = loaded.inputs;
     this.outputs = loaded.outputs;
     this.executionProvider = loaded.executionProvider;
+  }
+
+  checkInput(tensor: Tensor): void {
+    this.loaded.checkInput?.(tensor);
   }
 
   createInstance(): Promise<ExecutionInstance> {

@@ -57,6 +57,11 @@ export class GpuExecutorModel implements ExecutorModel {
     return acceptsDatatype(spec, datatype);
   }
 
+  /** Refuses values the sessions' runtime cannot take (every device's session is the same runtime's). */
+  checkInput(tensor: Tensor): void {
+    this.parts.first.checkInput?.(tensor);
+  }
+
   /**
    * Instance `index` on device `index mod devices`. Resolves once that device's session exists and has
    * run its warm-up batch; a failed warm-up rejects with `SLUICE_MODEL_LOAD_FAILED` and is tried again by

@@ -44,14 +44,15 @@ function dataLength(tensor: Tensor): number {
 /**
  * Checks request tensors against a model's declared inputs before the runtime sees them: every input
  * present exactly once, no unknown names, matching datatype, matching shape (`-1` = any size), no dimension
- * over {@link MAX_TENSOR_DIMENSION}, and data length equal to the shape's element count. Throws a
- * {@link SluiceError} that shows expected vs. got.
+ * over {@link MAX_TENSOR_DIMENSION}, data length equal to the shape's element count, and values that
+ * `checkValues` (the executor's runtime) takes. Throws a {@link SluiceError} that shows expected vs. got.
  */
 export function validateInputs(
   model: string,
   specs: readonly TensorSpec[],
   tensors: readonly Tensor[],
   accepts: (spec: TensorSpec, datatype: Tensor['datatype']) => boolean = (spec, datatype) => spec.datatype === datatype,
+  checkValues?: (tensor: Tensor) => void,
 ): void {
   // Models have a handful of inputs: scanning beats building a map per request.
   const seen: string[] = [];
@@ -99,6 +100,7 @@ export function validateInputs(
       );
     }
     if (spec.datatype === 'FP16' && tensor.datatype === 'FP32') checkFloat16Range(model, tensor);
+    checkValues?.(tensor);
   }
   for (const spec of specs) {
     if (!seen.includes(spec.name)) {

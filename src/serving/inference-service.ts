@@ -203,7 +203,7 @@ export class InferenceService {
   async inferTensors(request: TensorInferenceRequest): Promise<InferenceAnswer<readonly Tensor[]>> {
     const version = this.readyVersion(request.model, request.version, request.traceContext);
     const started = performance.now();
-    validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype);
+    validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype, version.checkInput);
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
     const outputs = await this.schedule(version, request.inputs, outputNames, request, started);
     return { version, result: outputs };
@@ -256,7 +256,7 @@ export class InferenceService {
       // A malformed tensor is the handler's fault: it must not reach the model, nor be answered as the client's.
       const problem = preparedRequestProblem(prepared);
       if (problem !== undefined) throw handlerFailure(version, 'preprocess', new Error(problem));
-      validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype);
+      validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype, version.checkInput);
       const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
       const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
       const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);

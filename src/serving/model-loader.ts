@@ -133,6 +133,7 @@ export async function loadModelVersion(
       manifest,
       origin,
       ...(executorModel.acceptsDatatype ? { acceptsDatatype: executorModel.acceptsDatatype.bind(executorModel) } : {}),
+      ...(executorModel.checkInput ? { checkInput: executorModel.checkInput.bind(executorModel) } : {}),
       description: { name, version: manifest.version, inputs, outputs, ...(labels ? { labels } : {}), directory: manifest.baseDir },
       executorModel,
       handler,

@@ -4,7 +4,7 @@ import { createBatchTracing } from '../telemetry/tracing/batch-tracer.js';
 import { InstancePool, type InstanceInfo } from '../batching/instance-pool.js';
 import { SluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
-import type { TensorSpec } from '../common/tensor/index.js';
+import type { Tensor, TensorSpec } from '../common/tensor/index.js';
 import type { ExecutorModel } from '../executors/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../plugins/sdk/handler.js';
@@ -43,6 +43,8 @@ export interface ModelVersionParts {
   readonly onBatch?: (version: ModelVersion, report: BatchReport) => void;
   /** Datatypes the executor accepts beyond the declared ones (e.g. FP32 for FP16 inputs). */
   readonly acceptsDatatype?: (spec: Pick<TensorSpec, 'datatype'>, datatype: TensorSpec['datatype']) => boolean;
+  /** Refuses values the executor's runtime cannot take (e.g. BYTES that are not UTF-8 for ONNX Runtime). */
+  readonly checkInput?: (tensor: Tensor) => void;
 }
 
 /**
@@ -64,6 +66,8 @@ export class ModelVersion {
   readonly batchable: boolean;
   /** Whether a request may send `datatype` for an input declared as `spec`. */
   readonly acceptsDatatype: (spec: Pick<TensorSpec, 'datatype'>, datatype: TensorSpec['datatype']) => boolean;
+  /** Throws for a request tensor whose values the executor's runtime cannot take; a no-op without such limits. */
+  readonly checkInput: (tensor: Tensor) => void;
   readonly loadedAt = new Date();
   readonly logger: Logger;
   state: VersionState = 'ready';
@@ -86,6 +90,7 @@ export class ModelVersion {
     this.executorModel = parts.executorModel;
     this.batchable = parts.batchable;
     this.acceptsDatatype = parts.acceptsDatatype ?? ((spec, datatype) => spec.datatype === datatype);
+    this.checkInput = parts.checkInput ?? (() => undefined);
     this.logger = parts.logger;
     this.currentSettings = parts.settings;
     this.autoscaleSwitchedOff = parts.autoscaleSwitchedOff;

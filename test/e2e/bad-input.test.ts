@@ -34,6 +34,7 @@ describe('bad input', () => {
         await mkdir(join(dirname(store), 'outside'), { recursive: true });
         // The GPU executor takes FP32 data for FP16 inputs and rounds it (on the CPU provider here).
         await addStoreModel(store, 'half', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'half', version: '1', executor: 'gpu', device: 'gpu' });
+        await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
       },
     });
   });
@@ -95,7 +96,7 @@ describe('bad input', () => {
   it('unknown model → 404', async () => {
     expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
       status: 404,
-      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: half, iris, mlp' },
+      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: echo-bytes, half, iris, mlp' },
     });
   });
 
@@ -338,6 +339,39 @@ describe('bad input', () => {
     expect(await register(url)).toMatchObject({ status: 403, body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
   });
 
+  it('a binary BYTES element that is not UTF-8 → 400 before it is queued, so it never joins a batch', async () => {
+    // One element of the binary extension's BYTES layout: a 4-byte little-endian length, then the bytes.
+    const element = Buffer.from([2, 0, 0, 0, 0x61, 0xff]);
+    const { body, headerLength } = binaryRequestBody(
+      { inputs: [{ name: 'input', shape: [1], datatype: 'BYTES', parameters: { binary_data_size: element.byteLength } }] },
+      [element],
+    );
+    const answer = await requestJson(`${t.inference}/v2/models/echo-bytes/infer`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(headerLength) },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error: 'tensor input: BYTES element 0 is not valid UTF-8, which ONNX Runtime string tensors require; send the text encoded as UTF-8',
+        errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
+      },
+    });
+    const [described] = (await requestJson(`${t.management}/models/echo-bytes`)).body as [{ recentBatchSizes: number[] }];
+    expect(described.recentBatchSizes).toEqual([]);
+  });
+
+  it('a BYTES element holding a NUL byte → 400', async () => {
+    expect(await requestJson(`${t.inference}/v2/models/echo-bytes/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'BYTES', data: ['a\u0000b'] }] } })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'tensor input: BYTES element 0 contains a NUL byte, which ONNX Runtime string tensors cannot carry; send text without NUL bytes',
+        errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
+      },
+    });
+  });
+
   it('an archive with path traversal → 400, nothing written outside the store', async () => {
     expect(await register('evil.sluice')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ARCHIVE_UNSAFE_PATH' } });
     expect(await readdir(join(t.dir, 'outside'))).toEqual([]);
@@ -379,6 +413,7 @@ describe('bad input', () => {
     expect(await post('/predictions/iris', JSON.stringify(SETOSA))).toMatchObject({ status: 200, body: { label: 'setosa' } });
     expect((await requestJson(`${t.management}/models`)).body).toEqual({
       models: [
+        { modelName: 'echo-bytes', modelUrl: 'echo-bytes' },
         { modelName: 'half', modelUrl: 'half' },
         { modelName: 'iris', modelUrl: 'iris' },
         { modelName: 'mlp', modelUrl: 'mlp' },

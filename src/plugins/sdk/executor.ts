@@ -84,6 +84,11 @@ export interface ExecutorModel {
    * executor converts). Without it, the request's datatype must equal the declared one.
    */
   acceptsDatatype?(spec: Pick<TensorSpec, 'datatype'>, datatype: TensorSpec['datatype']): boolean;
+  /**
+   * Throws `SLUICE_TENSOR_INVALID_VALUE` when `tensor` holds values the executor's runtime cannot take
+   * (see `LoadedModel.checkInput`); called for every request before it is queued.
+   */
+  checkInput?(tensor: Tensor): void;
 }
 
 /**

@@ -67,6 +67,13 @@ export interface LoadedModel {
    */
   inputBuffer?(datatype: NumericDatatype, length: number): NumericTensorData;
   /**
+   * Throws `SLUICE_TENSOR_INVALID_VALUE` when `tensor` (already checked against its spec) holds values
+   * this runtime cannot take, such as ONNX Runtime's BYTES elements that are not UTF-8. Called for every
+   * request before it is queued, so a request whose run would fail never joins a batch. Without it, any
+   * value is taken.
+   */
+  checkInput?(tensor: Tensor): void;
+  /**
    * Runs the model. Inputs must already be validated against {@link inputs}; `outputNames` selects
    * outputs (all when omitted). Results come back in the order of `outputNames` (or {@link outputs}).
    */

@@ -4,7 +4,7 @@ import { type Tensor, type TensorSpec } from '../../common/tensor/index.js';
 import { type ExecutionProviderName, type LoadedModel } from '../model-runtime.js';
 import { type ExecutionProviderSelection } from './execution-provider.js';
 import { reasonOf, sessionReleased } from './model-load-error.js';
-import { ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
+import { checkOrtTensorValues, ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
 
 /**
  * An ONNX model loaded into an ORT inference session.
@@ -36,6 +36,11 @@ export class OnnxLoadedModel implements LoadedModel {
   ) {
     this.session = session;
     this.executionProvider = providerSelection.active;
+  }
+
+  /** Refuses BYTES elements ONNX Runtime cannot take, before the request is queued. */
+  checkInput(tensor: Tensor): void {
+    checkOrtTensorValues(tensor);
   }
 
   /**

@@ -47,11 +47,21 @@ export function ortTensorToSluice(name: string, tensor: OrtTensor): Tensor {
   }
 }
 
+/**
+ * Throws `SLUICE_TENSOR_INVALID_VALUE` when `tensor` holds values an ONNX Runtime tensor cannot carry:
+ * a BYTES element that is not valid UTF-8 or holds a NUL byte. Other datatypes pass. The error names the
+ * tensor and the first such element, so a request can be refused before it is queued.
+ */
+export function checkOrtTensorValues(tensor: Tensor): void {
+  if (tensor.datatype !== 'BYTES' || !Array.isArray(tensor.data)) return;
+  (tensor.data as readonly Uint8Array[]).forEach((bytes, index) => toOrtString(tensor.name, bytes, index));
+}
+
 function toOrtString(tensorName: string, bytes: Uint8Array, index: number): string {
   if (bytes.includes(0)) {
     throw new SluiceError(
       'SLUICE_TENSOR_INVALID_VALUE',
-      `tensor ${tensorName}: BYTES element ${index} contains a NUL byte, which ONNX Runtime string tensors cannot carry`,
+      `tensor ${tensorName}: BYTES element ${index} contains a NUL byte, which ONNX Runtime string tensors cannot carry; send text without NUL bytes`,
       { tensor: tensorName, index },
     );
   }
@@ -60,7 +70,7 @@ function toOrtString(tensorName: string, bytes: Uint8Array, index: number): stri
   } catch {
     throw new SluiceError(
       'SLUICE_TENSOR_INVALID_VALUE',
-      `tensor ${tensorName}: BYTES element ${index} is not valid UTF-8, which ONNX Runtime string tensors require`,
+      `tensor ${tensorName}: BYTES element ${index} is not valid UTF-8, which ONNX Runtime string tensors require; send the text encoded as UTF-8`,
       { tensor: tensorName, index },
     );
   }

@@ -5,6 +5,7 @@ import type { ExecutionProviderSelection } from './execution-provider.js';
 import { SessionThreadHost } from './session-thread-host.js';
 import { sessionReleased } from './model-load-error.js';
 import type { SessionThreadError, SessionThreadReply } from './session-thread-messages.js';
+import { checkOrtTensorValues } from './tensor-conversion.js';
 
 /** Bytes of returned input buffers a session keeps for later batches; past it they are left to the collector. */
 const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
@@ -97,6 +98,11 @@ export class ThreadedLoadedModel implements LoadedModel {
     const buffer = this.takeSpare(bytes) ?? new ArrayBuffer(bytes);
     this.handedOut.add(buffer);
     return new info.array(buffer, 0, length);
+  }
+
+  /** Refuses BYTES elements ONNX Runtime cannot take, before the request is queued. */
+  checkInput(tensor: Tensor): void {
+    checkOrtTensorValues(tensor);
   }
 
   /**

@@ -84,6 +84,14 @@ describe('CpuExecutor', () => {
     expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['SLUICE_INFERENCE_FAILED']);
   });
 
+  it('refuses BYTES values ONNX Runtime cannot take through the session, before any run', async () => {
+    const model = await load(new CountingRuntime());
+    expect(() => {
+      model.checkInput?.({ name: 'text', datatype: 'BYTES', shape: [1], data: [new Uint8Array([0x61, 0x00])] });
+    }).toThrow(expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE' }));
+    await model.release();
+  });
+
   it('refuses executorOptions, which it has none of, with SLUICE_MANIFEST_INVALID before loading anything', async () => {
     const runtime = new CountingRuntime();
     const loading = new CpuExecutor().load({

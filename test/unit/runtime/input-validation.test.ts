@@ -170,6 +170,36 @@ describe('validateInputs', () => {
   });
 });
 
+describe('validateInputs with the runtime\'s value check', () => {
+  it('hands every input that passed the spec checks to the value check', () => {
+    const checked: string[] = [];
+    validateInputs('iris', specs, [fp32('features', [1, 4]), mask(1)], undefined, (tensor) => {
+      checked.push(tensor.name);
+    });
+    expect(checked).toEqual(['features', 'mask']);
+  });
+
+  it('throws what the value check throws', () => {
+    const refusal = new Error('mask holds a value the runtime cannot take');
+    const refuseMask = (tensor: Tensor): void => {
+      if (tensor.name === 'mask') throw refusal;
+    };
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [1, 4]), mask(1)], undefined, refuseMask);
+    }).toThrow(refusal);
+  });
+
+  it('does not value-check a tensor whose shape is wrong', () => {
+    const checked: string[] = [];
+    expect(() => {
+      validateInputs('iris', specs, [fp32('features', [1, 3])], undefined, (tensor) => {
+        checked.push(tensor.name);
+      });
+    }).toThrow(expect.objectContaining({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH' }));
+    expect(checked).toEqual([]);
+  });
+});
+
 describe('validateOutputNames', () => {
   const outputs: readonly TensorSpec[] = [
     { name: 'label', datatype: 'INT64', shape: [-1] },

@@ -75,6 +75,17 @@ describe('GpuExecutor batches', () => {
     expect(model.inputs.map((spec) => model.acceptsDatatype(spec, 'FP32'))).toEqual([true]);
   });
 
+  it('refuses, before any run, BYTES values its ONNX Runtime sessions cannot take', async () => {
+    const runtime = new RecordingRuntime();
+    const model = await new GpuExecutor().load(loadContext(fp16Path, runtime));
+    const runsBefore = runtime.runsStarted;
+    expect(() => {
+      model.checkInput({ name: 'text', datatype: 'BYTES', shape: [1], data: [new Uint8Array([0xff])] });
+    }).toThrow(expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE' }));
+    await model.release();
+    expect(runtime.runsStarted).toBe(runsBefore);
+  });
+
   it('answers FP16 outputs as FP32 when told to', async () => {
     const model = await new GpuExecutor({ fp16OutputsAsFp32: true }).load(loadContext(fp16Path, new RecordingRuntime()));
     const [result] = await (await model.createInstance(0)).run({

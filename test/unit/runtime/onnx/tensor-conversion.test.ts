@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Tensor as OrtTensor } from 'onnxruntime-node';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
 import { type Tensor } from '../../../../src/common/tensor/index.js';
-import { ortTensorToSluice, sluiceTensorToOrt } from '../../../../src/runtime/onnx/tensor-conversion.js';
+import { checkOrtTensorValues, ortTensorToSluice, sluiceTensorToOrt } from '../../../../src/runtime/onnx/tensor-conversion.js';
 
 function thrown(action: () => unknown): unknown {
   try {
@@ -49,6 +49,42 @@ describe('sluiceTensorToOrt', () => {
   it('refuses BF16 with SLUICE_TENSOR_UNSUPPORTED_DATATYPE', () => {
     const tensor = { name: 'x', datatype: 'BF16', shape: [1], data: new Uint16Array([0x3f80]) } as unknown as Tensor;
     expect(isSluiceError(thrown(() => sluiceTensorToOrt(tensor)), 'SLUICE_TENSOR_UNSUPPORTED_DATATYPE')).toBe(true);
+  });
+});
+
+describe('checkOrtTensorValues', () => {
+  const refusal = (tensor: Tensor): unknown =>
+    thrown(() => {
+      checkOrtTensorValues(tensor);
+    });
+
+  it('takes BYTES elements that are UTF-8 without NUL bytes', () => {
+    const utf8 = new TextEncoder();
+    expect(() => {
+      checkOrtTensorValues({ name: 'text', datatype: 'BYTES', shape: [2], data: [utf8.encode('grüße'), new Uint8Array()] });
+    }).not.toThrow();
+  });
+
+  it('refuses the first BYTES element that is not UTF-8, naming the tensor and the element', () => {
+    const tensor: Tensor = { name: 'text', datatype: 'BYTES', shape: [3], data: [new Uint8Array([0x61]), new Uint8Array([0xff]), new Uint8Array([0x00])] };
+    const error = refusal(tensor);
+    expect(isSluiceError(error, 'SLUICE_TENSOR_INVALID_VALUE')).toBe(true);
+    expect((error as Error).message).toBe(
+      'tensor text: BYTES element 1 is not valid UTF-8, which ONNX Runtime string tensors require; send the text encoded as UTF-8',
+    );
+  });
+
+  it('refuses a BYTES element holding a NUL byte', () => {
+    const tensor: Tensor = { name: 'text', datatype: 'BYTES', shape: [1], data: [new Uint8Array([0x61, 0x00])] };
+    expect((refusal(tensor) as Error).message).toBe(
+      'tensor text: BYTES element 0 contains a NUL byte, which ONNX Runtime string tensors cannot carry; send text without NUL bytes',
+    );
+  });
+
+  it('takes numeric tensors whatever their values', () => {
+    expect(() => {
+      checkOrtTensorValues({ name: 'x', datatype: 'FP32', shape: [2], data: new Float32Array([Number.NaN, Infinity]) });
+    }).not.toThrow();
   });
 });
 

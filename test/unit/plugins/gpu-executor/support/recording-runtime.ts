@@ -84,6 +84,9 @@ export class RecordingRuntime implements ModelRuntime {
       outputs: model.outputs,
       executionProvider: provider,
       providerSelection: claimed === undefined ? model.providerSelection : { active: claimed, rejected: [] },
+      checkInput: (tensor) => {
+        model.checkInput(tensor);
+      },
       run: async (inputs, outputNames) => {
         this.runs.push({ session, inputs });
         const listeners = this.runListeners;
