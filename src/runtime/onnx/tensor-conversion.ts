@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { Tensor as OrtTensor } from 'onnxruntime-node';
 import { SluiceError } from '../../common/errors/index.js';
 import { utf8BytesElements } from '../../common/tensor/bytes-elements.js';
@@ -50,30 +51,40 @@ export function ortTensorToSluice(name: string, tensor: OrtTensor): Tensor {
 /**
  * Throws `SLUICE_TENSOR_INVALID_VALUE` when `tensor` holds values an ONNX Runtime tensor cannot carry:
  * a BYTES element that is not valid UTF-8 or holds a NUL byte. Other datatypes pass. The error names the
- * tensor and the first such element, so a request can be refused before it is queued.
+ * tensor and the first such element, so a request can be refused before it is queued. Nothing is
+ * decoded here: the run decodes the elements once, when it builds the tensor.
  */
 export function checkOrtTensorValues(tensor: Tensor): void {
   if (tensor.datatype !== 'BYTES' || !Array.isArray(tensor.data)) return;
-  (tensor.data as readonly Uint8Array[]).forEach((bytes, index) => toOrtString(tensor.name, bytes, index));
+  for (const [index, bytes] of (tensor.data as readonly Uint8Array[]).entries()) {
+    const problem = ortStringProblem(tensor.name, bytes, index);
+    if (problem !== undefined) throw problem;
+  }
 }
 
-function toOrtString(tensorName: string, bytes: Uint8Array, index: number): string {
+/** Why `bytes`, element `index` of tensor `tensorName`, cannot be an ORT string; undefined when it can. */
+function ortStringProblem(tensorName: string, bytes: Uint8Array, index: number): SluiceError | undefined {
   if (bytes.includes(0)) {
-    throw new SluiceError(
+    return new SluiceError(
       'SLUICE_TENSOR_INVALID_VALUE',
       `tensor ${tensorName}: BYTES element ${index} contains a NUL byte, which ONNX Runtime string tensors cannot carry; send text without NUL bytes`,
       { tensor: tensorName, index },
     );
   }
-  try {
-    return utf8Decoder.decode(bytes);
-  } catch {
-    throw new SluiceError(
+  if (!isUtf8(bytes)) {
+    return new SluiceError(
       'SLUICE_TENSOR_INVALID_VALUE',
       `tensor ${tensorName}: BYTES element ${index} is not valid UTF-8, which ONNX Runtime string tensors require; send the text encoded as UTF-8`,
       { tensor: tensorName, index },
     );
   }
+  return undefined;
+}
+
+function toOrtString(tensorName: string, bytes: Uint8Array, index: number): string {
+  const problem = ortStringProblem(tensorName, bytes, index);
+  if (problem !== undefined) throw problem;
+  return utf8Decoder.decode(bytes);
 }
 
 function dataKindMismatch(tensor: Tensor): SluiceError {

@@ -1,23 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import { never } from '../support/gate.js';
+import { flaky } from '../support/flaky-handler.js';
 import { RecordingClock } from '../support/recording-clock.js';
 import { WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
-
-/** A handler that fails its first `failures` calls with `error`, then answers. */
-function flaky(failures: number, error: () => Error): { harness: WorkflowHarness; calls: () => number } {
-  let calls = 0;
-  const harness = new WorkflowHarness().handler('t/flaky', {
-    inputs: [],
-    outputs: { out: {} },
-    run: () => {
-      calls += 1;
-      return calls <= failures ? Promise.reject(error()) : Promise.resolve({ out: `ok after ${calls}` });
-    },
-  });
-  return { harness, calls: () => calls };
-}
 
 describe('retries', () => {
   /*

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
+import { flaky } from '../support/flaky-handler.js';
 import { Gate, never } from '../support/gate.js';
 import { WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
@@ -85,15 +86,7 @@ describe('the deadline of a whole run', () => {
    *   flaky (fails at once; 10 attempts, 60 s backoff) ──▶ out        responseTimeoutMs: 50
    */
   it('starts no further attempt once the deadline passes during a retry’s backoff', async () => {
-    let calls = 0;
-    const harness = new WorkflowHarness().handler('t/flaky', {
-      inputs: [],
-      outputs: { out: {} },
-      run: () => {
-        calls += 1;
-        return Promise.reject(new Error('busy, try later'));
-      },
-    });
+    const { harness, calls } = flaky(Infinity, () => new Error('busy, try later'));
     const plan = harness.plan(
       workflow('retrying').responseTimeout(50).handler('flaky', 't/flaky', {}, { retry: { attempts: 10, backoffMs: 60_000 } }).output('out', 'flaky.out'),
     );
@@ -101,7 +94,7 @@ describe('the deadline of a whole run', () => {
     await expect(harness.run(plan)).rejects.toMatchObject({ code: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED', details: { running: ['flaky'] } });
     expect(Date.now() - started).toBeLessThan(10_000);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 
   /*
