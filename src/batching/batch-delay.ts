@@ -10,7 +10,8 @@ const RECENT_DELAYS = 10;
  * It only waits when more requests are to be expected: clients answered by the last batch tend to send
  * their next request right away, so a batch that finished recently with `n` rows predicts about `n` rows
  * coming. A partial batch waits for that many, never longer than the delay. A lone client (batches of one)
- * never waits, and when requests stop coming the expectation drops with the next, smaller batch.
+ * never waits, and when requests stop coming the expectation drops with the next, smaller batch, or as
+ * soon as a queued request leaves without running.
  */
 export class BatchDelay {
   private lastRows = 0;
@@ -20,6 +21,14 @@ export class BatchDelay {
   batchFinished(now: number, rows: number): void {
     this.lastRows = rows;
     this.lastAt = now;
+  }
+
+  /**
+   * Stops expecting more requests until the next batch finishes: a queued request left without running
+   * (its client went away, or it expired), so the last batch no longer predicts what is coming.
+   */
+  forget(): void {
+    this.lastAt = -Infinity;
   }
 
   /**

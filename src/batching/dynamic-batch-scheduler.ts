@@ -246,6 +246,9 @@ export class DynamicBatchScheduler implements Scheduler {
   /** Starts batches while an instance is idle and requests wait. */
   private pump(): void {
     const { policy } = this.options;
+    // A run blocks this thread, so a deadline can pass with its timer not yet fired: the requests it
+    // expired must not join the next batch.
+    if (this.deadlineAt <= performance.now()) this.checkDeadlines();
     for (;;) {
       if (this.queues.liveCount === 0) return;
       const instance = this.options.pool.idle();
@@ -256,8 +259,11 @@ export class DynamicBatchScheduler implements Scheduler {
         const head = this.queues.first();
         if (head === undefined) return;
         const rows = compatibleRows(this.queues, head, policy.maxBatchSize);
-        const wait = rows < policy.maxBatchSize ? this.delay.waitMs(performance.now(), head.arrival, policy.maxBatchDelayMs, rows) : 0;
-        if (wait > 0) {
+        const now = performance.now();
+        const wait = rows < policy.maxBatchSize ? this.delay.waitMs(now, head.arrival, policy.maxBatchDelayMs, rows) : 0;
+        // Never past the earliest deadline watched (a queued or running request's): a request would expire
+        // waiting for batch-mates, and its expiry forms no smaller batch to lower the expectation.
+        if (wait > 0 && now + wait < this.deadlineAt) {
           this.pumpAfter(wait);
           return;
         }
@@ -406,6 +412,7 @@ export class DynamicBatchScheduler implements Scheduler {
 
   private cancel(payload: Payload): void {
     this.queues.left();
+    this.delay.forget();
     payload.fail(new SluiceError('SLUICE_REQUEST_INVALID', 'the client went away while the request was queued; it was not run'), 'cancelled');
   }
 
@@ -439,6 +446,7 @@ export class DynamicBatchScheduler implements Scheduler {
 
   /** Expires what is due, applies the queue policy, and arms the timer for the next deadline. */
   private checkDeadlines(): void {
+    clearTimeout(this.deadlineTimer);
     this.deadlineAt = Infinity;
     this.deadlineTimer = undefined;
     const now = performance.now();
@@ -470,7 +478,10 @@ export class DynamicBatchScheduler implements Scheduler {
   }
 
   private expire(payload: Payload, stage: 'queued' | 'executing', why: string): void {
-    if (stage === 'queued') this.queues.left();
+    if (stage === 'queued') {
+      this.queues.left();
+      this.delay.forget();
+    }
     const waitedMs = Math.round(performance.now() - payload.arrival);
     payload.fail(
       new SluiceError('SLUICE_RESPONSE_TIMEOUT', `${this.label} did not answer in time: ${why} (${waitedMs} ms); raise the timeout or add workers`, {

@@ -102,6 +102,33 @@ describe('batching under faults', () => {
     expect(runtime.runRows.slice(before)).toEqual([]);
   });
 
+  it('never holds a lone request with a timeout for batch-mates past that timeout, after a burst', async () => {
+    await requestJson(`${t.management}/models?url=echo&model_name=echo-delay&max_batch_delay=1000`, { method: 'POST' });
+    const delayed = (rows: number[][], headers: Record<string, string> = {}): Promise<Answer> =>
+      requestJson(`${t.inference}/v2/models/echo-delay/infer`, {
+        method: 'POST',
+        headers,
+        json: { inputs: [{ name: 'input', shape: [rows.length, 1], datatype: 'FP32', data: rows }] },
+      });
+    runtime.hold();
+    const first = delayed([[1]]);
+    await runtime.untilRunsStarted(runtime.runsStarted + 1);
+    const burst = [delayed([[2]]), delayed([[3]]), delayed([[4]])];
+    while (((await requestJson(`${t.management}/models/echo-delay`)).body as [{ jobQueueStatus: { pendingRequests: number } }])[0].jobQueueStatus.pendingRequests < 3) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    runtime.release();
+    await Promise.all([first, ...burst]); // the last batch held 3 rows: the delay now expects 3
+    const lone = [];
+    for (const value of [5, 6, 7]) lone.push(await delayed([[value]], { 'x-sluice-timeout-ms': '200' }));
+    await requestJson(`${t.management}/models/echo-delay`, { method: 'DELETE' });
+    expect(lone.map((answer) => [answer.status, dataOf(answer)])).toEqual([
+      [200, [5]],
+      [200, [6]],
+      [200, [7]],
+    ]);
+  });
+
   it('takes priority and timeout (µs) from OIP parameters too', async () => {
     runtime.hold();
     const running = echo([[1]]);

@@ -47,4 +47,13 @@ describe('BatchDelay', () => {
     delay.batchFinished(100, 8);
     expect(delay.waitMs(140, 140, 5, 1)).toBe(5);
   });
+
+  it('expects nothing after forget, until the next batch finishes', () => {
+    const delay = new BatchDelay();
+    delay.batchFinished(100, 16);
+    delay.forget();
+    const afterForget = delay.waitMs(100.3, 100.1, 1, 4);
+    delay.batchFinished(100.4, 16);
+    expect([afterForget, delay.waitMs(100.5, 100.45, 1, 4)]).toEqual([0, expect.closeTo(0.95, 10)]);
+  });
 });

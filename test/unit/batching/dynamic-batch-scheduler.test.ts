@@ -375,6 +375,45 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
     ]);
   });
 
+  it('does not hold a partial batch past the own timeout of a request in it', async () => {
+    const h = await Harness.start({ maxBatchDelayMs: 100 });
+    h.submit(1);
+    h.submit(2);
+    h.submit(3);
+    await h.succeed(1);
+    await h.succeed(2); // a batch of 2 rows: the delay now waits for 2
+    const c = h.submit(4, { queueTimeoutMs: 50 });
+    expect(h.batches()).toEqual([[1], [2, 3], [4]]);
+    await h.succeed(4);
+    expect(c.outcome?.outputs).toEqual([expectedOutput(4)]);
+  });
+
+  it('does not hold a partial batch past the response timeout of a request in it', async () => {
+    const h = await Harness.start({ maxBatchDelayMs: 100 });
+    h.submit(1);
+    h.submit(2);
+    h.submit(3);
+    await h.succeed(1);
+    await h.succeed(2);
+    h.submit(4, { timeoutMs: 50 });
+    expect(h.batches()).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it('stops expecting batch-mates once a waiting request leaves without running', async () => {
+    const h = await Harness.start({ maxBatchDelayMs: 100 });
+    h.submit(1);
+    h.submit(2);
+    h.submit(3);
+    await h.succeed(1);
+    await h.succeed(2);
+    const controller = new AbortController();
+    h.submit(4, { signal: controller.signal });
+    controller.abort();
+    await settle();
+    h.submit(5);
+    expect(h.batches()).toEqual([[1], [2, 3], [5]]);
+  });
+
   it('does not hold a batch that is already full', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100, maxBatchSize: 2 });
     h.submit(1);
@@ -583,6 +622,27 @@ describe('DynamicBatchScheduler: deadlines', () => {
     await settle(50);
     await h.succeed(1);
     expect(h.batches()).toEqual([[1]]);
+  });
+
+  it('never runs a request whose own timeout passed while a run held the thread, under the reject policy', async () => {
+    const h = await Harness.start({ queuePolicy: 'reject' });
+    h.submit(1);
+    const b = h.submit(2, { queueTimeoutMs: 50 });
+    // The run computes on this thread: time passes, and no timer fires until it ends.
+    const now = performance.now();
+    jest.spyOn(performance, 'now').mockReturnValue(now + 60);
+    await h.succeed(1);
+    expect([h.batches(), b.error?.code, b.error?.details]).toEqual([[[1]], 'SLUICE_RESPONSE_TIMEOUT', { stage: 'queued' }]);
+  });
+
+  it('never runs a request whose response timeout passed while a run held the thread', async () => {
+    const h = await Harness.start();
+    h.submit(1);
+    const b = h.submit(2, { timeoutMs: 50 });
+    const now = performance.now();
+    jest.spyOn(performance, 'now').mockReturnValue(now + 60);
+    await h.succeed(1);
+    expect([h.batches(), b.error?.code]).toEqual([[[1]], 'SLUICE_RESPONSE_TIMEOUT']);
   });
 
   it('does not answer a queued request before its response timeout', async () => {
