@@ -345,7 +345,7 @@ describe('management API', () => {
 
   it.each([
     ['response_timeout', 86_401, 'query parameter `response_timeout` must be an integer between 1 and 86400, got "86401"'],
-    ['max_batch_delay', 3_600_001, 'query parameter `max_batch_delay` must be an integer between 0 and 3600000, got "3600001"'],
+    ['max_batch_delay', 3_600_001, 'query parameter `max_batch_delay` must be a number between 0 and 3600000 (fractions allowed, such as 0.5), got "3600001"'],
     ['batch_size', 4097, 'query parameter `batch_size` must be an integer between 1 and 4096, got "4097"'],
   ])('refuses %s above the limit gRPC has, registering nothing', async (parameter, value, message) => {
     expect(await manage(`/models?url=iris&model_name=iris-limits&${parameter}=${value}`, 'POST')).toMatchObject({
@@ -359,6 +359,12 @@ describe('management API', () => {
     expect(await manage('/models?url=iris&model_name=iris-limits&response_timeout=86400&max_batch_delay=3600000', 'POST')).toMatchObject({ status: 200 });
     expect((await manage('/models/iris-limits')).body).toMatchObject([{ responseTimeout: 86_400, maxBatchDelay: 3_600_000 }]);
     expect(await manage('/models/iris-limits', 'DELETE')).toMatchObject({ status: 200 });
+  });
+
+  it('takes a max_batch_delay under a millisecond', async () => {
+    expect(await manage('/models?url=iris&model_name=iris-fraction&max_batch_delay=0.25', 'POST')).toMatchObject({ status: 200 });
+    expect((await manage('/models/iris-fraction')).body).toMatchObject([{ maxBatchDelay: 0.25, batching: { maxBatchDelayMs: 0.25 } }]);
+    expect(await manage('/models/iris-fraction', 'DELETE')).toMatchObject({ status: 200 });
   });
 
   it('refuses a model whose version is "all", which GET /models/{m}/all could not describe on its own', async () => {

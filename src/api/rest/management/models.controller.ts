@@ -57,7 +57,7 @@ export class ModelsController {
       url,
       name: q.string('model_name'),
       batchSize: q.integer('batch_size', 1, maxBatchSize),
-      maxBatchDelayMs: q.integer('max_batch_delay', 0, maxBatchDelayMs),
+      maxBatchDelayMs: q.decimal('max_batch_delay', 0, maxBatchDelayMs),
       minWorkers: q.integer('initial_workers', 0, MAX_WORKERS),
       responseTimeoutMs: responseTimeout === undefined ? undefined : responseTimeout * 1000,
       preferredBatchSizes: q.integerList('preferred_batch_sizes', 1, maxBatchSize),

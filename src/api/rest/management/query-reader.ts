@@ -9,7 +9,7 @@ function bad(message: string): SluiceError {
 
 /**
  * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
- * silently), integers and booleans must be exactly that, and every error names the parameter.
+ * silently), integers, decimals and booleans must be exactly that, and every error names the parameter.
  */
 export class QueryReader {
   constructor(
@@ -47,6 +47,16 @@ export class QueryReader {
     if (value === undefined) return undefined;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
       throw bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
+    }
+    return Number(value);
+  }
+
+  /** A plain decimal number within [min, max]: digits with an optional fraction (`0.25`), no sign or exponent. */
+  decimal(name: string, min: number, max: number): number | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw bad(`query parameter \`${name}\` must be a number between ${min} and ${max} (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`);
     }
     return Number(value);
   }

@@ -20,7 +20,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
       { name: 'url', type: 'string', required: true, description: 'A model-store name (directory or .sluice archive) or a URL matching allowedUrls' },
       { name: 'model_name', type: 'string', description: "Name to register under (default: the manifest's)" },
       { name: 'batch_size', type: 'integer', description: 'Largest batch (default: the manifest\'s batching.maxBatchSize)' },
-      { name: 'max_batch_delay', type: 'integer', description: 'Batch delay in milliseconds' },
+      { name: 'max_batch_delay', type: 'number', description: 'Batch delay in milliseconds, fractions allowed (0.5)' },
       { name: 'initial_workers', type: 'integer', description: "Workers to start (default: the manifest's workers.min)" },
       { name: 'synchronous', type: 'boolean', description: 'true (default): answer 200 once loaded; false: answer 202 and load in the background' },
       { name: 'response_timeout', type: 'integer', description: 'Response timeout in seconds' },

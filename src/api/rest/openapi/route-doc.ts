@@ -1,7 +1,7 @@
 /** A query parameter of a documented route. */
 export interface QueryDoc {
   readonly name: string;
-  readonly type: 'string' | 'integer' | 'boolean';
+  readonly type: 'string' | 'integer' | 'number' | 'boolean';
   readonly description: string;
   readonly required?: boolean;
 }

@@ -73,4 +73,18 @@ describe('QueryReader', () => {
       }),
     );
   });
+
+  it('reads a decimal parameter with or without a fraction', () => {
+    const query = new QueryReader({ a: '0.25', b: '7' }, ['a', 'b', 'c']);
+    expect([query.decimal('a', 0, 10), query.decimal('b', 0, 10), query.decimal('c', 0, 10)]).toEqual([0.25, 7, undefined]);
+  });
+
+  it.each(['-1', '1e3', '.5', '5.', '0x10', '', ' 1', '11'])('refuses %j as a decimal between 0 and 10', (value) => {
+    expect(() => new QueryReader({ d: value }, ['d']).decimal('d', 0, 10)).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message: `query parameter \`d\` must be a number between 0 and 10 (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`,
+      }),
+    );
+  });
 });
