@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SERVER_LOGS, type ServerLog } from './bench-processes.js';
 import { SETUP_IDS, type SetupId } from './bench-results.js';
 
 /** Models `npm run bench` knows, in report order. */
@@ -18,6 +19,8 @@ export interface BenchOptions {
   readonly setups: readonly SetupId[];
   /** Replaces the manifest's `maxBatchDelayMs` in setup d. */
   readonly maxBatchDelayMs?: number;
+  /** Where setups c and d write their log. */
+  readonly serverLog: ServerLog;
   /** Where to write every result as JSON. */
   readonly json?: string;
 }
@@ -30,6 +33,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --models LIST         mlp,cnn (default)
   --setups LIST         a,b,c,d (default): a in-process, b hand-rolled, c Sluice unbatched, d Sluice batched
   --max-batch-delay MS  setup d waits up to MS for fuller batches (default: the manifest's maxBatchDelayMs)
+  --server-log WHERE    file (default): Sluice logs to a file, as \`sluice start\` in the background does;
+                        pipe: to a pipe this process reads, so each log write wakes the load generator
   --json FILE           write every result to FILE
 `;
 
@@ -51,6 +56,12 @@ function delayMs(value: string): number {
   return number;
 }
 
+function serverLog(value: string): ServerLog {
+  const found = SERVER_LOGS.find((log) => log === value);
+  if (found === undefined) throw new Error(`--server-log must be one of ${SERVER_LOGS.join(', ')}, got ${JSON.stringify(value)}`);
+  return found;
+}
+
 function oneOf<T extends string>(items: readonly string[], allowed: readonly T[], option: string): T[] {
   const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
   if (unknown.length > 0) throw new Error(`${option}: unknown ${unknown.join(', ')}; choose from ${allowed.join(', ')}`);
@@ -69,6 +80,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions | 'help
       models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
       setups: { type: 'string', default: SETUP_IDS.join(',') },
       'max-batch-delay': { type: 'string' },
+      'server-log': { type: 'string', default: 'file' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -86,6 +98,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions | 'help
     models: oneOf(list(values.models, '--models'), BENCH_MODEL_NAMES, '--models'),
     setups: oneOf(list(values.setups, '--setups'), SETUP_IDS, '--setups'),
     ...(values['max-batch-delay'] !== undefined ? { maxBatchDelayMs: delayMs(values['max-batch-delay']) } : {}),
+    serverLog: serverLog(values['server-log']),
     ...(values.json !== undefined ? { json: values.json } : {}),
   };
 }

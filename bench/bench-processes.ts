@@ -1,8 +1,10 @@
+import { type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBenchConfig } from './bench-config.js';
-import { cleanupOnInterrupt, spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
+import { cleanupOnInterrupt, spawnTracked, stopChild, waitForFileLine, waitForStdoutLine } from './child-processes.js';
 
 /** A server the benchmark started, and how to reach and stop it. */
 export interface BenchServer {
@@ -59,26 +61,54 @@ function servingLine(line: string): ServingLine | undefined {
 }
 
 /**
- * Starts Sluice (`sluice start --foreground`) serving `models` from `modelStore` on ephemeral ports, with
- * snapshots off and its configuration in a temporary directory removed on stop; `env` is its environment
- * (telemetry benchmarks set `OTEL_*` there).
+ * Where a benchmarked Sluice writes its log: `file`, a file in its temporary directory, as `sluice start`
+ * does when it runs in the background; `pipe`, a pipe the benchmark's own process reads and drops, so
+ * each write wakes the process that also generates the load.
  */
-export async function startSluice(distRoot: string, modelStore: string, models: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<BenchServer> {
+export type ServerLog = 'file' | 'pipe';
+
+/** The server logs in {@link ServerLog}. */
+export const SERVER_LOGS: readonly ServerLog[] = ['file', 'pipe'];
+
+/** How {@link startSluice} runs the server. */
+export interface SluiceProcessOptions {
+  /** Its environment (telemetry benchmarks set `OTEL_*` there); the benchmark's own by default. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where its log goes; `file` by default. */
+  readonly log?: ServerLog;
+}
+
+/**
+ * Starts Sluice (`sluice start --foreground`) serving `models` from `modelStore` on ephemeral ports, with
+ * snapshots off and its configuration (and its log, when that goes to a file) in a temporary directory
+ * removed on stop.
+ */
+export async function startSluice(distRoot: string, modelStore: string, models: readonly string[], options: SluiceProcessOptions = {}): Promise<BenchServer> {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
   const removeDir = cleanupOnInterrupt(() => rm(dir, { recursive: true, force: true }));
   const config = join(dir, 'sluice.yaml');
   await writeBenchConfig(config, modelStore, models);
-  const child = spawnTracked(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const logPath = join(dir, 'sluice.log');
+  const logFd = (options.log ?? 'file') === 'file' ? openSync(logPath, 'w') : undefined;
+  const spawnServer = (): ChildProcess => {
+    try {
+      return spawnTracked(process.execPath, [join(distRoot, 'src', 'main.js'), 'start', '--foreground', '--config', config], {
+        cwd: dir,
+        env: options.env ?? process.env,
+        stdio: ['ignore', logFd ?? 'pipe', 'inherit'],
+      });
+    } finally {
+      // The child holds its own copy of the descriptor.
+      if (logFd !== undefined) closeSync(logFd);
+    }
+  };
+  const child = spawnServer();
   const stop = async (): Promise<void> => {
     await stopChild(child);
     await removeDir();
   };
   try {
-    const urls = await waitForStdoutLine(child, servingLine);
+    const urls = logFd !== undefined ? await waitForFileLine(child, logPath, servingLine) : await waitForStdoutLine(child, servingLine);
     return {
       baseUrl: urls.inference,
       managementUrl: urls.management,

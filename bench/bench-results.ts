@@ -65,6 +65,8 @@ export interface BenchResults {
   readonly models: readonly string[];
   /** Setup d's `maxBatchDelayMs` when `--max-batch-delay` replaced the manifest's. */
   readonly maxBatchDelayMs?: number;
+  /** Where setups c and d wrote their log: `file` or `pipe` (see `--server-log`). */
+  readonly serverLog: string;
   readonly inProcess: readonly InProcessRun[];
   readonly load: readonly LoadRun[];
   /** Cores other processes kept busy in the second before the benchmark started (Linux only). */

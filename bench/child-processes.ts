@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Children started through {@link spawnTracked} that have not exited yet. */
@@ -108,6 +109,67 @@ export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) 
       }
     };
     stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+/** The last lines of the file at `path`, for an error message: empty when it cannot be read or is empty. */
+function lastLines(path: string, maxChars = 2_000): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trimEnd();
+  } catch {
+    return '';
+  }
+  return text === '' ? '' : `; its output ended with:\n${text.slice(-maxChars)}`;
+}
+
+/**
+ * Resolves with the first value `match` finds in a line of the file `path`, which the child writes its
+ * output to; rejects, with the file's last lines, when the child exits first or after `timeoutMs`. The
+ * file is read every 20 ms until then, and never after.
+ */
+export function waitForFileLine<T>(child: ChildProcess, path: string, match: (line: string) => T | undefined, timeoutMs = 120_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      child.off('exit', onExit);
+      finish();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      settle(() => {
+        reject(new Error(`the server exited (${signal ?? String(code)}) before it was ready${lastLines(path)}`));
+      });
+    };
+    const timer = setTimeout(() => {
+      settle(() => {
+        reject(new Error(`the server was not ready after ${timeoutMs} ms${lastLines(path)}`));
+      });
+    }, timeoutMs);
+    const poll = setInterval(() => {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return;
+      }
+      const lines = text.split('\n');
+      // The last piece may be a line still being written.
+      lines.pop();
+      for (const line of lines) {
+        const found = match(line);
+        if (found !== undefined) {
+          settle(() => {
+            resolve(found);
+          });
+          return;
+        }
+      }
+    }, 20);
     child.once('exit', onExit);
   });
 }

@@ -60,7 +60,7 @@ async function measure(options: BenchOptions): Promise<BenchResults> {
     for (const setup of (['b', 'c', 'd'] as const).filter((id) => options.setups.includes(id))) {
       progress(`${name}: ${SETUP_LABELS[setup]}`);
       load.push(
-        ...(await measureServer(serverSetup(setup, model, distRoot, options.maxBatchDelayMs), {
+        ...(await measureServer(serverSetup(setup, model, distRoot, { serverLog: options.serverLog, ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}) }), {
           concurrencies: options.concurrencies,
           durationSeconds: options.durationSeconds,
           warmupSeconds: options.warmupSeconds,
@@ -79,6 +79,7 @@ async function measure(options: BenchOptions): Promise<BenchResults> {
     concurrencies: options.concurrencies,
     models: options.models,
     ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}),
+    serverLog: options.serverLog,
     inProcess,
     load,
     ...(otherCpuAtStart !== undefined ? { otherCpuAtStart } : {}),
@@ -90,7 +91,7 @@ function report(results: BenchResults): string {
   return [
     `\nSluice benchmark, ${results.date}`,
     describeMachine(results.machine),
-    `${results.durationSeconds} s per load run${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
+    `${results.durationSeconds} s per load run${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; Sluice logs to a ${results.serverLog}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
     'a: session.run in this process (items/s)',
     formatInProcessTable(results.inProcess),
     'results (req/s = 2xx responses per second; p50 and p99 from every response time)',

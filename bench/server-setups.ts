@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readManifestBatching, type BenchBatching } from './bench-manifest.js';
 import { type BenchModel } from './bench-models.js';
-import { startHandRolled, startSluice, type BenchServer } from './bench-processes.js';
+import { startHandRolled, startSluice, type BenchServer, type ServerLog } from './bench-processes.js';
 import { cleanupOnInterrupt } from './child-processes.js';
 import { type LoadRun } from './bench-results.js';
 import { copyModelsToTempStore } from './bench-store.js';
@@ -29,12 +29,20 @@ async function batchingForD(model: BenchModel, maxBatchDelayMs: number | undefin
   return { maxBatchSize: manifest.maxBatchSize ?? 1, maxBatchDelayMs };
 }
 
+/** How {@link serverSetup} runs Sluice. */
+export interface SluiceSetupOptions {
+  /** Replaces the manifest's `maxBatchDelayMs` in setup d. */
+  readonly maxBatchDelayMs?: number;
+  /** Where Sluice's log goes; a file by default. */
+  readonly serverLog?: ServerLog;
+}
+
 /**
  * Setup `setup` of `model`. Sluice serves a copy of the model in a temporary store: with batching off
  * for c, with the manifest's own batching for d (its delay replaced by `maxBatchDelayMs` when given).
  * The copy goes when the server is stopped.
  */
-export function serverSetup(setup: LoadRun['setup'], model: BenchModel, distRoot: string, maxBatchDelayMs?: number): ServerSetup {
+export function serverSetup(setup: LoadRun['setup'], model: BenchModel, distRoot: string, options: SluiceSetupOptions = {}): ServerSetup {
   if (setup === 'b') {
     return { setup, model, request: model.handRolledRequest, start: () => startHandRolled(distRoot, join(model.dir, 'model.onnx')) };
   }
@@ -43,11 +51,11 @@ export function serverSetup(setup: LoadRun['setup'], model: BenchModel, distRoot
     model,
     request: model.sluiceRequest,
     start: async () => {
-      const batching = setup === 'c' ? BATCHING_OFF : await batchingForD(model, maxBatchDelayMs);
+      const batching = setup === 'c' ? BATCHING_OFF : await batchingForD(model, options.maxBatchDelayMs);
       const store = await copyModelsToTempStore([{ source: model.dir, name: model.name, ...(batching !== undefined ? { batching } : {}) }]);
       const removeStore = cleanupOnInterrupt(() => store.cleanup());
       try {
-        const server = await startSluice(distRoot, store.dir, [model.name]);
+        const server = await startSluice(distRoot, store.dir, [model.name], options.serverLog !== undefined ? { log: options.serverLog } : {});
         return {
           ...server,
           stop: async () => {

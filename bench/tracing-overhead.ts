@@ -79,7 +79,7 @@ const variants: readonly Variant[] = values.split ? ['off', 'context', 'on'] : [
  * where spans are made and exported (Linux only, else NaN).
  */
 async function measure(variant: Variant): Promise<LoadMeasurement & { cpuUsPerRequest: number }> {
-  const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], environments[variant]);
+  const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], { env: environments[variant] });
   try {
     await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
     const linux = process.platform === 'linux';

@@ -30,6 +30,7 @@ export function results(load: readonly LoadRun[], inProcess: readonly InProcessR
     durationSeconds: 5,
     concurrencies: [1, 16],
     models,
+    serverLog: 'file',
     inProcess,
     load,
   };

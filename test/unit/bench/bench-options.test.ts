@@ -2,19 +2,20 @@ import { describe, expect, it } from '@jest/globals';
 import { parseBenchOptions } from '../../../bench/bench-options.js';
 
 describe('parseBenchOptions', () => {
-  it('defaults to both models, every setup, c = 1, 16, 64 and 5 s runs', () => {
+  it('defaults to both models, every setup, c = 1, 16, 64, 5 s runs and Sluice logging to a file', () => {
     expect(parseBenchOptions([])).toEqual({
       durationSeconds: 5,
       warmupSeconds: 2,
       concurrencies: [1, 16, 64],
       models: ['mlp', 'cnn'],
       setups: ['a', 'b', 'c', 'd'],
+      serverLog: 'file',
     });
   });
 
-  it('takes shorter runs, fewer models and setups, and a JSON file', () => {
+  it('takes shorter runs, fewer models and setups, a log pipe and a JSON file', () => {
     expect(
-      parseBenchOptions(['--duration', '0.5', '--concurrency', '16,1,16', '--models', 'cnn', '--setups', 'd,b', '--max-batch-delay', '0.2', '--json', 'out.json']),
+      parseBenchOptions(['--duration', '0.5', '--concurrency', '16,1,16', '--models', 'cnn', '--setups', 'd,b', '--max-batch-delay', '0.2', '--server-log', 'pipe', '--json', 'out.json']),
     ).toEqual({
       durationSeconds: 0.5,
       warmupSeconds: 2,
@@ -22,6 +23,7 @@ describe('parseBenchOptions', () => {
       models: ['cnn'],
       setups: ['b', 'd'],
       maxBatchDelayMs: 0.2,
+      serverLog: 'pipe',
       json: 'out.json',
     });
   });
@@ -37,6 +39,7 @@ describe('parseBenchOptions', () => {
     [['--models', 'mlp,resnet'], /--models: unknown resnet; choose from mlp, cnn/],
     [['--setups', 'e'], /--setups: unknown e/],
     [['--max-batch-delay=-1'], /--max-batch-delay must be a number of milliseconds/],
+    [['--server-log', 'stdout'], /--server-log must be one of file, pipe, got "stdout"/],
     [['--verbose'], /verbose/],
   ])('refuses %j', (args, message) => {
     expect(() => parseBenchOptions(args)).toThrow(message);

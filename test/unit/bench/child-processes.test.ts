@@ -1,7 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { waitForStdoutLine } from '../../../bench/child-processes.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitForFileLine, waitForStdoutLine } from '../../../bench/child-processes.js';
 
 /** A node child that runs `script`, with its stdout piped. */
 function child(script: string): ReturnType<typeof spawn> {
@@ -31,5 +34,36 @@ describe('waitForStdoutLine', () => {
   it('rejects when the child exits before a line matches', async () => {
     const spawned = child(`process.stdout.write('nothing to see\\n')`);
     await expect(waitForStdoutLine(spawned, () => undefined)).rejects.toThrow('the server exited (0) before it was ready');
+  });
+});
+
+describe('waitForFileLine', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'file-line-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A node child that runs `script` with `path` as `process.argv[1]`. */
+  function writer(script: string, path: string): ReturnType<typeof spawn> {
+    return spawn(process.execPath, ['-e', script, path], { stdio: 'ignore' });
+  }
+
+  it('resolves with what the first whole matching line gives, once the child has written it', async () => {
+    const path = join(dir, 'out.log');
+    const spawned = writer(
+      `const fs = require('node:fs'); const p = process.argv[1]; fs.writeFileSync(p, 'starting\\nready 42'); setTimeout(() => fs.appendFileSync(p, '42\\nready 1\\n'), 100)`,
+      path,
+    );
+    await expect(waitForFileLine(spawned, path, (line) => /^ready (\d+)$/.exec(line)?.[1])).resolves.toBe('4242');
+    await once(spawned, 'exit');
+  });
+
+  it('rejects with the file\'s last lines when the child exits before a line matches', async () => {
+    const path = join(dir, 'out.log');
+    const spawned = writer(`require('node:fs').writeFileSync(process.argv[1], 'port 1 is taken\\n')`, path);
+    await expect(waitForFileLine(spawned, path, () => undefined)).rejects.toThrow('the server exited (0) before it was ready; its output ended with:\nport 1 is taken');
   });
 });
