@@ -197,6 +197,13 @@ describe('workflow runs that go wrong', () => {
     expect(silent.cancelled).toBe(cancelled + 1);
   });
 
+  it('refuses an x-sluice-priority that is not a positive integer with 400, as model routes do', async () => {
+    expect(await run('patient', {}, { 'x-sluice-priority': 'abc' })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_REQUEST_INVALID', message: 'the x-sluice-priority header must be an integer of at least 1, got "abc"' },
+    });
+  });
+
   it('refuses an x-sluice-timeout-ms that is not a positive integer with 400', async () => {
     expect(await run('patient', {}, { 'x-sluice-timeout-ms': 'soon' })).toMatchObject({
       status: 400,

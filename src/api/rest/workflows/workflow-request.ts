@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { WorkflowDefinition } from '../../../workflow/index.js';
-import { TIMEOUT_HEADER } from '../common/request-knobs.js';
+import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
 import { requestTraceContext } from '../common/request-observer.js';
 import { handlerRequestOf } from '../inference/handler-request.js';
 import { workflowInputsFromBody } from '../../common/workflow-body.js';
@@ -20,20 +20,17 @@ function debugFlag(value: string | string[] | undefined): boolean {
 }
 
 /**
- * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header, an abort signal that
+ * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header (and a check of
+ * `x-sluice-priority`, which a run does not use), an abort signal that
  * fires when the client goes away before its answer was written, and the request's trace context.
  */
 export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply): WorkflowRunOptions {
   const query = request.query as Record<string, string | string[] | undefined>;
   const debug = debugFlag(query['debug']);
-  const timeoutHeader = request.headers[TIMEOUT_HEADER];
-  let timeoutMs: number | undefined;
-  if (typeof timeoutHeader === 'string') {
-    if (!/^\d+$/.test(timeoutHeader) || Number(timeoutHeader) < 1) {
-      throw new SluiceError('SLUICE_REQUEST_INVALID', `the ${TIMEOUT_HEADER} header must be an integer of at least 1, got ${JSON.stringify(timeoutHeader)}`);
-    }
-    timeoutMs = Number(timeoutHeader);
-  }
+  const timeoutMs = positiveInteger(request.headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
+  // Checked as every inference route checks it, so that a bad one is not taken silently; a run does not
+  // use it: its model calls go at each model's default priority.
+  positiveInteger(request.headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
