@@ -85,6 +85,32 @@ describe('bad input', () => {
     expect(await post('/predictions/iris', JSON.stringify(SETOSA), contentType)).toMatchObject({ status: 200, body: { label: 'setosa' } });
   });
 
+  it.each(['/predictions/iris', '/v2/models/iris/infer'])('a gzip-compressed body on %s → 415 naming the coding, before it is read', async (path) => {
+    const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }] });
+    const answer = await requestJson(`${t.inference}${path}`, {
+      method: 'POST',
+      body: gzipSync(body),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(answer).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
+    const { message, error } = answer.body as { message?: string; error?: string };
+    expect(message ?? error).toBe(
+      'the request body is sent with Content-Encoding: gzip, which Sluice does not decode; send it uncompressed, with no Content-Encoding (or identity)',
+    );
+  });
+
+  it('a plain body that claims Content-Encoding: br → 415, not read as if it were plain', async () => {
+    expect(
+      await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', body: JSON.stringify(SETOSA), headers: { 'content-type': 'application/json', 'content-encoding': 'br' } }),
+    ).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  it('a body with Content-Encoding: identity is read as it is', async () => {
+    expect(
+      await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', body: JSON.stringify(SETOSA), headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' } }),
+    ).toMatchObject({ status: 200, body: { label: 'setosa' } });
+  });
+
   it('a very long shape → 400 quoting its first 16 dimensions and its rank, not all of it', async () => {
     const shape = Array.from({ length: 10_000 }, () => 1);
     expect(await oip([{ name: 'input', shape, datatype: 'FP32', data: [1] }])).toMatchObject({

@@ -17,12 +17,32 @@ function clientClosed(received: number, declared: number | undefined, cause?: un
 }
 
 /**
+ * The refusal of a body sent with a content coding (gzip, br…): Sluice reads bodies as they arrive, so
+ * a compressed one would fail later as malformed JSON or garbled tensors, blaming the wrong thing.
+ * Undefined for no `Content-Encoding`, an empty one, or `identity`.
+ */
+function encodedBodyRefusal(header: string | undefined): SluiceError | undefined {
+  if (header === undefined) return undefined;
+  const coding = header.trim().toLowerCase();
+  if (coding === '' || coding === 'identity') return undefined;
+  const shown = coding.length > 40 ? `${coding.slice(0, 37)}...` : coding;
+  return new SluiceError(
+    'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+    `the request body is sent with Content-Encoding: ${shown}, which Sluice does not decode; send it uncompressed, with no Content-Encoding (or identity)`,
+    { contentEncoding: coding },
+  );
+}
+
+/**
  * Reads a request body of at most `limit` bytes. With `alignAt` (the binary tensor extension's header
  * length), the bytes after the header start on an 8-byte boundary, so tensors need no copy. A body
  * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known; a body cut short,
- * or a connection closed before the body has arrived, with `SLUICE_REQUEST_INVALID`.
+ * or a connection closed before the body has arrived, with `SLUICE_REQUEST_INVALID`; a body with a
+ * `Content-Encoding` other than `identity`, with `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE` before it is read.
  */
 export function readBody(stream: IncomingMessage, limit: number, alignAt?: number): Promise<Buffer> {
+  const encoded = encodedBodyRefusal(stream.headers['content-encoding']);
+  if (encoded !== undefined) return Promise.reject(encoded);
   const declared = Number(stream.headers['content-length']);
   const known = Number.isSafeInteger(declared) && declared >= 0;
   if (known && declared > limit) return Promise.reject(tooLarge(limit));
