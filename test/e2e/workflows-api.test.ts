@@ -115,6 +115,14 @@ describe('the iris-second-opinion workflow over HTTP', () => {
     });
   });
 
+  it('names a key of a /wfpredict body that is no input, instead of checking the whole body as the one tensor input', async () => {
+    const answer = await requestJson(`${t.inference}/wfpredict/iris-second-opinion`, { method: 'POST', json: { measurements: [CLEAR], measurement: [CLEAR] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `iris-second-opinion`: there is no input `measurement` (did you mean `measurements`?)' },
+    });
+  });
+
   it('refuses an input given twice on /v2/models/{workflow}/infer with 400 SLUICE_WORKFLOW_INPUT_INVALID, instead of keeping the last', async () => {
     const measurements = (data: readonly number[]): unknown => ({ name: 'measurements', datatype: 'FP32', shape: [1, 4], data });
     const answer = await requestJson(`${t.inference}/v2/models/iris-second-opinion/infer`, { method: 'POST', json: { inputs: [measurements(UNSURE), measurements(CLEAR)] } });
