@@ -23,6 +23,11 @@ import type { ModelVersion } from './model-version.js';
 export interface RequestKnobs {
   /** Priority level, 1 = highest. */
   readonly priority?: number;
+  /**
+   * Run a `priority` beyond the version's levels at its lowest level instead of refusing it: a workflow
+   * gives one priority to models that may have different numbers of levels.
+   */
+  readonly clampPriority?: boolean;
   /** The request's own timeout in milliseconds; the version's queue policy applies when it passes while queued. */
   readonly timeoutMs?: number;
   /**
@@ -365,7 +370,7 @@ export class InferenceService {
         ...(outputNames ? { outputNames } : {}),
         deadline: deadlineOf(version, knobs, started),
         ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
-        ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
+        ...(knobs.priority !== undefined ? { priority: knobs.clampPriority === true ? Math.min(knobs.priority, version.settings.priorityLevels) : knobs.priority } : {}),
         ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
         ...(knobs.signal ? { signal: knobs.signal } : {}),
         ...(knobs.gather === true ? { gather: true } : {}),

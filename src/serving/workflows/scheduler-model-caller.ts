@@ -19,6 +19,7 @@ export function createSchedulerModelCaller(inference: InferenceService): ModelCa
         signal: call.signal,
         // The calls of a forEach are submitted in one turn of the event loop: let them share batches.
         gather: true,
+        ...(call.priority !== undefined ? { priority: call.priority, clampPriority: true } : {}),
         api: 'workflow',
         ...(call.traceContext !== undefined ? { traceContext: call.traceContext } : {}),
       });

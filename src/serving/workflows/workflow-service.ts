@@ -10,6 +10,8 @@ export interface WorkflowRunOptions {
   readonly signal?: AbortSignal;
   /** The request's deadline, in milliseconds from now. */
   readonly timeoutMs?: number;
+  /** The request's priority level (1 = highest), for every model call of the run. */
+  readonly priority?: number;
   /** Told of each finished `forEach` call while the run goes on (streaming APIs). */
   readonly onProgress?: (progress: WorkflowProgress) => void;
   /** The request's trace context: the run's spans are its children, and its log lines carry its trace. */
@@ -50,6 +52,7 @@ export class WorkflowService {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.priority !== undefined ? { priority: options.priority } : {}),
       ...(this.defaultResponseTimeoutMs !== undefined ? { defaultResponseTimeoutMs: this.defaultResponseTimeoutMs } : {}),
       ...(this.observer ? { observer: this.observer } : {}),
       ...(trace !== undefined ? { traceContext: trace } : {}),

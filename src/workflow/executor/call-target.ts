@@ -14,6 +14,8 @@ export interface CallContext {
   readonly depth: number;
   /** The trace context of the node making the call, handed on to what it calls; absent when not traced. */
   readonly traceContext?: Context | undefined;
+  /** The request's priority level, handed to every model call; absent when it gave none. */
+  readonly priority?: number | undefined;
   /** Runs a sub-workflow for node `node` with inputs already bound, under `parent`; resolves with its outputs. */
   readonly runSubWorkflow: (
     node: string,
@@ -47,6 +49,7 @@ async function callModel(node: WorkflowNode, model: string, version: string | un
     version,
     inputs: tensors,
     signal,
+    ...(context.priority !== undefined ? { priority: context.priority } : {}),
     ...(trace !== undefined ? { traceContext: trace } : {}),
   });
   const missing = node.ports.outputs.filter((port) => outputs[port.name] === undefined).map((port) => port.name);

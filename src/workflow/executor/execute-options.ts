@@ -82,6 +82,11 @@ export interface ExecuteOptions {
   /** The trace context of the request the run serves, opaque to the executor; handed to the observer. */
   readonly traceContext?: Context;
   /**
+   * The request's priority level (1 = highest), given to every model call of the run, sub-workflows
+   * included (a model with fewer levels runs it at its lowest).
+   */
+  readonly priority?: number;
+  /**
    * Told of every call of the run's `forEach` nodes as it succeeds (in the order they finish), while the
    * run goes on; not told once the run has ended, nor of the calls inside sub-workflows. A consumer that
    * fails is detached, and the run goes on ({@link ProgressConsumer}).

@@ -23,6 +23,8 @@ interface RunOptions {
   /** The request's trace context, or the node's that runs this run as a sub-workflow. */
   readonly traceContext: Context | undefined;
   readonly onProgress: ProgressConsumer | undefined;
+  /** The request's priority level; sub-workflow runs keep it. */
+  readonly priority: number | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -33,6 +35,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     services,
     depth: options.depth,
     clock: options.clock,
+    priority: options.priority,
     runSubWorkflow: async (node, subPlan, subInputs, signal, parent) => {
       const result = await runPlan(subPlan, subInputs, services, {
         ...options,
@@ -96,5 +99,6 @@ export function executeWorkflow(
     observer: options.observer,
     traceContext: options.traceContext,
     onProgress: options.onProgress,
+    priority: options.priority,
   });
 }

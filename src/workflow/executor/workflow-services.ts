@@ -16,6 +16,11 @@ export interface ModelCall {
   readonly inputs: Readonly<Record<string, Tensor>>;
   /** Aborted when the attempt times out or the run ends; the call should then stop waiting. */
   readonly signal: AbortSignal;
+  /**
+   * The request's priority level (1 = highest), when it gave one; a model with fewer levels should run
+   * the call at its lowest.
+   */
+  readonly priority?: number;
   /** The trace context of the node making the call; absent when it is not traced. */
   readonly traceContext?: Context;
 }

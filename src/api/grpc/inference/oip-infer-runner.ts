@@ -57,7 +57,10 @@ export class OipInferRunner {
     const decoded = decodeModelInferRequest(request);
     checkRequestedWorkflowOutputs(workflow.plan.workflow, decoded.outputs);
     const inputs = workflowInputsOfOipTensors(workflow.plan.workflow, decoded.inputs);
-    const timeoutMs = smallest(oipParameterKnobs(decoded.parameters).timeoutMs, deadlineMsOf(call), callKnobs(call).timeoutMs);
+    const fromParameters = oipParameterKnobs(decoded.parameters);
+    const fromMetadata = callKnobs(call);
+    const timeoutMs = smallest(fromParameters.timeoutMs, deadlineMsOf(call), fromMetadata.timeoutMs);
+    const priority = fromParameters.priority ?? fromMetadata.priority;
     const model = { name, version: workflow.version, id: decoded.id };
     const onProgress = partial && ((progress: WorkflowProgress): void => {
       partial(progressResponse(model, progress, decoded));
@@ -67,6 +70,7 @@ export class OipInferRunner {
       const { result } = await this.core.workflowService.run(name, inputs, {
         signal: cancellation.signal,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(priority !== undefined ? { priority } : {}),
         ...(onProgress ? { onProgress } : {}),
         traceContext: callTraceContext(call),
       });

@@ -90,6 +90,7 @@ async function runWorkflow(core: ServingCore, request: PredictionsRequest, call:
     const { result } = await core.workflowService.run(request.model_name, inputs, {
       signal: cancellation.signal,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
       ...(onProgress ? { onProgress } : {}),
       traceContext: callTraceContext(call),
     });

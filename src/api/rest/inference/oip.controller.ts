@@ -123,6 +123,7 @@ export class OipController {
     const { result } = await this.core.workflowService.run(name, inputs, {
       signal: controller.signal,
       ...(knobs.timeoutMs !== undefined ? { timeoutMs: knobs.timeoutMs } : {}),
+      ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
       ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
     });
     const wanted = decoded.outputs ?? Object.keys(result.outputs);

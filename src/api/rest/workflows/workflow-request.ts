@@ -20,21 +20,24 @@ function debugFlag(value: string | string[] | undefined): boolean {
 }
 
 /**
- * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` header (and a check of
- * `x-sluice-priority`, which a run does not use), an abort signal that
+ * Run options from the request: `?debug=true`, the `x-sluice-timeout-ms` and `x-sluice-priority` headers, an abort signal that
  * fires when the client goes away before its answer was written, and the request's trace context.
  */
 export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply): WorkflowRunOptions {
   const query = request.query as Record<string, string | string[] | undefined>;
   const debug = debugFlag(query['debug']);
   const timeoutMs = positiveInteger(request.headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
-  // Checked as every inference route checks it, so that a bad one is not taken silently; a run does not
-  // use it: its model calls go at each model's default priority.
-  positiveInteger(request.headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
+  const priority = positiveInteger(request.headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
   const traceContext = requestTraceContext(request);
-  return { debug, signal: controller.signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(traceContext !== undefined ? { traceContext } : {}) };
+  return {
+    debug,
+    signal: controller.signal,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(priority !== undefined ? { priority } : {}),
+    ...(traceContext !== undefined ? { traceContext } : {}),
+  };
 }
