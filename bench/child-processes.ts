@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -63,6 +64,15 @@ export function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> 
   });
 }
 
+/** The first value `match` finds in `lines`; undefined when it finds none. */
+function firstMatch<T>(lines: readonly string[], match: (line: string) => T | undefined): T | undefined {
+  for (const line of lines) {
+    const found = match(line);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /**
  * Resolves with the first value `match` finds in a line of the child's stdout; rejects when the child
  * exits first or after `timeoutMs`. What the child writes afterwards is read and dropped undecoded: a
@@ -98,14 +108,11 @@ export function waitForStdoutLine<T>(child: ChildProcess, match: (line: string) 
     const onData = (chunk: Buffer): void => {
       const lines = (pending + decoder.write(chunk)).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const found = match(line);
-        if (found !== undefined) {
-          settle(() => {
-            resolve(found);
-          });
-          return;
-        }
+      const found = firstMatch(lines, match);
+      if (found !== undefined) {
+        settle(() => {
+          resolve(found);
+        });
       }
     };
     stdout.on('data', onData);
@@ -125,11 +132,24 @@ function lastLines(path: string, maxChars = 2_000): string {
 }
 
 /**
- * Resolves with the first value `match` finds in a line of the file `path`, which the child writes its
+ * Resolves with the first value `match` finds in a line of the file `path`, which `child` (a process, or
+ * anything that emits its `exit`) writes its
  * output to; rejects, with the file's last lines, when the child exits first or after `timeoutMs`. The
  * file is read every 20 ms until then, and never after.
  */
-export function waitForFileLine<T>(child: ChildProcess, path: string, match: (line: string) => T | undefined, timeoutMs = 120_000): Promise<T> {
+export function waitForFileLine<T>(child: EventEmitter, path: string, match: (line: string) => T | undefined, timeoutMs = 120_000): Promise<T> {
+  /** What `match` finds in the file's whole lines so far (the last piece may be a line still being written). */
+  const scan = (): T | undefined => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const lines = text.split('\n');
+    lines.pop();
+    return firstMatch(lines, match);
+  };
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (finish: () => void): void => {
@@ -141,8 +161,11 @@ export function waitForFileLine<T>(child: ChildProcess, path: string, match: (li
       finish();
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      // It may have written the line since the last look, and then exited.
+      const found = scan();
       settle(() => {
-        reject(new Error(`the server exited (${signal ?? String(code)}) before it was ready${lastLines(path)}`));
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`the server exited (${signal ?? String(code)}) before it was ready${lastLines(path)}`));
       });
     };
     const timer = setTimeout(() => {
@@ -151,23 +174,11 @@ export function waitForFileLine<T>(child: ChildProcess, path: string, match: (li
       });
     }, timeoutMs);
     const poll = setInterval(() => {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        return;
-      }
-      const lines = text.split('\n');
-      // The last piece may be a line still being written.
-      lines.pop();
-      for (const line of lines) {
-        const found = match(line);
-        if (found !== undefined) {
-          settle(() => {
-            resolve(found);
-          });
-          return;
-        }
+      const found = scan();
+      if (found !== undefined) {
+        settle(() => {
+          resolve(found);
+        });
       }
     }, 20);
     child.once('exit', onExit);

@@ -312,6 +312,20 @@ describe('DynamicBatchScheduler: dispatch', () => {
   });
 });
 
+/**
+ * A scheduler with `maxBatchDelayMs: 100` whose last batch ran requests 2 and 3 (after 1 alone), so that
+ * a partial batch now waits for 2 rows.
+ */
+async function expectingTwoRows(): Promise<Harness> {
+  const h = await Harness.start({ maxBatchDelayMs: 100 });
+  h.submit(1);
+  h.submit(2);
+  h.submit(3);
+  await h.succeed(1);
+  await h.succeed(2);
+  return h;
+}
+
 describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
   it('never delays a lone request', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 50 });
@@ -376,12 +390,7 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
   });
 
   it('does not hold a partial batch past the own timeout of a request in it', async () => {
-    const h = await Harness.start({ maxBatchDelayMs: 100 });
-    h.submit(1);
-    h.submit(2);
-    h.submit(3);
-    await h.succeed(1);
-    await h.succeed(2); // a batch of 2 rows: the delay now waits for 2
+    const h = await expectingTwoRows();
     const c = h.submit(4, { queueTimeoutMs: 50 });
     expect(h.batches()).toEqual([[1], [2, 3], [4]]);
     await h.succeed(4);
@@ -389,23 +398,13 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
   });
 
   it('does not hold a partial batch past the response timeout of a request in it', async () => {
-    const h = await Harness.start({ maxBatchDelayMs: 100 });
-    h.submit(1);
-    h.submit(2);
-    h.submit(3);
-    await h.succeed(1);
-    await h.succeed(2);
+    const h = await expectingTwoRows();
     h.submit(4, { timeoutMs: 50 });
     expect(h.batches()).toEqual([[1], [2, 3], [4]]);
   });
 
   it('stops expecting batch-mates once a waiting request leaves without running', async () => {
-    const h = await Harness.start({ maxBatchDelayMs: 100 });
-    h.submit(1);
-    h.submit(2);
-    h.submit(3);
-    await h.succeed(1);
-    await h.succeed(2);
+    const h = await expectingTwoRows();
     const controller = new AbortController();
     h.submit(4, { signal: controller.signal });
     controller.abort();

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForFileLine, waitForStdoutLine } from '../../../bench/child-processes.js';
@@ -57,8 +58,19 @@ describe('waitForFileLine', () => {
       `const fs = require('node:fs'); const p = process.argv[1]; fs.writeFileSync(p, 'starting\\nready 42'); setTimeout(() => fs.appendFileSync(p, '42\\nready 1\\n'), 100)`,
       path,
     );
+    const exited = once(spawned, 'exit');
     await expect(waitForFileLine(spawned, path, (line) => /^ready (\d+)$/.exec(line)?.[1])).resolves.toBe('4242');
-    await once(spawned, 'exit');
+    await exited;
+  });
+
+  it('finds a line the child wrote just before it exited, between two looks at the file', async () => {
+    const path = join(dir, 'out.log');
+    await writeFile(path, 'ready 7\n');
+    // A stand-in that exits at once, before the first look at the file.
+    const child = new EventEmitter();
+    const ready = waitForFileLine(child, path, (line) => /^ready (\d+)$/.exec(line)?.[1]);
+    child.emit('exit', 0, null);
+    await expect(ready).resolves.toBe('7');
   });
 
   it('rejects with the file\'s last lines when the child exits before a line matches', async () => {
