@@ -288,6 +288,8 @@ export class DynamicBatchScheduler implements Scheduler {
     setImmediate(() => {
       this.gathering = false;
       this.pump();
+      // The pump may have dropped the last requests, whose clients left.
+      this.wakeIfIdle();
     });
   }
 
@@ -404,9 +406,18 @@ export class DynamicBatchScheduler implements Scheduler {
     this.afterWork();
   }
 
-  /** Starts what can run, then wakes `drain`/`stop` when nothing is left (the pump may drop requests whose clients left). */
+  /**
+   * Starts what can run once this turn's I/O has been read, and wakes `drain`/`stop` when nothing is left.
+   * A CPU run holds this thread, so what arrived during it (a client that left, a gRPC call cancelled, new
+   * requests) is only read in the turn after: the next batch is formed then, so that it drops the requests
+   * no longer wanted instead of running them, and takes the ones that arrived.
+   */
   private afterWork(): void {
-    this.pump();
+    this.pumpSoon();
+    this.wakeIfIdle();
+  }
+
+  private wakeIfIdle(): void {
     if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
   }
 

@@ -53,6 +53,11 @@ async function settle(ms = 0): Promise<void> {
   await jest.advanceTimersByTimeAsync(ms);
 }
 
+/** Lets every pending promise job run, and no timer or immediate. */
+async function microtasks(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve();
+}
+
 /** A scheduler over a pool of fake instances whose runs the test ends by hand. */
 class Harness {
   readonly logger = new RecordingLogger();
@@ -772,6 +777,29 @@ describe('DynamicBatchScheduler: cancellation', () => {
     expect(b.error).toMatchObject({ code: 'SLUICE_REQUEST_INVALID', message: 'the client went away while the request was queued; it was not run' });
     await h.succeed(1);
     expect(h.batches()).toEqual([[1]]);
+  });
+
+  it('never runs a queued request whose signal aborts in the turn after a run ends, when the I/O of the run’s time is read', async () => {
+    const h = await Harness.start();
+    const client = new AbortController();
+    h.submit(1);
+    const b = h.submit(2, { signal: client.signal });
+    h.run(1).succeed();
+    await microtasks(); // the run's answers are out; the turn's I/O, and so the abort, comes next
+    client.abort();
+    await settle();
+    expect([h.batches(), b.error?.code]).toEqual([[[1]], 'SLUICE_REQUEST_INVALID']);
+  });
+
+  it('takes the requests that arrive in the turn after a run ends into the next batch', async () => {
+    const h = await Harness.start();
+    h.submit(1);
+    h.submit(2);
+    h.run(1).succeed();
+    await microtasks();
+    h.submit(3);
+    await settle();
+    expect(h.batches()).toEqual([[1], [2, 3]]);
   });
 
   it('lets a running request finish when its signal aborts', async () => {
