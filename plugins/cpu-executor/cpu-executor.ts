@@ -1,4 +1,4 @@
-import { SluiceError, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel, type Tensor } from '../../src/plugins/sdk/index.js';
+import { SluiceError, providerReport, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel, type Tensor } from '../../src/plugins/sdk/index.js';
 
 /** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
 class SharedSessionModel implements ExecutorModel {
@@ -52,10 +52,15 @@ export class CpuExecutor implements Executor {
   /**
    * Loads the model's one session. The CPU executor has no options of its own, so a manifest that gives
    * `executorOptions` (meant for another executor, most likely `gpu`) is refused with
-   * `SLUICE_MANIFEST_INVALID` rather than ignored.
+   * `SLUICE_MANIFEST_INVALID` rather than ignored. When the session options prefer a provider that could
+   * not start, it warns with the runtime's reasons.
    */
   async load(context: ExecutorLoadContext): Promise<ExecutorModel> {
     refuseOptions(context);
-    return new SharedSessionModel(await context.runtime.load(context.modelPath, context.sessionOptions));
+    const loaded = await context.runtime.load(context.modelPath, context.sessionOptions);
+    // Only a manifest or server that asks for an accelerator can be passed over: say so, and why.
+    const report = providerReport(loaded, context.sessionOptions.executionProviders ?? ['cpu'], [loaded.executionProvider]);
+    if (report.level === 'warn') context.logger.warn(report.message, report.fields);
+    return new SharedSessionModel(loaded);
   }
 }

@@ -1,9 +1,8 @@
-import { SluiceError, type BatchingDefaults, type DeclaredBatching, type Executor, type ExecutorLoadContext, type TensorSpec } from '../../src/plugins/sdk/index.js';
+import { SluiceError, providerReport, type BatchingDefaults, type DeclaredBatching, type Executor, type ExecutorLoadContext, type TensorSpec } from '../../src/plugins/sdk/index.js';
 import { gpuBatchingDefaults } from './batching-defaults.js';
 import { executionDevices, resolveGpuIds } from './device-assignment.js';
 import { GpuExecutorModel } from './gpu-executor-model.js';
 import { DEFAULT_GPU_EXECUTION_PROVIDERS, parseGpuExecutorOptions, resolveGpuExecutorOptions, type GpuExecutorOptions } from './options.js';
-import { providerReport } from './provider-report.js';
 import { visibleGpuCount } from './visible-gpus.js';
 import { warmUpShapeProblems } from './warm-up-inputs.js';
 

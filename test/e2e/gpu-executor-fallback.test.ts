@@ -17,6 +17,18 @@ describe('GPU executor without a GPU', () => {
           await copyFile(`${store}/mlp/model.onnx`, `${dir}/model.onnx`);
           return `${dir}/model.onnx`;
         }, { name: 'mlp-gpu', version: '1', executor: 'gpu', device: 'gpu' });
+        await addStoreModel(store, 'cuda-only-gpu', (dir) => writeIdentityModel(dir, 'FP32', [-1, 2]), {
+          name: 'cuda-only-gpu',
+          version: '1',
+          executor: 'gpu',
+          device: 'gpu',
+          executorOptions: { executionProviders: ['cuda'] },
+        });
+        await addStoreModel(store, 'cuda-only-cpu', (dir) => writeIdentityModel(dir, 'FP32', [-1, 2]), {
+          name: 'cuda-only-cpu',
+          version: '1',
+          runtimeOptions: { executionProviders: ['cuda'] },
+        });
         await addStoreModel(store, 'half', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), {
           name: 'half',
           version: '1',
@@ -37,6 +49,13 @@ describe('GPU executor without a GPU', () => {
     expect(report).toBeDefined();
     expect(JSON.stringify(report)).toMatch(/cuda/);
     expect(JSON.stringify(report)).toMatch(/webgpu/);
+  });
+
+  it.each(['cuda-only-gpu', 'cuda-only-cpu'])('warns with the runtime’s reason when %s, which lists only cuda, falls back to the CPU provider', (model) => {
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['model'] === model && l['level'] === 'warn');
+    expect(logged).toMatchObject([
+      { msg: expect.stringMatching(/^execution provider cpu on cpu; not used: cuda: ./) as unknown, preference: ['cuda'], notUsed: { cuda: expect.any(String) as unknown } },
+    ]);
   });
 
   it('serves through the GPU executor with its larger default batch size', async () => {

@@ -29,6 +29,7 @@ export type {
   RuntimeSessionOptions,
 } from './model-runtime.js';
 export { concatBatchInputs, splitBatchOutputs, runBatchOnModel, type InputAllocator } from './batch-tensors.js';
+export { providerReport, type ProviderReport } from './provider-report.js';
 export { SluiceError, isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 export type { Logger, LogFields } from '../../common/logger.js';
 export { makeDirectories, type MakeDirectoriesOptions } from '../../common/make-directories.js';

@@ -1,4 +1,4 @@
-import { InferenceSession } from 'onnxruntime-node';
+import { InferenceSession, env } from 'onnxruntime-node';
 import {
   type ExecutionProviderName,
   type ExecutionProviderSelection,
@@ -36,6 +36,9 @@ export async function createSessionWithFallback(
   modelPath: string,
   options: RuntimeSessionOptions,
 ): Promise<{ readonly session: InferenceSession; readonly selection: ExecutionProviderSelection }> {
+  // ONNX Runtime's own logger, read when its first session is created in this thread, writes a provider
+  // that fails to load to stderr as raw coloured text; the failure reaches the log as a provider's reason.
+  env.logLevel = 'fatal';
   const rejected: RejectedExecutionProvider[] = [];
   const accelerators = executionProviderOrder(options.executionProviders).filter((provider) => provider !== 'cpu');
   for (const provider of accelerators) {

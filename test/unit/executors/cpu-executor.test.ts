@@ -124,4 +124,35 @@ describe('CpuExecutor', () => {
     await model.release();
     expect([model.executionProvider, instance.device]).toEqual(['cpu', 'cpu']);
   });
+
+  it('warns, with the runtime’s reason, when the provider its session options prefer could not start', async () => {
+    const logger = new RecordingLogger();
+    const fellBack: ModelRuntime = {
+      name: 'onnx',
+      load: () =>
+        Promise.resolve({
+          inputs: [],
+          outputs: [],
+          executionProvider: 'cpu',
+          providerSelection: { active: 'cpu', rejected: [{ provider: 'cuda', reason: 'Failed to load shared library' }] },
+          run: () => Promise.resolve([]),
+          release: () => Promise.resolve(),
+        }),
+    };
+    await new CpuExecutor().load({ modelPath, runtime: fellBack, sessionOptions: { executionProviders: ['cuda'] }, device: 'cpu', maxBatchSize: 8, logger });
+    expect(logger.lines).toEqual([
+      {
+        level: 'warn',
+        message: 'execution provider cpu on cpu; not used: cuda: Failed to load shared library',
+        fields: { executionProvider: 'cpu', devices: ['cpu'], preference: ['cuda'], notUsed: { cuda: 'Failed to load shared library' } },
+      },
+    ]);
+  });
+
+  it('logs nothing of providers when its session runs on the cpu it was asked for', async () => {
+    const logger = new RecordingLogger();
+    const model = await new CpuExecutor().load({ modelPath, runtime: new CountingRuntime(), sessionOptions: {}, device: 'cpu', maxBatchSize: 8, logger });
+    await model.release();
+    expect(logger.lines).toEqual([]);
+  });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { providerReport } from '../../../../plugins/gpu-executor/provider-report.js';
-import type { ExecutionProviderSelection, LoadedModel } from '../../../../src/plugins/sdk/index.js';
+import { providerReport, type ExecutionProviderSelection, type LoadedModel } from '../../../../src/plugins/sdk/index.js';
 
 /** Only what the report reads of a loaded model. */
 function loadedOn(selection: ExecutionProviderSelection | undefined, active = selection?.active ?? 'cpu'): LoadedModel {
@@ -43,5 +42,15 @@ describe('providerReport', () => {
   it('says so when the runtime gave no reason', () => {
     const report = providerReport(loadedOn(undefined, 'cpu'), ['webgpu', 'cpu'], ['cpu']);
     expect(report.message).toBe('execution provider cpu on cpu; not used: webgpu: no reason reported by the runtime');
+  });
+
+  it('warns, naming every provider of a list without cpu, when it fell back to cpu', () => {
+    const selection = { active: 'cpu', rejected: [{ provider: 'cuda', reason: 'Failed to load shared library' }] } as const;
+    const report = providerReport(loadedOn(selection), ['cuda'], ['cpu']);
+    expect(report).toMatchObject({
+      level: 'warn',
+      message: 'execution provider cpu on cpu; not used: cuda: Failed to load shared library',
+      fields: { preference: ['cuda'], notUsed: { cuda: 'Failed to load shared library' } },
+    });
   });
 });

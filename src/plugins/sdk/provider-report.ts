@@ -1,4 +1,5 @@
-import type { ExecutionProviderName, LoadedModel, LogFields } from '../../src/plugins/sdk/index.js';
+import type { LogFields } from '../../common/logger.js';
+import type { ExecutionProviderName, LoadedModel } from './model-runtime.js';
 
 /** The one log line a model version gets about its execution provider. */
 export interface ProviderReport {
@@ -11,11 +12,13 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /**
  * Says which provider `loaded` runs on, on which devices, and why each provider preferred to it was not
- * used (the runtime's reasons). A warning when the first preference was not used, else information.
+ * used (the runtime's reasons). A warning when the first preference was not used, else information. A
+ * provider outside `preference` (the `cpu` a list without it falls back to) passes over all of the list.
  */
 export function providerReport(loaded: LoadedModel, preference: readonly ExecutionProviderName[], devices: readonly string[]): ProviderReport {
   const active = loaded.executionProvider;
-  const passedOver = preference.slice(0, Math.max(preference.indexOf(active), 0));
+  const at = preference.indexOf(active);
+  const passedOver = at < 0 ? [...preference] : preference.slice(0, at);
   const reasons = new Map((loaded.providerSelection?.rejected ?? []).map((r) => [r.provider, oneLine(r.reason)]));
   const why = passedOver.map((provider) => `${provider}: ${reasons.get(provider) ?? 'no reason reported by the runtime'}`);
   const message = `execution provider ${active} on ${devices.join(', ')}` + (why.length > 0 ? `; not used: ${why.join('; ')}` : '');
