@@ -110,7 +110,7 @@ export async function loadModelVersion(
   } catch (error) {
     throw new SluiceError('SLUICE_MANIFEST_INVALID', `${manifest.manifestPath}: ${isSluiceError(error) ? error.message : String(error)}`);
   }
-  const settings = versionSettingsOf(manifest, executor, deps.config, overrides);
+  let settings = versionSettingsOf(manifest, executor, deps.config, overrides);
   const executorModel = await executor.load({
     modelPath: manifest.modelPath,
     runtime: deps.runtime,
@@ -127,7 +127,14 @@ export async function loadModelVersion(
     const labels = manifest.labelsPath === undefined ? undefined : await readLabels(manifest.labelsPath);
     const batchable = isBatchable(inputs, outputs);
     if (!batchable && settings.batchSize > 1) {
-      logger.warn('batching is off: the model has an input or output whose first dimension is fixed', { maxBatchSize: settings.batchSize });
+      const asked = overrides.batchSize ?? manifest.declaredBatching.maxBatchSize;
+      if (asked !== undefined && asked > 1) {
+        logger.warn('batching is off: the model has an input or output whose first dimension is fixed', { maxBatchSize: settings.batchSize });
+      } else {
+        // An executor's default (the GPU executor's 32) was chosen before the model's tensors were read;
+        // a model that cannot batch keeps 1 rather than a size nobody asked for.
+        settings = { ...settings, batchSize: 1, preferredBatchSizes: [] };
+      }
     }
     version = new ModelVersion({
       manifest,

@@ -24,6 +24,14 @@ describe('GPU executor without a GPU', () => {
           device: 'gpu',
           executorOptions: { executionProviders: ['cuda'] },
         });
+        await addStoreModel(store, 'fixed-gpu', (dir) => writeIdentityModel(dir, 'FP32', [1, 2]), { name: 'fixed-gpu', version: '1', executor: 'gpu', device: 'gpu' });
+        await addStoreModel(store, 'fixed-gpu-asked', (dir) => writeIdentityModel(dir, 'FP32', [1, 2]), {
+          name: 'fixed-gpu-asked',
+          version: '1',
+          executor: 'gpu',
+          device: 'gpu',
+          batching: { maxBatchSize: 8 },
+        });
         await addStoreModel(store, 'cuda-only-cpu', (dir) => writeIdentityModel(dir, 'FP32', [-1, 2]), {
           name: 'cuda-only-cpu',
           version: '1',
@@ -56,6 +64,17 @@ describe('GPU executor without a GPU', () => {
     expect(logged).toMatchObject([
       { msg: expect.stringMatching(/^execution provider cpu on cpu; not used: cuda: ./) as unknown, preference: ['cuda'], notUsed: { cuda: expect.any(String) as unknown } },
     ]);
+  });
+
+  it('keeps a model that cannot batch at batch size 1 without a warning, when its manifest asks for no batching', async () => {
+    const warned = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['model'] === 'fixed-gpu' && String(l['msg']).startsWith('batching is off'));
+    const [described] = (await requestJson(`${t.management}/models/fixed-gpu`)).body as [Record<string, unknown>];
+    expect([warned, described['batchSize']]).toEqual([[], 1]);
+  });
+
+  it('warns that batching is off for a model that cannot batch when its manifest asks for batches', () => {
+    const warned = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['model'] === 'fixed-gpu-asked' && String(l['msg']).startsWith('batching is off'));
+    expect(warned).toMatchObject([{ level: 'warn', maxBatchSize: 8 }]);
   });
 
   it('serves through the GPU executor with its larger default batch size', async () => {
