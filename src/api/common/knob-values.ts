@@ -12,7 +12,10 @@ export function positiveInteger(value: unknown, what: string, min: number): numb
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min) {
     // String() for numbers: JSON.stringify would show an infinity (JSON's 1e400) as null.
     const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
-    throw new SluiceError('SLUICE_REQUEST_INVALID', `${what} must be an integer of at least ${min}, got ${shown}`);
+    // A whole number too large to hold exactly is an integer of at least `min`: say what the bound is.
+    const tooLarge = typeof number === 'number' && Number.isInteger(number) && number > Number.MAX_SAFE_INTEGER;
+    const rule = tooLarge ? `at most ${Number.MAX_SAFE_INTEGER}` : `an integer of at least ${min}`;
+    throw new SluiceError('SLUICE_REQUEST_INVALID', `${what} must be ${rule}, got ${shown}`);
   }
   return number;
 }

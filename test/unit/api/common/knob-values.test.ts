@@ -13,6 +13,12 @@ describe('positiveInteger', () => {
     );
   });
 
+  it.each([['99999999999999999999'], [2 ** 60]])('names the upper bound when refusing a whole number too large to hold exactly (%p)', (value) => {
+    expect(() => positiveInteger(value, 'the x-sluice-timeout-ms header', 1)).toThrow(
+      `the x-sluice-timeout-ms header must be at most 9007199254740991, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
+  });
+
   it('quotes text it refuses', () => {
     expect(() => positiveInteger('1.5', 'the x-sluice-priority header', 1)).toThrow('the x-sluice-priority header must be an integer of at least 1, got "1.5"');
   });
