@@ -28,7 +28,18 @@ export interface GpuExecutorModelParts {
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const describeInputs = (inputs: readonly Tensor[]): string => inputs.map((t) => `${t.name} ${t.datatype}[${t.shape.join(',')}]`).join(', ');
+/** Bytes for a message: in bytes under 1 KiB, else in KiB, MiB or GiB with one decimal. */
+function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const [unit, size] = bytes >= 2 ** 30 ? ['GiB', 2 ** 30] : bytes >= 2 ** 20 ? ['MiB', 2 ** 20] : ['KiB', 1024];
+  return `${(bytes / size).toFixed(1)} ${unit}`;
+}
+
+/** The warm-up inputs as a message shows them, with their size: a batch too large to run says so. */
+function describeInputs(inputs: readonly Tensor[]): string {
+  const bytes = inputs.reduce((sum, t) => sum + (ArrayBuffer.isView(t.data) ? t.data.byteLength : 0), 0);
+  return `${inputs.map((t) => `${t.name} ${t.datatype}[${t.shape.join(',')}]`).join(', ')} (${byteSize(bytes)} of input)`;
+}
 
 /**
  * A model version on the GPU executor: one session per device, shared by the instances placed there,
