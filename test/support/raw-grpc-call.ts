@@ -13,6 +13,8 @@ export interface RawGrpcAnswer {
   readonly events: readonly string[];
   /** The RST_STREAM code the stream closed with (0: NO_ERROR, or a clean end). */
   readonly rstCode: number;
+  /** The response body as received (length-prefixed messages; see {@link unframeMessages}). */
+  readonly body: Buffer;
 }
 
 /** A gRPC call on a raw HTTP/2 stream, for what no gRPC library sends (half messages, streams left open). */
@@ -118,14 +120,16 @@ export function openRawGrpcCall(session: ClientHttp2Session, path: string, body:
     events.push('trailers');
     read(h);
   });
-  stream.on('data', () => {
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
     if (events.at(-1) !== 'data') events.push('data');
   });
   stream.on('error', () => undefined);
   const answer = new Promise<RawGrpcAnswer>((resolve) => {
     stream.on('close', () => {
       events.push('close');
-      resolve({ status, message, errorCode, events, rstCode: stream.rstCode });
+      resolve({ status, message, errorCode, events, rstCode: stream.rstCode, body: Buffer.concat(chunks) });
     });
   });
   stream.write(body);

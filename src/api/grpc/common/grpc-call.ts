@@ -10,6 +10,10 @@ export interface GrpcCall {
   getPath(): string;
   once(event: 'cancelled', listener: () => void): unknown;
   removeListener(event: 'cancelled', listener: () => void): unknown;
+  /** The most bytes a response message may take; Sluice's transport only (`GrpcServerCall`), as is {@link serializedSize}. */
+  readonly maxSendMessageBytes?: number;
+  /** The bytes a response message serializes to (kept for its write); undefined when it does not serialize. */
+  serializedSize?(message: object): number | undefined;
 }
 
 /** The method path of a call (`/inference.GRPCInferenceService/ModelInfer`), or `''` when unknown. */

@@ -7,6 +7,7 @@ import { ServingCore } from '../../../serving/serving-core.js';
 import type { GrpcCall } from '../common/grpc-call.js';
 import { asSluiceError } from '../common/grpc-status-error.js';
 import { OipInferRunner } from './oip-infer-runner.js';
+import { streamErrorAnswer, withinSendLimit } from './oip-stream-answers.js';
 import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
 
 const SERVICE = 'GRPCInferenceService';
@@ -78,7 +79,8 @@ export class OipInferenceController {
    * Inference calls over one stream, answered as each finishes (match them by `id`). A workflow answers one
    * intermediate response per finished `forEach` call (parameters `sluice_node`, `sluice_index`,
    * `sluice_count`) before its result. A request that fails answers `error_message` (and the Sluice error
-   * code in the `sluice_error_code` parameter) without ending the stream.
+   * code in the `sluice_error_code` parameter) without ending the stream; so does one whose answer is over
+   * `grpc.maxSendMessageBytes`.
    */
   @GrpcStreamMethod(SERVICE, 'ModelStreamInfer')
   modelStreamInfer(requests: Observable<ModelInferRequest>, _metadata: Metadata, call: GrpcCall): Observable<ModelStreamInferResponse> {
@@ -88,7 +90,8 @@ export class OipInferenceController {
   private streamOne(request: ModelInferRequest, call: GrpcCall): Observable<ModelStreamInferResponse> {
     return new Observable<ModelStreamInferResponse>((subscriber) => {
       const answer = (response: ModelInferResponse, final: boolean): void => {
-        subscriber.next({ error_message: '', infer_response: { ...response, parameters: { ...response.parameters, triton_final_response: { bool_param: final } } } });
+        const message = { error_message: '', infer_response: { ...response, parameters: { ...response.parameters, triton_final_response: { bool_param: final } } } };
+        subscriber.next(withinSendLimit(message, request, call, final));
       };
       this.runner
         .infer(request, call, (partial) => {
@@ -101,16 +104,7 @@ export class OipInferenceController {
           (exception: unknown) => {
             const error = asSluiceError(exception);
             if (error.category === 'INTERNAL') this.core.logger.error('streamed inference failed', { code: error.code, error: exception });
-            subscriber.next({
-              error_message: error.message,
-              infer_response: {
-                model_name: request.model_name,
-                model_version: request.model_version,
-                id: request.id,
-                outputs: [],
-                parameters: { sluice_error_code: { string_param: error.code }, triton_final_response: { bool_param: true } },
-              },
-            });
+            subscriber.next(streamErrorAnswer(request, error.message, error.code));
           },
         )
         .finally(() => {

@@ -10,7 +10,8 @@ const PREFIX_BYTES = 5;
  * handed on as a view of it, without a copy. Throws a {@link GrpcWireError}: RESOURCE_EXHAUSTED for a
  * message over the limit (before its body is read); for a compressed message INTERNAL when the call names
  * no `grpc-encoding` (or `identity`: a protocol error, as the gRPC spec has it), UNIMPLEMENTED otherwise
- * (Sluice announces `grpc-accept-encoding: identity`, so clients do not compress).
+ * (Sluice announces `grpc-accept-encoding: identity`, so clients do not compress). The messages of a chunk
+ * before the one it throws for have been handed on by then; after a throw the decoder is not used again.
  */
 export class GrpcMessageDecoder {
   /** A length prefix split across chunks; allocated only then (most messages come whole). */
@@ -30,9 +31,11 @@ export class GrpcMessageDecoder {
     return this.prefixRead > 0 || this.body !== undefined;
   }
 
-  /** The messages that `chunk` completes, in order. */
-  push(chunk: Buffer): Buffer[] {
-    const messages: Buffer[] = [];
+  /**
+   * Hands `onMessage` each message that `chunk` completes, in order, as it is cut out: those before a bad
+   * prefix later in the chunk are not lost with it.
+   */
+  push(chunk: Buffer, onMessage: (message: Buffer) => void): void {
     let at = 0;
     while (at < chunk.length) {
       if (this.body === undefined) {
@@ -55,8 +58,9 @@ export class GrpcMessageDecoder {
         }
         this.check(flags, length);
         if (chunk.length - at >= length) {
-          messages.push(chunk.subarray(at, at + length));
+          const message = chunk.subarray(at, at + length);
           at += length;
+          onMessage(message);
           continue;
         }
         this.body = Buffer.allocUnsafe(length);
@@ -67,17 +71,18 @@ export class GrpcMessageDecoder {
       this.bodyRead += take;
       at += take;
       if (this.bodyRead === this.body.length) {
-        messages.push(this.body);
+        const message = this.body;
         this.body = undefined;
+        onMessage(message);
       }
     }
-    return messages;
   }
 
   private check(flags: number, length: number): void {
     if (flags !== 0) {
       if (this.encoding === undefined || this.encoding === 'identity') {
-        throw new GrpcWireError(status.INTERNAL, 'Received a compressed message on a call without grpc-encoding; name the compression in grpc-encoding, or send the message uncompressed');
+        const named = this.encoding === undefined ? 'a call without grpc-encoding' : 'a call whose grpc-encoding is identity';
+        throw new GrpcWireError(status.INTERNAL, `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`);
       }
       throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)');
     }

@@ -41,6 +41,7 @@ export interface GrpcMessageLimits {
 const OK: number = status.OK;
 const CANCELLED: number = status.CANCELLED;
 const NO_ERROR: number = http2Constants.NGHTTP2_NO_ERROR;
+const TRUNCATED = 'the request ended inside a message (a truncated length-prefixed message)';
 
 function responseHeaders(): OutgoingHttpHeaders {
   return { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': 'identity' };
@@ -97,11 +98,15 @@ export class GrpcServerCall extends EventEmitter {
   #draining = false;
   /** True when request bytes came (or were cut short) that the handler will never see, because of {@link drain}. */
   #unread = false;
+  /** Why a streamed request could not be read on (see #endRequest): the status the call ends with. */
+  #requestError: GrpcWireError | undefined;
   /** The request message of a unary or server-streaming call, and how many came. */
   #message: Buffer | undefined;
   #messages = 0;
   readonly #scope: GrpcCallScope | undefined;
   #onStatus: GrpcStatusListener | undefined;
+  /** Messages {@link serializedSize} serialized, kept for their {@link write}. */
+  #serialized: WeakMap<object, Buffer> | undefined;
 
   /**
    * `live` holds the call until its stream closes, for {@link drain} on shutdown; `rawHeaders` are the
@@ -195,6 +200,28 @@ export class GrpcServerCall extends EventEmitter {
     this.#stream.respond(headers, { waitForTrailers: true });
   }
 
+  /** The most bytes a response message may serialize to (`grpc.maxSendMessageBytes`). */
+  get maxSendMessageBytes(): number {
+    return this.#limits.maxSendMessageBytes;
+  }
+
+  /**
+   * The bytes `message` serializes to, for a handler to answer otherwise when it is over
+   * {@link maxSendMessageBytes} (writing it would end the call RESOURCE_EXHAUSTED). A message that fits
+   * is kept serialized, and {@link write} of it (unchanged) sends those bytes without
+   * serializing it again. Undefined when `message` does not serialize (its write ends the call INTERNAL).
+   */
+  serializedSize(message: object): number | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = this.#method.serialize(message);
+    } catch {
+      return undefined;
+    }
+    if (bytes.byteLength <= this.#limits.maxSendMessageBytes) (this.#serialized ??= new WeakMap()).set(message, bytes);
+    return bytes.byteLength;
+  }
+
   /** Sends one message of a streamed response; false when the stream's buffer is full (wait for `'drain'`). */
   write(message: unknown): boolean {
     if (this.#isGone()) return true;
@@ -205,10 +232,15 @@ export class GrpcServerCall extends EventEmitter {
   }
 
   /**
-   * Ends a streamed response with status OK and `trailer`; UNAVAILABLE instead when the server stopped
-   * reading the client's messages to shut down and some were left unread.
+   * Ends a streamed response with status OK and `trailer`; instead with the status of a request message
+   * that could not be read, or UNAVAILABLE when the server stopped reading the client's messages to shut
+   * down and some were left unread.
    */
   end(trailer?: Metadata): void {
+    if (this.#requestError !== undefined) {
+      this.#fail(this.#requestError);
+      return;
+    }
     if (this.#unread) {
       this.#sendStatus(status.UNAVAILABLE, 'the server shut down before reading every request message of this stream; send the unanswered ones again');
       return;
@@ -227,7 +259,7 @@ export class GrpcServerCall extends EventEmitter {
       this.#sendStatus(status.UNAVAILABLE, 'the server is shutting down and did not run this call; send it again');
       return;
     }
-    if (!this.#method.requestStream || this.#draining || this.#stream.readableEnded) return;
+    if (!this.#method.requestStream || this.#draining || this.#requestError !== undefined || this.#stream.readableEnded) return;
     this.#draining = true;
     this.#unread = this.#decoder.midMessage;
     this.emit('end');
@@ -275,17 +307,29 @@ export class GrpcServerCall extends EventEmitter {
       this.#onStreamedChunk(chunk);
     });
     stream.once('end', () => {
-      if (!this.#draining && this.#endOfRequest()) this.emit('end');
+      if (this.#ended || this.#draining || this.#requestError !== undefined) return;
+      if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError(status.INTERNAL, TRUNCATED));
+      else this.emit('end');
     });
+  }
+
+  /**
+   * A streamed request that cannot be read on (a message that does not decode or is over the limit, a
+   * stream that ends inside one): nothing more of it is read, and the handler hears `'end'` as if the
+   * client had half-closed, so the messages read before it are still answered; the call then ends with
+   * `error` (see {@link end}) rather than at once, which would drop those answers.
+   */
+  #endRequest(error: GrpcWireError): void {
+    this.#requestError = error;
+    // Flow control then holds back a client still sending (the body of a message over the limit, say).
+    this.#stream.pause();
+    this.emit('end');
   }
 
   #onUnaryChunk(chunk: Buffer): void {
     if (this.#ended) return;
     try {
-      for (const message of this.#decoder.push(chunk)) {
-        this.#message = message;
-        this.#messages++;
-      }
+      this.#decoder.push(chunk, this.#onUnaryMessage);
     } catch (error) {
       this.#fail(error);
     }
@@ -308,24 +352,34 @@ export class GrpcServerCall extends EventEmitter {
     this.#run();
   }
 
+  readonly #onUnaryMessage = (message: Buffer): void => {
+    this.#message = message;
+    this.#messages++;
+  };
+
   #onStreamedChunk(chunk: Buffer): void {
-    if (this.#ended) return;
+    if (this.#ended || this.#requestError !== undefined) return;
     if (this.#draining) {
       this.#unread = true;
       return;
     }
     try {
-      for (const bytes of this.#decoder.push(chunk)) this.emit('data', this.#deserialize(bytes));
+      this.#decoder.push(chunk, this.#onStreamedMessage);
     } catch (error) {
-      this.#fail(error);
+      if (error instanceof GrpcWireError) this.#endRequest(error);
+      else this.#fail(error);
     }
   }
+
+  readonly #onStreamedMessage = (bytes: Buffer): void => {
+    this.emit('data', this.#deserialize(bytes));
+  };
 
   /** Checks the request ended on a message boundary; false (and the call failed) otherwise or when over. */
   #endOfRequest(): boolean {
     if (this.#ended) return false;
     if (this.#decoder.midMessage) {
-      this.#sendStatus(status.INTERNAL, 'the request ended inside a message (a truncated length-prefixed message)');
+      this.#sendStatus(status.INTERNAL, TRUNCATED);
       return false;
     }
     return true;
@@ -341,11 +395,17 @@ export class GrpcServerCall extends EventEmitter {
 
   #frame(message: unknown): Buffer | undefined {
     let bytes: Buffer;
-    try {
-      bytes = this.#method.serialize(message);
-    } catch {
-      this.#sendStatus(status.INTERNAL, 'Error serializing response');
-      return undefined;
+    const kept = this.#serialized !== undefined && typeof message === 'object' && message !== null ? this.#serialized.get(message) : undefined;
+    if (kept !== undefined) {
+      this.#serialized?.delete(message as object);
+      bytes = kept;
+    } else {
+      try {
+        bytes = this.#method.serialize(message);
+      } catch {
+        this.#sendStatus(status.INTERNAL, 'Error serializing response');
+        return undefined;
+      }
     }
     if (bytes.byteLength > this.#limits.maxSendMessageBytes) {
       this.#sendStatus(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#limits.maxSendMessageBytes)})`);
@@ -356,6 +416,10 @@ export class GrpcServerCall extends EventEmitter {
 
   #answer(value: unknown, trailer: Metadata | undefined): void {
     if (this.#isGone()) return;
+    if (this.#requestError !== undefined) {
+      this.#fail(this.#requestError);
+      return;
+    }
     const framed = this.#frame(value);
     if (framed === undefined) return;
     this.sendMetadata();

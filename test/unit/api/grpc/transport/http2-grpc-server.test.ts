@@ -18,6 +18,8 @@ function method(name: string, requestStream: boolean, responseStream: boolean) {
     responseDeserialize: bytes.deserialize,
   };
 }
+/** How many responses the `Measured` method serialized. */
+let measuredSerializations = 0;
 const SERVICE = {
   Unary: method('Unary', false, false),
   Hang: method('Hang', false, false),
@@ -25,6 +27,14 @@ const SERVICE = {
   Big: method('Big', false, false),
   Split: method('Split', false, true),
   Chat: method('Chat', true, true),
+  Later: method('Later', true, true),
+  Measured: {
+    ...method('Measured', false, true),
+    responseSerialize: (value: Buffer): Buffer => {
+      measuredSerializations++;
+      return value;
+    },
+  },
   Missing: method('Missing', false, false),
 } as unknown as ServiceDefinition;
 
@@ -79,6 +89,30 @@ describe('Http2GrpcServer with a grpc-js client', () => {
         c.on('end', () => {
           c.end();
         });
+      },
+      // As Chat, but each answer comes later (as an inference's would), and the call ends once all are out.
+      Later: (c: GrpcServerCall) => {
+        let pending = 0;
+        let ended = false;
+        c.on('data', (message: Buffer) => {
+          pending++;
+          setImmediate(() => {
+            c.write(Buffer.from(message.toString().toUpperCase()));
+            if (--pending === 0 && ended) c.end();
+          });
+        });
+        c.on('end', () => {
+          ended = true;
+          if (pending === 0) c.end();
+        });
+      },
+      // Measures a message that fits and one over the limit, writes the one that fits, then the sizes.
+      Measured: (c: GrpcServerCall) => {
+        const fits = Buffer.from('ok');
+        const sizes = [c.serializedSize(fits), c.serializedSize(Buffer.alloc(65)), c.maxSendMessageBytes];
+        c.write(fits);
+        c.write(Buffer.from(sizes.join(',')));
+        c.end();
       },
     });
     const port = await server.listen('127.0.0.1', 0);
@@ -171,6 +205,19 @@ describe('Http2GrpcServer with a grpc-js client', () => {
     expect(received).toEqual(['HI', 'THERE']);
   });
 
+  it('sends the bytes serializedSize measured, without serializing the message again', async () => {
+    const before = measuredSerializations;
+    const stream = (client as unknown as Record<string, (request: Buffer) => NodeJS.EventEmitter>)['Measured']?.(Buffer.from('x'));
+    const received: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      stream?.on('data', (message: Buffer) => received.push(message.toString()));
+      stream?.on('end', resolve);
+      stream?.on('error', reject);
+    });
+    expect(received).toEqual(['ok', '2,65,64']);
+    expect(measuredSerializations - before).toBe(3); // the two measured, and the sizes; not `ok` twice
+  });
+
   describe('on the wire', () => {
     /** One raw HTTP/2 request; resolves with the response headers, the body bytes and the trailers. */
     const raw = (headers: Record<string, string>, body: Buffer): Promise<{ headers: IncomingHttpHeaders; body: Buffer; trailers: IncomingHttpHeaders | undefined }> =>
@@ -224,6 +271,18 @@ describe('Http2GrpcServer with a grpc-js client', () => {
     it('ends a call whose grpc-timeout passes with DEADLINE_EXCEEDED itself', async () => {
       const answer = await raw({ ':path': '/test.Echo/Hang', 'grpc-timeout': '50m' }, frameMessage(Buffer.from('x')));
       expect(answer.headers).toMatchObject({ 'grpc-status': String(status.DEADLINE_EXCEEDED), 'grpc-message': 'Deadline exceeded' });
+    });
+
+    it('answers the messages of a stream read before one over the limit, then ends the call with RESOURCE_EXHAUSTED', async () => {
+      const answer = await raw({ ':path': '/test.Echo/Later' }, Buffer.concat([frameMessage(Buffer.from('a')), frameMessage(Buffer.from('b')), frameMessage(Buffer.alloc(65))]));
+      expect(answer.body).toEqual(Buffer.concat([frameMessage(Buffer.from('A')), frameMessage(Buffer.from('B'))]));
+      expect(answer.trailers?.['grpc-status']).toBe(String(status.RESOURCE_EXHAUSTED));
+    });
+
+    it('answers the messages of a stream read before it ended inside a message, then ends the call with INTERNAL', async () => {
+      const answer = await raw({ ':path': '/test.Echo/Later' }, Buffer.concat([frameMessage(Buffer.from('a')), frameMessage(Buffer.from('bc')).subarray(0, 6)]));
+      expect(answer.body).toEqual(frameMessage(Buffer.from('A')));
+      expect([answer.trailers?.['grpc-status'], answer.trailers?.['grpc-message']]).toEqual([String(status.INTERNAL), 'the request ended inside a message (a truncated length-prefixed message)']);
     });
 
     it('answers DEADLINE_EXCEEDED at once to a zero grpc-timeout, without running the call', async () => {

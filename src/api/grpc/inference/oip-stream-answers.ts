@@ -1,0 +1,36 @@
+import type { GrpcCall } from '../common/grpc-call.js';
+import type { ModelInferRequest, ModelStreamInferResponse } from './oip-messages.js';
+
+/**
+ * The `ModelStreamInfer` answer of a request that failed: `message` in `error_message`, the Sluice error
+ * `code` (when it has one) in the `sluice_error_code` parameter, and `triton_final_response`.
+ */
+export function streamErrorAnswer(request: ModelInferRequest, message: string, code: string | undefined, final = true): ModelStreamInferResponse {
+  return {
+    error_message: message,
+    infer_response: {
+      model_name: request.model_name,
+      model_version: request.model_version,
+      id: request.id,
+      outputs: [],
+      parameters: { ...(code === undefined ? {} : { sluice_error_code: { string_param: code } }), triton_final_response: { bool_param: final } },
+    },
+  };
+}
+
+/**
+ * `answer`, or an error answer for its request when it serializes to more than the call's
+ * `grpc.maxSendMessageBytes`: the transport would end the whole stream RESOURCE_EXHAUSTED on writing it,
+ * and a request that fails on a stream fails alone. (The call keeps the bytes it measured for the write.)
+ */
+export function withinSendLimit(answer: ModelStreamInferResponse, request: ModelInferRequest, call: GrpcCall, final: boolean): ModelStreamInferResponse {
+  const limit = call.maxSendMessageBytes;
+  const size = limit === undefined ? undefined : call.serializedSize?.(answer);
+  if (limit === undefined || size === undefined || size <= limit) return answer;
+  return streamErrorAnswer(
+    request,
+    `the answer to this request is ${String(size)} bytes, over grpc.maxSendMessageBytes (${String(limit)}); ask for fewer outputs or a smaller batch, or raise grpc.maxSendMessageBytes (and the client's receive limit)`,
+    undefined,
+    final,
+  );
+}
