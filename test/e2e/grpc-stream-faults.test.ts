@@ -107,6 +107,7 @@ describe('ModelStreamInfer: a message that cannot be read, an answer over the se
     expect(big?.error_message).toMatch(new RegExp(`^the answer to this request is \\d+ bytes, over grpc\\.maxSendMessageBytes \\(${String(MAX_SEND_BYTES)}\\); `));
     expect(big?.error_message).toContain('raise grpc.maxSendMessageBytes');
     expect(big?.infer_response.parameters['triton_final_response']?.bool_param).toBe(true);
+    expect(big?.infer_response.parameters['sluice_error_code']?.string_param).toBe('SLUICE_RESPONSE_TOO_LARGE');
   });
 
   it('still refuses a unary ModelInfer whose answer is over grpc.maxSendMessageBytes with RESOURCE_EXHAUSTED', async () => {

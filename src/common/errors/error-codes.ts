@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   SLUICE_REQUEST_MALFORMED_JSON: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_REQUEST_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'RequestTooLargeException' },
+  SLUICE_RESPONSE_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'ResponseTooLargeException' },
   SLUICE_REQUEST_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_REQUEST_BINARY_HEADER_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_ROUTE_NOT_FOUND: { category: 'NOT_FOUND', type: 'ResourceNotFoundException' },

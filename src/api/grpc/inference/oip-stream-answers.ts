@@ -30,7 +30,7 @@ export function withinSendLimit(answer: ModelStreamInferResponse, request: Model
   return streamErrorAnswer(
     request,
     `the answer to this request is ${String(size)} bytes, over grpc.maxSendMessageBytes (${String(limit)}); ask for fewer outputs or a smaller batch, or raise grpc.maxSendMessageBytes (and the client's receive limit)`,
-    undefined,
+    'SLUICE_RESPONSE_TOO_LARGE',
     final,
   );
 }
