@@ -10,7 +10,9 @@ function rawBodyProblem(request: HandlerRequest, context: HandlerContext): strin
   const model = `model \`${context.model.name}\` takes JSON tensors`;
   // Sluice parses JSON before a handler sees it; JSON still in bytes was handed over unparsed on purpose.
   if (isJsonMediaType(request.contentType)) return `${model}, but this JSON body reached its handler unparsed, as the \`body\` envelope hands it over; send it without that envelope`;
-  return `${model}, got ${request.contentType || 'a body without a content type'}; send Content-Type: application/json`;
+  // Without a content type: a gRPC PredictionsRequest, whose input["data"] is bytes that did not parse as JSON.
+  if (request.contentType === '') return `${model}, got bytes that are not JSON and no content type; send the body as JSON (in input["data"] over gRPC)`;
+  return `${model}, got ${request.contentType}; send Content-Type: application/json`;
 }
 
 /**

@@ -106,6 +106,14 @@ describe('TorchServe inference over gRPC (InferenceAPIsService)', () => {
     });
   });
 
+  it('refuses input["data"] that is not JSON for a JSON model, saying to send JSON there rather than a content type', async () => {
+    expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input: { data: Buffer.from('not json') } }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'model `iris` takes JSON tensors, got bytes that are not JSON and no content type; send the body as JSON (in input["data"] over gRPC)',
+      errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+    });
+  });
+
   it('refuses a body the handler cannot read with INVALID_ARGUMENT', async () => {
     expect(await callError(unary(client, 'Predictions', { model_name: 'iris', input: { data: Buffer.from('[1, 2]') } }))).toMatchObject({
       code: status.INVALID_ARGUMENT,

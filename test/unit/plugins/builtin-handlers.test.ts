@@ -68,7 +68,7 @@ describe('passthroughHandler', () => {
 
   it('says when a raw body came without a content type', async () => {
     await expect(settled(() => passthroughHandler.preprocess([{ body: new Uint8Array([1]), contentType: '' }], context()))).rejects.toMatchObject({
-      message: 'model `iris` takes JSON tensors, got a body without a content type; send Content-Type: application/json',
+      message: 'model `iris` takes JSON tensors, got bytes that are not JSON and no content type; send the body as JSON (in input["data"] over gRPC)',
     });
   });
 
