@@ -278,6 +278,8 @@ export class InferenceService {
       }
       // Once the call expired, its span has ended and its answer gone out: both of these do nothing then.
       postprocessSpan?.end();
+      // A JSON answer of nothing would go out as an empty 200; `null` is an answer, `undefined` is not.
+      if (answer === undefined) throw handlerFailure(version, 'postprocess', new Error('it returned no answer for the request (undefined, or fewer answers than requests)'));
       call.resolve({ version, result: answer });
     } catch (error) {
       call.fail(error);

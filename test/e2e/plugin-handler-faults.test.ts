@@ -41,7 +41,8 @@ export default {
         });
       },
       async postprocess(results) {
-        return results.map(() => 'served');
+        if (results[0]?.request.body.do === 'no-answers') return [];
+        return results.map((result) => (result.request.body.do === 'undefined-answer' ? undefined : 'served'));
       },
     });
     c.hook('preInfer', (event) => { event.model.inputs[0].name = 'renamed-by-hook'; });
@@ -113,6 +114,19 @@ describe('a plugin hook that writes to the model of its event', () => {
     const failures = logger.lines.filter((l) => l.message === 'a plugin hook failed; the request was not affected');
     expect(failures.length).toBeGreaterThanOrEqual(3);
     expect(failures[0]?.fields).toEqual({ plugin: 'meddler', hook: 'preInfer', error: "Cannot assign to read only property 'name' of object '#<Object>'" });
+  });
+});
+
+describe('a handler whose postprocess gives no answer', () => {
+  it.each(['undefined-answer', 'no-answers'])('is answered as the plugin\'s failure, not with an empty 200 (%s)', async (kind) => {
+    expect(await predict('meddled', { do: kind })).toMatchObject({
+      status: 500,
+      body: {
+        errorCode: 'SLUICE_PLUGIN_FAILED',
+        plugin: 'meddler',
+        message: 'plugin meddler: handler `meddler` (postprocess) failed: it returned no answer for the request (undefined, or fewer answers than requests)',
+      },
+    });
   });
 });
 
