@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Autoscaler, type AutoscaleDecision } from '../batching/autoscaler.js';
 import { DynamicBatchScheduler, type BatchReport } from '../batching/dynamic-batch-scheduler.js';
 import { createBatchTracing } from '../telemetry/tracing/batch-tracer.js';
@@ -80,6 +81,9 @@ export class ModelVersion {
   private readonly context: HandlerContext;
 
   constructor(parts: ModelVersionParts) {
+    // Every request in a handler thread listens to the version's signal until it ends: as many listeners
+    // as requests in flight, which is no leak, so Node's warning at 11 would only break the JSON log.
+    setMaxListeners(0, this.controller.signal);
     this.manifest = parts.manifest;
     this.name = parts.description.name;
     this.version = parts.description.version;
