@@ -98,9 +98,16 @@ export function errorAnswerHeaders(answer: ErrorAnswer): Record<string, string> 
   };
 }
 
-/** Whether an error answered with `status` is logged as a failure: server errors, except a full queue (load, not a fault). */
+/** Server errors that are no fault: a full queue (load), and a model scaled to zero workers (the operator's choice). */
+const UNLOGGED_FAILURES: ReadonlySet<string> = new Set(['SLUICE_QUEUE_FULL', 'SLUICE_MODEL_NO_WORKERS']);
+
+/**
+ * Whether an error answered with `status` is logged as a failure: server errors, except those that are
+ * no fault ({@link UNLOGGED_FAILURES}), each of which would otherwise write an error line per request
+ * beside its access-log line.
+ */
 export function isLoggedFailure(error: SluiceError, status: number): boolean {
-  return status >= 500 && error.code !== 'SLUICE_QUEUE_FULL';
+  return status >= 500 && !UNLOGGED_FAILURES.has(error.code);
 }
 
 /** Nest's side of {@link replyWithError}: everything a controller throws. */
