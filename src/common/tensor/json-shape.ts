@@ -1,10 +1,11 @@
 import { SluiceError } from '../errors/index.js';
+import { shortenedText } from '../shortened-text.js';
 
 const SHAPE_EXPECTED = 'a shape is a list of non-negative integers, e.g. [1, 4]';
 
 /** A dimension as the message quotes it: never more than a short string, whatever was sent. */
 function dimText(dim: unknown): string {
-  if (typeof dim === 'string') return JSON.stringify(dim.length > 40 ? `${dim.slice(0, 37)}...` : dim);
+  if (typeof dim === 'string') return JSON.stringify(shortenedText(dim));
   if (Array.isArray(dim)) return 'a list';
   if (typeof dim === 'object' && dim !== null) return 'an object';
   return String(dim);

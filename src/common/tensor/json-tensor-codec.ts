@@ -4,6 +4,7 @@ import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type SupportedDatatype } f
 import { float16BitsToNumber, float32ToFloat16Bits } from './float16.js';
 import { shapeText } from './shape-text.js';
 import { elementCount, type Tensor, type TensorData } from './tensor.js';
+import { shortenedText } from '../shortened-text.js';
 
 /** A JSON scalar as it appears in tensor data. */
 export type JsonScalar = number | boolean | string;
@@ -25,7 +26,7 @@ const INTEGER_RANGES: Readonly<Record<IntegerDatatype, readonly [number, number]
 };
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 37) + '...' : value);
+  if (typeof value === 'string') return JSON.stringify(shortenedText(value));
   if (Array.isArray(value)) return 'a list';
   if (value !== null && typeof value === 'object') return 'an object';
   return String(value);

@@ -1,4 +1,5 @@
 import { SluiceError } from '../../common/errors/index.js';
+import { shortenedText } from '../../common/shortened-text.js';
 
 /** The charsets a body read as text may name: UTF-8 (also spelled `utf8`), and US-ASCII, which is a subset of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -24,7 +25,7 @@ export function refuseNonUtf8Charset(charset: string | undefined): void {
   if (charset === undefined || UTF8_CHARSETS.has(charset)) return;
   throw new SluiceError(
     'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
-    `the body is declared as charset=${charset.length > 40 ? `${charset.slice(0, 37)}...` : charset}, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset`,
+    `the body is declared as charset=${shortenedText(charset)}, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset`,
     { charset },
   );
 }

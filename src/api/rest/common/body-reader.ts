@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { SluiceError } from '../../../common/errors/index.js';
+import { shortenedText } from '../../../common/shortened-text.js';
 import { requestBodyMemory } from './body-memory.js';
 
 function tooLarge(limit: number): SluiceError {
@@ -25,7 +26,7 @@ function encodedBodyRefusal(header: string | undefined): SluiceError | undefined
   if (header === undefined) return undefined;
   const coding = header.trim().toLowerCase();
   if (coding === '' || coding === 'identity') return undefined;
-  const shown = coding.length > 40 ? `${coding.slice(0, 37)}...` : coding;
+  const shown = shortenedText(coding);
   return new SluiceError(
     'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
     `the request body is sent with Content-Encoding: ${shown}, which Sluice does not decode; send it uncompressed, with no Content-Encoding (or identity)`,

@@ -20,13 +20,20 @@ export function knobsFromHeaders(request: FastifyRequest, reply: FastifyReply): 
   return knobsFromHeaderValues(request.headers, clientGone(request.raw, reply.raw), requestTraceContext(request));
 }
 
+/** `x-sluice-priority` and `x-sluice-timeout-ms` (ms), each undefined when absent; a bad one is refused with 400. */
+export function headerKnobs(headers: IncomingHttpHeaders): { readonly priority: number | undefined; readonly timeoutMs: number | undefined } {
+  return {
+    priority: positiveInteger(headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1),
+    timeoutMs: positiveInteger(headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1),
+  };
+}
+
 /**
  * {@link knobsFromHeaders} from the headers themselves: `isCancelled` tells whether the client has gone,
  * `traceContext` is the request's when it is traced.
  */
 export function knobsFromHeaderValues(headers: IncomingHttpHeaders, isCancelled: () => boolean, traceContext?: Context): RequestKnobs {
-  const priority = positiveInteger(headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
-  const timeoutMs = positiveInteger(headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
+  const { priority, timeoutMs } = headerKnobs(headers);
   return {
     ...(priority !== undefined ? { priority } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { WorkflowDefinition } from '../../../workflow/index.js';
-import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
+import { headerKnobs } from '../common/request-knobs.js';
 import { requestTraceContext } from '../common/request-observer.js';
 import { handlerRequestOf } from '../inference/handler-request.js';
 import { workflowInputsFromBody } from '../../common/workflow-body.js';
@@ -26,8 +26,7 @@ function debugFlag(value: string | string[] | undefined): boolean {
 export function workflowRunOptions(request: FastifyRequest, reply: FastifyReply): WorkflowRunOptions {
   const query = request.query as Record<string, string | string[] | undefined>;
   const debug = debugFlag(query['debug']);
-  const timeoutMs = positiveInteger(request.headers[TIMEOUT_HEADER], `the ${TIMEOUT_HEADER} header`, 1);
-  const priority = positiveInteger(request.headers[PRIORITY_HEADER], `the ${PRIORITY_HEADER} header`, 1);
+  const { timeoutMs, priority } = headerKnobs(request.headers);
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
