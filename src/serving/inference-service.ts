@@ -13,7 +13,8 @@ import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
 import { BoundedHandlerContext } from './handler-pool/bounded-context.js';
 import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
-import { HandlerCall } from './stage-deadline/handler-call.js';
+import { HandlerCall, type HandlerCallObserver } from './stage-deadline/handler-call.js';
+import type { InferenceOutcome } from '../batching/scheduler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import { preparedRequestProblem } from './prepared-request-problem.js';
@@ -179,6 +180,15 @@ function refuseOverQueue(version: ModelVersion, count: number, what: string, det
   );
 }
 
+/**
+ * True for a request refused as the client's fault (its tensors do not fit the model, or its handler
+ * found its input invalid): it never reached the model, so its series do not count it, as they do not
+ * count a tensor request refused by validation.
+ */
+function refusedAsInvalid(error: unknown): boolean {
+  return isSluiceError(error) && error.category === 'INVALID_ARGUMENT';
+}
+
 /** The error of one entry of a list, its message starting with the entry's place (`instances[2]: …`). */
 function entryFailure(place: string, index: number, error: unknown): unknown {
   if (!isSluiceError(error)) return error;
@@ -194,6 +204,11 @@ export class InferenceService {
   private readonly hooksListen: boolean;
   /** Answers requests whose event-loop handler stage outlives their deadline. */
   private readonly stageDeadlines = new DeadlineSweep();
+  /** Records how each handler request ended, once: made once, not per request. */
+  private readonly observeCall: HandlerCallObserver = (version, started, queueUs, failure) => {
+    if (failure === undefined) this.observe(version, true, started, queueUs);
+    else if (!refusedAsInvalid(failure.error)) this.observe(version, false, started, queueUs);
+  };
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -210,8 +225,15 @@ export class InferenceService {
     const started = performance.now();
     validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype, version.checkInput);
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
-    const outputs = await this.schedule(version, request.inputs, outputNames, request, started);
-    return { version, result: outputs };
+    let ran;
+    try {
+      ran = await this.schedule(version, request.inputs, outputNames, request, started);
+    } catch (error) {
+      this.observe(version, false, started, undefined);
+      throw error;
+    }
+    this.observe(version, true, started, ran.queueUs);
+    return { version, result: ran.outputs };
   }
 
   /**
@@ -222,7 +244,7 @@ export class InferenceService {
    */
   predict(request: HandlerInferenceRequest): Promise<InferenceAnswer<unknown>> {
     // The answer is the call's, not an async method's: the deadline sweep must be able to give it.
-    const call = new HandlerCall<InferenceAnswer<unknown>>();
+    const call = new HandlerCall<InferenceAnswer<unknown>>(this.observeCall);
     void this.runHandler(request, call);
     return call.answer;
   }
@@ -263,7 +285,9 @@ export class InferenceService {
       if (problem !== undefined) throw handlerFailure(version, 'preprocess', new Error(problem));
       validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype, version.checkInput);
       const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
-      const outputs = await this.schedule(version, prepared.inputs, outputNames, request, started);
+      const ran = await this.schedule(version, prepared.inputs, outputNames, request, started);
+      call.queueUs = ran.queueUs;
+      const outputs = ran.outputs;
       const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
       let answer;
       try {
@@ -346,25 +370,33 @@ export class InferenceService {
     return version;
   }
 
+  /**
+   * Counts one request of `version` that reached the model (tensors that passed validation, or a request
+   * its handler was given) in the version's request, failure, latency and queue-time series.
+   */
+  private observe(version: ModelVersion, ok: boolean, started: number, queueUs: number | undefined): void {
+    this.metrics.inferenceCompleted({
+      model: version.name,
+      version: version.version,
+      ok,
+      latencyUs: (performance.now() - started) * 1000,
+      ...(queueUs !== undefined ? { queueUs } : {}),
+    });
+  }
+
+  /** Queues validated tensors on the version's scheduler, between the plugins' preInfer and postInfer hooks. */
   private async schedule(
     version: ModelVersion,
     inputs: readonly Tensor[],
     outputNames: readonly string[] | undefined,
     knobs: RequestKnobs,
     started: number,
-  ): Promise<readonly Tensor[]> {
+  ): Promise<InferenceOutcome> {
     const hooks = this.hooks;
     const event = this.hooksListen ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
     if (event) hooks?.emit('preInfer', event);
-    const observe = (ok: boolean, queueUs: number, errorCode?: string): void => {
+    const told = (ok: boolean, errorCode?: string): void => {
       if (event) hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
-      this.metrics.inferenceCompleted({
-        model: version.name,
-        version: version.version,
-        ok,
-        latencyUs: (performance.now() - started) * 1000,
-        queueUs,
-      });
     };
     try {
       const outcome = await version.scheduler.enqueue({
@@ -378,10 +410,10 @@ export class InferenceService {
         ...(knobs.gather === true ? { gather: true } : {}),
         ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
       });
-      observe(true, outcome.queueUs);
-      return outcome.outputs;
+      told(true);
+      return outcome;
     } catch (error) {
-      observe(false, 0, isSluiceError(error) ? error.code : undefined);
+      told(false, isSluiceError(error) ? error.code : undefined);
       throw error;
     }
   }

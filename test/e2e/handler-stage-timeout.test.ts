@@ -38,9 +38,9 @@ describe('an event-loop handler stage that never settles', () => {
     return { answer, ms: performance.now() - sent };
   };
 
-  /** How many requests the stalling model's scheduler was given, from the metrics page. */
+  /** How many requests the stalling model has run, from the batch sizes on the metrics page. */
   const queued = async (): Promise<number> => {
-    const series = 'ts_inference_requests_total{model_name="stalling",model_version="1.0"} ';
+    const series = 'sluice_batch_size_sum{model_name="stalling",model_version="1.0"} ';
     const page = await (await fetch(`${t.metrics}/metrics`)).text();
     const line = page.split('\n').find((l) => l.startsWith(series));
     return line === undefined ? 0 : Number(line.slice(series.length));

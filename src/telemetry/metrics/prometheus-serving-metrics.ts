@@ -116,9 +116,12 @@ export class PrometheusServingMetrics implements ServingMetrics {
     if (totals === undefined) return;
     totals.requests += 1;
     totals.latencyUs += Math.round(o.latencyUs);
-    totals.queueUs += Math.round(o.queueUs);
     totals.latency.record(o.latencyUs / 1e6);
-    totals.queueTime.record(o.queueUs / 1e6);
+    // A request that failed before it ran has no queue time: a zero would pull the histogram down.
+    if (o.queueUs !== undefined) {
+      totals.queueUs += Math.round(o.queueUs);
+      totals.queueTime.record(o.queueUs / 1e6);
+    }
     if (!o.ok) totals.failures += 1;
   }
 

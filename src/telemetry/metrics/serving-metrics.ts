@@ -4,10 +4,13 @@ export interface InferenceObservation {
   readonly version: string;
   /** True when the request produced a result. */
   readonly ok: boolean;
-  /** From the request reaching the model to its answer, in microseconds. */
+  /**
+   * From the request reaching the model to its answer, in microseconds: for a request through the
+   * model's handler, from its preprocess to the end of its postprocess.
+   */
   readonly latencyUs: number;
-  /** Time spent waiting in the model's queue, in microseconds. */
-  readonly queueUs: number;
+  /** Time spent waiting in the model's queue, in microseconds; absent when the request never left the queue to run. */
+  readonly queueUs?: number;
 }
 
 /** What the scheduler reports about one batch. */

@@ -23,4 +23,33 @@ describe('HandlerCall', () => {
         'model `m` version `2` did not answer in time: its response timeout passed after 31 ms while handler `slow` ran postprocess, whose promise had not settled; raise the timeout or make the handler finish sooner',
     });
   });
+
+  it('tells its observer once, with the failure that settled it first, and nothing of what came after', async () => {
+    const told: unknown[][] = [];
+    const call = new HandlerCall<string>((version, started, queueUs, failure) => told.push([version.name, started, queueUs, failure]));
+    call.begin(VERSION, 100, 130);
+    call.queueUs = 7;
+    call.fail('first');
+    call.resolve('late');
+    call.expire(200);
+    await expect(call.answer).rejects.toBe('first');
+    expect(told).toEqual([['m', 100, 7, { error: 'first' }]]);
+  });
+
+  it('tells its observer of an answer with no failure', async () => {
+    const told: unknown[][] = [];
+    const call = new HandlerCall<string>((version, started, queueUs, failure) => told.push([version.name, started, queueUs, failure]));
+    call.begin(VERSION, 100, 130);
+    call.resolve('done');
+    await expect(call.answer).resolves.toBe('done');
+    expect(told).toEqual([['m', 100, undefined, undefined]]);
+  });
+
+  it('tells its observer nothing when it never began on a version', async () => {
+    const told: unknown[] = [];
+    const call = new HandlerCall<string>(() => told.push('told'));
+    call.fail(new Error('no such model'));
+    await expect(call.answer).rejects.toThrow('no such model');
+    expect(told).toEqual([]);
+  });
 });

@@ -100,6 +100,17 @@ describe('PrometheusServingMetrics', () => {
     expect(lines(body, 'sluice_queue_duration_seconds_sum')).toEqual(['sluice_queue_duration_seconds_sum{model_name="iris",model_version="1"} 0.00025']);
   });
 
+  it('leaves a request that never ran out of the queue-time series, and counts it in the request and latency series', async () => {
+    const metrics = metricsWith('iris@1');
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: true, latencyUs: 3000, queueUs: 250 });
+    metrics.inferenceCompleted({ model: 'iris', version: '1', ok: false, latencyUs: 1000 });
+    const body = (await metrics.scrape()).body;
+    expect(lines(body, 'sluice_queue_duration_seconds_count')).toEqual(['sluice_queue_duration_seconds_count{model_name="iris",model_version="1"} 1']);
+    expect(lines(body, 'ts_queue_latency_microseconds{')).toEqual(['ts_queue_latency_microseconds{model_name="iris",model_version="1"} 250']);
+    expect(lines(body, 'sluice_inference_request_duration_seconds_count')).toEqual(['sluice_inference_request_duration_seconds_count{model_name="iris",model_version="1"} 2']);
+    expect(lines(body, 'ts_inference_requests_total{')).toEqual(['ts_inference_requests_total{model_name="iris",model_version="1"} 2']);
+  });
+
   it('counts error answers by code and transport', async () => {
     const metrics = new PrometheusServingMetrics();
     metrics.errorAnswered('SLUICE_MODEL_NOT_FOUND', 'http');
