@@ -5,7 +5,8 @@ import { SluiceError } from '../../common/errors/index.js';
 export interface HandlerPoolOptions {
   /**
    * Worker threads for CPU-heavy handlers. Default: one fewer than the cores Node may use
-   * (`os.availableParallelism()`), at least one, so the event loop keeps a core to itself.
+   * (`os.availableParallelism()`), so the event loop keeps a core to itself, but at least two, so that
+   * one model's long call never holds every thread (each model version may hold all threads but one).
    */
   readonly threads?: number;
   /** How long `close()` lets running handler calls finish before it stops the threads (default 30 s). */
@@ -17,9 +18,14 @@ export interface HandlerPoolOptions {
   readonly execArgv?: readonly string[];
 }
 
-/** The thread count used when none is set: `max(1, cores - 1)`. */
+/** The thread count used when none is set: `max(2, cores - 1)`. */
 export function defaultHandlerThreads(): number {
-  return Math.max(1, availableParallelism() - 1);
+  return Math.max(2, availableParallelism() - 1);
+}
+
+/** How many threads one model version's calls may hold at once: all but one, when there are two or more. */
+export function threadsPerModel(threads: number): number {
+  return Math.max(1, threads - 1);
 }
 
 /** The thread count to use; a set value must be a positive integer. */

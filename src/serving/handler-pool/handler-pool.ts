@@ -6,11 +6,22 @@ import type { Logger } from '../../common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
 import { checkThreadBodyDepth } from './body-depth.js';
 import { deadlineOf } from './bounded-context.js';
-import { handlerThreads, type HandlerPoolOptions } from './handler-pool-options.js';
+import { handlerThreads, threadsPerModel, type HandlerPoolOptions } from './handler-pool-options.js';
 import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine } from './handler-task.js';
 import { fromThreadError } from './thread-error.js';
+import { ThreadShare } from './thread-share.js';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a call on a thread may go on once its model version is unloaded (its signal aborted) before
+ * the thread is stopped: time for a handler that watches the signal to return, while one stuck in a loop
+ * does not keep a thread from the other models until its response timeout.
+ */
+export const UNLOAD_GRACE_MS = 1_000;
+
+/** Why a call's task was taken off its thread or the queue. */
+type StopReason = 'deadline' | 'unloaded';
 
 function writeLine(logger: Logger, line: ThreadLogLine): void {
   logger[line.level](line.message, line.fields);
@@ -34,12 +45,24 @@ function timedOut(handler: Handler, stage: HandlerStage, context: HandlerContext
   );
 }
 
+/** The answer to a call still running, or waiting, {@link UNLOAD_GRACE_MS} after its version was unloaded. */
+function unloaded(handler: Handler, stage: HandlerStage, context: HandlerContext): SluiceError {
+  const { name, version } = context.model;
+  return new SluiceError(
+    'SLUICE_MODEL_UNLOADING',
+    `model \`${name}\` version \`${version}\` was unloaded while handler \`${handler.name}\` ran ${stage} on a handler thread, which had not returned ${UNLOAD_GRACE_MS} ms later, so the thread was stopped; a handler that watches its context's signal can return sooner`,
+    { stage },
+  );
+}
+
 /**
  * Worker threads for CPU-heavy handlers (see `Handler.cpuHeavy`): their `preprocess` and `postprocess`
  * run here, off the event loop. The threads start on the first call and stop with {@link close}.
  */
 export class HandlerPool {
   readonly threads: number;
+  /** Each model version's calls on the threads, so that none holds them all. */
+  private readonly share: ThreadShare;
   private pool: Piscina | undefined;
   private closing: Promise<void> | undefined;
 
@@ -48,6 +71,7 @@ export class HandlerPool {
     private readonly logger: Logger,
   ) {
     this.threads = handlerThreads(options);
+    this.share = new ThreadShare(threadsPerModel(this.threads));
   }
 
   /** True once the threads have been started. */
@@ -76,7 +100,10 @@ export class HandlerPool {
    * calls after {@link close} with `SLUICE_SERVER_SHUTTING_DOWN`. A request body nested too deeply to
    * cross threads is refused with `SLUICE_REQUEST_INVALID`. A call whose context is a
    * {@link BoundedHandlerContext} rejects with `SLUICE_RESPONSE_TIMEOUT` once its deadline passes, its
-   * thread stopped and replaced.
+   * thread stopped and replaced. When the context's signal aborts (its version is unloaded), the thread is
+   * told, and a call that has not returned {@link UNLOAD_GRACE_MS} later is stopped the same way and
+   * rejects with `SLUICE_MODEL_UNLOADING`. A model version's calls hold at most all threads but one
+   * ({@link ThreadShare}); its further calls wait, in order, for one of its own to end.
    */
   async run(handler: Handler, stage: HandlerStage, items: readonly unknown[], context: HandlerContext): Promise<readonly unknown[]> {
     if (this.closing !== undefined) throw this.shuttingDown();
@@ -89,10 +116,31 @@ export class HandlerPool {
     port1.on('message', (line: ThreadLogLine) => {
       writeLine(context.logger, line);
     });
+    const started = performance.now();
+    // Stops the task: it leaves piscina's queue (or this pool's share queue), or its thread is stopped
+    // and replaced when it runs, since a handler stuck in a loop cannot be interrupted otherwise.
+    const stop = new AbortController();
+    let stoppedFor: StopReason | undefined;
+    const stopFor = (reason: StopReason): void => {
+      stoppedFor ??= reason;
+      stop.abort();
+    };
+    const deadline = deadlineOf(context);
+    const timer = deadline === undefined ? undefined : setTimeout(() => {
+      stopFor('deadline');
+    }, Math.max(0, deadline - started));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const startGrace = (): void => {
+      graceTimer = setTimeout(() => {
+        stopFor('unloaded');
+      }, UNLOAD_GRACE_MS);
+    };
     const abort = (): void => {
       port1.postMessage({ abort: true } satisfies ThreadAbortNotice);
+      startGrace();
     };
-    context.signal.addEventListener('abort', abort, { once: true });
+    if (context.signal.aborted) startGrace();
+    else context.signal.addEventListener('abort', abort, { once: true });
     const task: HandlerTask = {
       handler: handler.name,
       module: ref.module,
@@ -105,22 +153,24 @@ export class HandlerPool {
       aborted: context.signal.aborted,
       port: port2,
     };
-    const started = performance.now();
-    const deadline = deadlineOf(context);
-    // Past the deadline the task leaves piscina's queue, or its thread is stopped (and replaced) when it
-    // runs: a handler stuck in a loop must not hold its request, nor the thread, for ever.
-    const expiry = deadline === undefined ? undefined : new AbortController();
-    const timer = expiry && setTimeout(() => {
-      expiry.abort();
-    }, Math.max(0, (deadline ?? 0) - started));
+    const model = `${context.model.name}\n${context.model.version}`;
+    let holdsShare = false;
     let outcome: HandlerTaskOutcome;
     try {
-      outcome = (await pool.run(task, { transferList: [port2], ...(expiry ? { signal: expiry.signal } : {}) })) as HandlerTaskOutcome;
+      const turn = this.share.take(model, stop.signal);
+      if (turn !== undefined) await turn;
+      holdsShare = true;
+      // The pool may have been closed while the call waited for its share.
+      if (this.isClosing()) throw this.shuttingDown();
+      outcome = (await pool.run(task, { transferList: [port2], signal: stop.signal })) as HandlerTaskOutcome;
     } catch (error) {
-      if (expiry?.signal.aborted === true) throw timedOut(handler, stage, context, started);
+      if (stoppedFor === 'deadline') throw timedOut(handler, stage, context, started);
+      if (stoppedFor === 'unloaded') throw unloaded(handler, stage, context);
       throw this.threadFailure(error);
     } finally {
+      if (holdsShare) this.share.give(model);
       clearTimeout(timer);
+      clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', abort);
       drainLines(port1, context.logger);
       port1.close();
@@ -155,6 +205,10 @@ export class HandlerPool {
     });
     this.logger.info('handler threads started', { threads: this.threads });
     return pool;
+  }
+
+  private isClosing(): boolean {
+    return this.closing !== undefined;
   }
 
   private threadFailure(error: unknown): Error {

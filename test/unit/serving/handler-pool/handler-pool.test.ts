@@ -6,6 +6,7 @@ import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogFields, Logger } from '../../../../src/common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/plugins/sdk/index.js';
 import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
+import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/handler-pool.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';
@@ -46,7 +47,7 @@ afterEach(async () => {
 // Calls that leave the pool as it was share one, so that threads start (and import the sources) once.
 let shared: HandlerPool;
 beforeAll(() => {
-  shared = new HandlerPool({ threads: 2, execArgv: TYPESCRIPT_THREAD_ARGV }, recordingLogger([]));
+  shared = new HandlerPool({ threads: 3, execArgv: TYPESCRIPT_THREAD_ARGV }, recordingLogger([]));
 });
 afterAll(async () => {
   await shared.close();
@@ -89,10 +90,83 @@ describe('HandlerPool', () => {
     expect(pool.started).toBe(true);
   });
 
-  it('spreads concurrent calls over its threads', async () => {
+  it('spreads one model’s concurrent calls over all its threads but one', async () => {
     const states = await Promise.all([1, 2, 3, 4, 5, 6].map(() => preprocess(shared, {})));
     expect(new Set(states.map((p) => p.state?.preprocessThread)).size).toBe(2);
   });
+
+  it('keeps a thread for other models while one model’s calls hold all the others, and runs that model’s further calls in turn', async () => {
+    const temp = await makeTempDir();
+    const release = join(temp.dir, 'release');
+    const pool = newPool(2);
+    const lines: Line[] = [];
+    const holding = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    let queuedDone = false;
+    const queued = preprocess(pool, {}).then((prepared) => {
+      queuedDone = true;
+      return prepared;
+    });
+    const other = await preprocess(pool, {}, { ...context(), model: { ...iris, name: 'other' } });
+    expect(other.state?.preprocessThread).not.toBe(threadId);
+    expect(queuedDone).toBe(false);
+    await writeFile(release, '');
+    await holding;
+    expect((await queued).state?.preprocessThread).not.toBe(threadId);
+    await temp.cleanup();
+  }, 30_000);
+
+  it('counts versions of one model apart: each has its own share', async () => {
+    const temp = await makeTempDir();
+    const release = join(temp.dir, 'release');
+    const pool = newPool(2);
+    const lines: Line[] = [];
+    const holding = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    const v2 = await preprocess(pool, {}, { ...context(), model: { ...iris, version: '2' } });
+    expect(v2.state?.preprocessThread).not.toBe(threadId);
+    await writeFile(release, '');
+    await holding;
+    await temp.cleanup();
+  }, 30_000);
+
+  it('stops a call still running a second after its version is unloaded with SLUICE_MODEL_UNLOADING, and serves the next on a fresh thread', async () => {
+    const temp = await makeTempDir();
+    const pool = newPool();
+    const first = await preprocess(pool, {});
+    const unload = new AbortController();
+    const lines: Line[] = [];
+    const stuck = preprocess(pool, { log: 'holding', holdUntil: join(temp.dir, 'never') }, context({ lines, signal: unload.signal }));
+    await lineWritten(lines, 'holding');
+    const unloadedAt = performance.now();
+    unload.abort();
+    await expect(stuck).rejects.toThrow(
+      new SluiceError(
+        'SLUICE_MODEL_UNLOADING',
+        "model `iris` version `1` was unloaded while handler `thread-probe` ran preprocess on a handler thread, which had not returned 1000 ms later, so the thread was stopped; a handler that watches its context's signal can return sooner",
+      ),
+    );
+    expect(performance.now() - unloadedAt).toBeGreaterThanOrEqual(UNLOAD_GRACE_MS - 1);
+    const next = await preprocess(pool, {});
+    expect(next.state?.preprocessThread).not.toBe(first.state?.preprocessThread);
+    await temp.cleanup();
+  }, 30_000);
+
+  it('takes a call off the queue a second after its version is unloaded while every thread is busy', async () => {
+    const temp = await makeTempDir();
+    const release = join(temp.dir, 'release');
+    const pool = newPool();
+    const lines: Line[] = [];
+    const busy = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    const unload = new AbortController();
+    const waiting = preprocess(pool, {}, context({ signal: unload.signal }));
+    unload.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'SLUICE_MODEL_UNLOADING' });
+    await writeFile(release, '');
+    expect((await busy).state?.preprocessThread).not.toBe(threadId);
+    await temp.cleanup();
+  }, 30_000);
 
   it('answers a plain error thrown on the thread with an Error of the same name and message', async () => {
     const error = await preprocess(shared, { fail: { stage: 'preprocess', kind: 'plain' } }).catch((e: unknown) => e);
