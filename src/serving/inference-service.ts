@@ -181,9 +181,9 @@ function refuseOverQueue(version: ModelVersion, count: number, what: string, det
 }
 
 /**
- * True for a request refused as the client's fault (its tensors do not fit the model, or its handler
- * found its input invalid): it never reached the model, so its series do not count it, as they do not
- * count a tensor request refused by validation.
+ * True for a request refused as the client's fault (its tensors do not fit the model, its handler found
+ * its input invalid, its priority is out of range) or dropped because its client left: the model's
+ * series do not count it, as they do not count a tensor request refused by validation.
  */
 function refusedAsInvalid(error: unknown): boolean {
   return isSluiceError(error) && error.category === 'INVALID_ARGUMENT';
@@ -229,7 +229,7 @@ export class InferenceService {
     try {
       ran = await this.schedule(version, request.inputs, outputNames, request, started);
     } catch (error) {
-      this.observe(version, false, started, undefined);
+      if (!refusedAsInvalid(error)) this.observe(version, false, started, undefined);
       throw error;
     }
     this.observe(version, true, started, ran.queueUs);

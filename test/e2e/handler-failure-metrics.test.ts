@@ -89,4 +89,19 @@ describe('per-model series of requests that fail in their handler', () => {
     expect(await predict({ features: [1, 2, 3] })).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH' } });
     expect(await grown()).toEqual([0, 0, 0, 0]);
   });
+
+  it('does not count a tensor request refused for a priority the model does not have', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/failing/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], data: SETOSA }], parameters: { priority: 9 } },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_INVALID', error: expect.stringContaining('priority 9 is out of range') as unknown } });
+    expect(await grown()).toEqual([0, 0, 0, 0]);
+  });
+
+  it('counts a tensor request answered', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/failing/infer`, { method: 'POST', json: { inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 4], data: SETOSA }] } });
+    expect(answer).toMatchObject({ status: 200 });
+    expect(await grown()).toEqual([1, 0, 1, 1]);
+  });
 });
