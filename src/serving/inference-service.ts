@@ -1,6 +1,7 @@
 import { trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../common/logger.js';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import { InFlightCount } from '../common/in-flight-count.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';
@@ -11,7 +12,7 @@ import { annotateModel, endFailed, startChildSpan, withChildSpan } from '../tele
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
-import { BoundedHandlerContext } from './handler-pool/bounded-context.js';
+import { BoundedHandlerContext, type ThreadCallBounds } from './handler-pool/bounded-context.js';
 import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
 import { HandlerCall, type HandlerCallObserver } from './stage-deadline/handler-call.js';
 import type { InferenceOutcome } from '../batching/scheduler.js';
@@ -138,9 +139,22 @@ function contextFor(shared: HandlerContext, request: Context | undefined, span: 
 }
 
 /** The context of one handler stage: {@link contextFor}, bounded by `deadline` when there is one. */
-function stageContext(shared: HandlerContext, request: Context | undefined, span: Span | undefined, deadline: number | undefined): HandlerContext {
+function stageContext(shared: HandlerContext, request: Context | undefined, span: Span | undefined, deadline: number | undefined, bounds: ThreadCallBounds | undefined): HandlerContext {
   const context = contextFor(shared, request, span);
-  return deadline === undefined ? context : new BoundedHandlerContext(context, deadline);
+  return deadline === undefined ? context : new BoundedHandlerContext(context, deadline, bounds);
+}
+
+/**
+ * What bounds a request's wait for a handler thread besides its deadline: the same as its wait in the
+ * model's queue (its own timeout under `queuePolicy: reject`, its client leaving, `jobQueueSize`).
+ */
+function threadCallBounds(version: ModelVersion, knobs: RequestKnobs, started: number): ThreadCallBounds {
+  return {
+    ...(knobs.timeoutMs !== undefined && version.settings.queuePolicy === 'reject' ? { queueDeadline: started + knobs.timeoutMs } : {}),
+    ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
+    ...(knobs.signal ? { clientSignal: knobs.signal } : {}),
+    waitLimit: version.settings.jobQueueSize,
+  };
 }
 
 /** When a request started at `started` must be answered by: its version's response timeout, or the client's earlier deadline. */
@@ -204,8 +218,13 @@ export class InferenceService {
   private readonly hooksListen: boolean;
   /** Answers requests whose event-loop handler stage outlives their deadline. */
   private readonly stageDeadlines = new DeadlineSweep();
+  /** Handler requests begun and not yet answered: a graceful stop waits for them. */
+  private readonly handlerCalls = new InFlightCount();
+  /** False once the server stops: new requests are refused, those begun go on. */
+  private taking = true;
   /** Records how each handler request ended, once: made once, not per request. */
   private readonly observeCall: HandlerCallObserver = (version, started, queueUs, failure) => {
+    this.handlerCalls.ended();
     if (failure === undefined) this.observe(version, true, started, queueUs);
     else if (!refusedAsInvalid(failure.error)) this.observe(version, false, started, queueUs);
   };
@@ -256,10 +275,12 @@ export class InferenceService {
       const started = performance.now();
       const deadline = deadlineOf(version, request, started);
       call.begin(version, started, deadline);
+      this.handlerCalls.began();
       // A CPU-heavy handler's stages are bounded on their thread by the pool, which reads the deadline from
       // the context; an event-loop handler's by the sweep, which they enter while they wait.
       const onLoop = version.handler.cpuHeavy === undefined;
       const threadDeadline = onLoop ? undefined : deadline;
+      const bounds = onLoop ? undefined : threadCallBounds(version, request, started);
       const sweep = this.stageDeadlines;
       const context = version.handlerContext();
       const traceContext = request.traceContext;
@@ -267,7 +288,7 @@ export class InferenceService {
       const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
       let prepared;
       try {
-        const work = version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, threadDeadline));
+        const work = version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, threadDeadline, bounds));
         if (onLoop) sweep.enter(call.during('preprocess', preprocessSpan));
         [prepared] = await work;
       } catch (error) {
@@ -291,7 +312,7 @@ export class InferenceService {
       const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
       let answer;
       try {
-        const work = version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, threadDeadline));
+        const work = version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, threadDeadline, bounds));
         if (onLoop) sweep.enter(call.during('postprocess', postprocessSpan));
         [answer] = await work;
       } catch (error) {
@@ -361,7 +382,18 @@ export class InferenceService {
     );
   }
 
+  /**
+   * The first step of a graceful stop: new requests are refused with `SLUICE_SERVER_SHUTTING_DOWN`,
+   * while those begun go on; resolves true once every handler request begun has its answer (its
+   * preprocess, model run and postprocess), or false when `timeoutMs` passes first.
+   */
+  stopTaking(timeoutMs: number): Promise<boolean> {
+    this.taking = false;
+    return this.handlerCalls.settled(timeoutMs);
+  }
+
   private readyVersion(model: string, versionName: string | undefined, trace: Context | undefined): ModelVersion {
+    if (!this.taking) throw new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and takes no new requests; retry on another replica');
     const version = this.registry.resolve(model, versionName);
     annotateModel(trace, version.name, version.version);
     if (version.state !== 'ready') {

@@ -207,7 +207,11 @@ export class ServingCore {
   async shutdown(timeoutMs: number): Promise<boolean> {
     this.stopped = true;
     const versions = this.registry.all();
-    const drained = (await Promise.all(versions.map((v) => v.scheduler.drain(timeoutMs)))).every(Boolean);
+    const until = performance.now() + timeoutMs;
+    // Handler requests first: one still in its preprocess is in no queue yet, and must still be let in.
+    const answered = await this.inference.stopTaking(timeoutMs);
+    const left = Math.max(0, until - performance.now());
+    const drained = (await Promise.all(versions.map((v) => v.scheduler.drain(left)))).every(Boolean) && answered;
     const unloading = this.manager.unloadAll(
       new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and did not get to this request; retry on another replica'),
     );

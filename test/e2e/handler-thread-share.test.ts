@@ -56,6 +56,26 @@ describe('handler threads shared between models', () => {
     expect(await queued).toMatchObject({ status: 200 });
   }, 30_000);
 
+  it('drops calls whose clients left while they waited for a thread, without running them', async () => {
+    const release = join(t.dir, 'release-abandoned');
+    const holding = predict('long', { log: 'long holds again', holdUntil: release });
+    await logged('long holds again');
+    const clients = [1, 2, 3].map(() => new AbortController());
+    const abandoned = clients.map(async (client, i) =>
+      fetch(`${t.inference}/predictions/long`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ log: `abandoned ${i}` }), signal: client.signal }).catch(
+        (error: unknown) => error,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const client of clients) client.abort();
+    await Promise.all(abandoned);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await writeFile(release, '');
+    expect(await holding).toMatchObject({ status: 200 });
+    expect(await predict('long', { features: SETOSA })).toMatchObject({ status: 200 });
+    expect(lines.filter((l) => (JSON.parse(l) as { msg?: string }).msg?.startsWith('abandoned') === true)).toEqual([]);
+  }, 30_000);
+
   it('answers a call still running a second after its model is unregistered with 503 SLUICE_MODEL_UNLOADING, and frees its thread', async () => {
     const stuck = predict('doomed', { log: 'doomed holds', holdUntil: join(t.dir, 'never') });
     await logged('doomed holds');
@@ -71,5 +91,37 @@ describe('handler threads shared between models', () => {
     // Two calls at once need both threads: the stuck one's has been replaced.
     const answers = await Promise.all([predict('long', { features: SETOSA }), predict('short', { features: SETOSA })]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
+  }, 30_000);
+});
+
+describe('handler threads at a graceful stop', () => {
+  it('let a CPU-heavy call running on a thread, and one waiting for a thread, finish before the server stops', async () => {
+    const lines: string[] = [];
+    const t = await startTestServer({
+      demoModels: ['iris'],
+      logger: memoryLogger(lines),
+      handlers: [threadProbeHandler],
+      handlerPool: { threads: 2, execArgv: TYPESCRIPT_THREAD_ARGV },
+      config: { shutdownTimeoutMs: 20_000 },
+      prepare: async (store) => {
+        const manifest = await readFile(join(store, 'iris', 'model.yaml'), 'utf8');
+        await cp(join(store, 'iris'), join(store, 'probe'), { recursive: true });
+        await writeFile(join(store, 'probe', 'model.yaml'), manifest.replace('name: iris', 'name: probe').replace('handler: classifier', 'handler: thread-probe'));
+      },
+    });
+    const predict = (body: ProbeBody): Promise<JsonAnswer> => requestJson(`${t.inference}/predictions/probe`, { method: 'POST', json: body });
+    const release = join(t.dir, 'release');
+    const holding = predict({ log: 'holds', holdUntil: release });
+    while (!lines.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'holds')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const waiting = predict({ features: SETOSA });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopping = t.server.stop();
+    // Longer than the second an unloaded version's calls are given: the drain, not the unload, lets them run.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await writeFile(release, '');
+    expect(await holding).toMatchObject({ status: 200, body: { outputs: ['probabilities', 'label'] } });
+    expect(await waiting).toMatchObject({ status: 200, body: { outputs: ['probabilities', 'label'] } });
+    expect(await stopping).toEqual({ drained: true });
+    await t.close();
   }, 30_000);
 });

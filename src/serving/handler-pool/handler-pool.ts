@@ -2,57 +2,35 @@ import { types } from 'node:util';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { SluiceError } from '../../common/errors/index.js';
+import { InFlightCount } from '../../common/in-flight-count.js';
 import type { Logger } from '../../common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
 import { checkThreadBodyDepth } from './body-depth.js';
-import { deadlineOf } from './bounded-context.js';
+import { boundsOf, deadlineOf } from './bounded-context.js';
 import { handlerThreads, threadsPerModel, type HandlerPoolOptions } from './handler-pool-options.js';
-import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine } from './handler-task.js';
+import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine, ThreadStartNotice } from './handler-task.js';
+import { stoppedCall, UNLOAD_GRACE_MS, waitFull, type ThreadCallStop } from './thread-call-errors.js';
 import { fromThreadError } from './thread-error.js';
-import { ThreadShare } from './thread-share.js';
+import { ShareLeft, ThreadShare } from './thread-share.js';
+
+export { UNLOAD_GRACE_MS } from './thread-call-errors.js';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
-
-/**
- * How long a call on a thread may go on once its model version is unloaded (its signal aborted) before
- * the thread is stopped: time for a handler that watches the signal to return, while one stuck in a loop
- * does not keep a thread from the other models until its response timeout.
- */
-export const UNLOAD_GRACE_MS = 1_000;
-
-/** Why a call's task was taken off its thread or the queue. */
-type StopReason = 'deadline' | 'unloaded';
 
 function writeLine(logger: Logger, line: ThreadLogLine): void {
   logger[line.level](line.message, line.fields);
 }
 
+function isStartNotice(message: ThreadLogLine | ThreadStartNotice): message is ThreadStartNotice {
+  return 'started' in message;
+}
+
 /** Log lines posted before the answer may still wait on the port when the answer arrives. */
 function drainLines(port: MessagePort, logger: Logger): void {
   for (let entry = receiveMessageOnPort(port); entry !== undefined; entry = receiveMessageOnPort(port)) {
-    writeLine(logger, entry.message as ThreadLogLine);
+    const message = entry.message as ThreadLogLine | ThreadStartNotice;
+    if (!isStartNotice(message)) writeLine(logger, message);
   }
-}
-
-/** The answer to a call that ran past its deadline on (or waiting for) a handler thread. */
-function timedOut(handler: Handler, stage: HandlerStage, context: HandlerContext, started: number): SluiceError {
-  const { name, version } = context.model;
-  const waitedMs = Math.round(performance.now() - started);
-  return new SluiceError(
-    'SLUICE_RESPONSE_TIMEOUT',
-    `model \`${name}\` version \`${version}\` did not answer in time: its response timeout passed while handler \`${handler.name}\` ran ${stage} on a handler thread (${waitedMs} ms), and the thread was stopped; raise the timeout or make the handler finish sooner`,
-    { stage },
-  );
-}
-
-/** The answer to a call still running, or waiting, {@link UNLOAD_GRACE_MS} after its version was unloaded. */
-function unloaded(handler: Handler, stage: HandlerStage, context: HandlerContext): SluiceError {
-  const { name, version } = context.model;
-  return new SluiceError(
-    'SLUICE_MODEL_UNLOADING',
-    `model \`${name}\` version \`${version}\` was unloaded while handler \`${handler.name}\` ran ${stage} on a handler thread, which had not returned ${UNLOAD_GRACE_MS} ms later, so the thread was stopped; a handler that watches its context's signal can return sooner`,
-    { stage },
-  );
 }
 
 /**
@@ -65,6 +43,7 @@ export class HandlerPool {
   private readonly share: ThreadShare;
   private pool: Piscina | undefined;
   private closing: Promise<void> | undefined;
+  private readonly inFlight = new InFlightCount();
 
   constructor(
     private readonly options: HandlerPoolOptions,
@@ -111,36 +90,62 @@ export class HandlerPool {
     if (ref === undefined) throw new SluiceError('SLUICE_INTERNAL', `handler \`${handler.name}\` is not CPU-heavy and runs on the event loop`);
     // Results carry the same requests, checked here on their way in.
     if (stage === 'preprocess') for (const item of items) checkThreadBodyDepth((item as Partial<HandlerRequest> | null)?.body);
+    const bounds = boundsOf(context);
+    // The version's description object: a version registered again is another object, with a share of its own.
+    const model = context.model;
+    if (bounds.isCancelled?.() === true || bounds.clientSignal?.aborted === true) throw stoppedCall('client-gone', false, handler, stage, context, performance.now());
+    if (stage === 'preprocess' && bounds.waitLimit !== undefined && this.share.calls(model).waiting >= bounds.waitLimit && this.share.prune(model) >= bounds.waitLimit) {
+      throw waitFull(context, bounds.waitLimit);
+    }
     const pool = (this.pool ??= this.start());
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', (line: ThreadLogLine) => {
-      writeLine(context.logger, line);
+    // Posted: handed to piscina, on a thread or next in its queue. Running: a thread has started it.
+    let posted = false;
+    let running = false;
+    port1.on('message', (message: ThreadLogLine | ThreadStartNotice) => {
+      if (isStartNotice(message)) running = true;
+      else writeLine(context.logger, message);
     });
     const started = performance.now();
-    // Stops the task: it leaves piscina's queue (or this pool's share queue), or its thread is stopped
-    // and replaced when it runs, since a handler stuck in a loop cannot be interrupted otherwise.
+    // Stops the call: it leaves the wait for its share or piscina's queue, or its thread is stopped and
+    // replaced when it runs, since a handler stuck in a loop cannot be interrupted otherwise.
     const stop = new AbortController();
-    let stoppedFor: StopReason | undefined;
-    const stopFor = (reason: StopReason): void => {
-      stoppedFor ??= reason;
+    let stoppedFor: ThreadCallStop | undefined;
+    const stopFor = (reason: ThreadCallStop): void => {
+      if (stoppedFor !== undefined) return;
+      stoppedFor = reason;
       stop.abort();
     };
+    const timers: NodeJS.Timeout[] = [];
+    const after = (ms: number, then: () => void): void => {
+      timers.push(setTimeout(then, Math.max(0, ms)));
+    };
     const deadline = deadlineOf(context);
-    const timer = deadline === undefined ? undefined : setTimeout(() => {
+    if (deadline !== undefined) after(deadline - started, () => {
       stopFor('deadline');
-    }, Math.max(0, deadline - started));
-    let graceTimer: NodeJS.Timeout | undefined;
-    const startGrace = (): void => {
-      graceTimer = setTimeout(() => {
+    });
+    // Waiting for the model's share of the threads is queueing: the request's own timeout and its
+    // client's leaving end that wait (piscina's queue, behind other models' calls, is short by the share).
+    if (bounds.queueDeadline !== undefined) after(bounds.queueDeadline - started, () => {
+      if (!posted) stopFor('own-timeout');
+    });
+    const clientLeft = (): void => {
+      if (!posted) stopFor('client-gone');
+    };
+    bounds.clientSignal?.addEventListener('abort', clientLeft, { once: true });
+    // A call still waiting for its share leaves at once; a posted one is told, and stopped if it goes on too long.
+    const unload = (): void => {
+      if (!posted) {
         stopFor('unloaded');
-      }, UNLOAD_GRACE_MS);
-    };
-    const abort = (): void => {
+        return;
+      }
       port1.postMessage({ abort: true } satisfies ThreadAbortNotice);
-      startGrace();
+      after(UNLOAD_GRACE_MS, () => {
+        stopFor('unloaded');
+      });
     };
-    if (context.signal.aborted) startGrace();
-    else context.signal.addEventListener('abort', abort, { once: true });
+    if (context.signal.aborted) unload();
+    else context.signal.addEventListener('abort', unload, { once: true });
     const task: HandlerTask = {
       handler: handler.name,
       module: ref.module,
@@ -153,43 +158,57 @@ export class HandlerPool {
       aborted: context.signal.aborted,
       port: port2,
     };
-    const model = `${context.model.name}\n${context.model.version}`;
     let holdsShare = false;
     let outcome: HandlerTaskOutcome;
+    this.inFlight.began();
     try {
-      const turn = this.share.take(model, stop.signal);
+      const turn = this.share.take(model, stage === 'postprocess', stop.signal, bounds.isCancelled ? { gone: bounds.isCancelled } : {});
       if (turn !== undefined) await turn;
       holdsShare = true;
-      // The pool may have been closed while the call waited for its share.
-      if (this.isClosing()) throw this.shuttingDown();
+      posted = true;
       outcome = (await pool.run(task, { transferList: [port2], signal: stop.signal })) as HandlerTaskOutcome;
     } catch (error) {
-      if (stoppedFor === 'deadline') throw timedOut(handler, stage, context, started);
-      if (stoppedFor === 'unloaded') throw unloaded(handler, stage, context);
+      if (error instanceof ShareLeft && error.reason === 'gone') throw stoppedCall('client-gone', false, handler, stage, context, started);
+      if (stoppedFor !== undefined) throw stoppedCall(stoppedFor, running, handler, stage, context, started);
       throw this.threadFailure(error);
     } finally {
       if (holdsShare) this.share.give(model);
-      clearTimeout(timer);
-      clearTimeout(graceTimer);
-      context.signal.removeEventListener('abort', abort);
+      for (const timer of timers) clearTimeout(timer);
+      context.signal.removeEventListener('abort', unload);
+      bounds.clientSignal?.removeEventListener('abort', clientLeft);
       drainLines(port1, context.logger);
       port1.close();
+      this.inFlight.ended();
     }
     if (!outcome.ok) throw fromThreadError(outcome.error);
     return outcome.value;
   }
 
   /**
-   * Stops the threads; idempotent. Running and queued calls may finish for up to `closeTimeoutMs`
-   * (with `force`, they are cut off at once); calls made afterwards are refused.
+   * Stops the threads; idempotent. Running and waiting calls may finish for up to `closeTimeoutMs`
+   * (with `force`, they are cut off at once) and are then cut off with `SLUICE_SERVER_SHUTTING_DOWN`;
+   * calls made afterwards are refused.
    */
   close(options: { readonly force?: boolean } = {}): Promise<void> {
-    this.closing ??= (() => {
+    this.closing ??= (async () => {
       const pool = this.pool;
-      if (pool === undefined) return Promise.resolve();
-      return options.force === true ? pool.destroy() : pool.close();
+      if (pool === undefined) return;
+      // The pool waits for its calls itself, then destroys the threads: piscina's own graceful close
+      // never ends when a task is aborted (a deadline, an unload) while it closes.
+      if (options.force !== true) await this.settled(this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      await pool.destroy();
     })();
     return this.closing;
+  }
+
+  /** Calls in the pool now, waiting for a thread or running on one. */
+  get callsInFlight(): number {
+    return this.inFlight.value;
+  }
+
+  /** Resolves true once no call is in the pool, or false when `timeoutMs` passes first. */
+  settled(timeoutMs: number): Promise<boolean> {
+    return this.inFlight.settled(timeoutMs);
   }
 
   private start(): Piscina {
@@ -205,10 +224,6 @@ export class HandlerPool {
     });
     this.logger.info('handler threads started', { threads: this.threads });
     return pool;
-  }
-
-  private isClosing(): boolean {
-    return this.closing !== undefined;
   }
 
   private threadFailure(error: unknown): Error {

@@ -50,3 +50,8 @@ export interface ThreadLogLine {
 export interface ThreadAbortNotice {
   readonly abort: true;
 }
+
+/** Sent from the worker thread when it starts the task: from then on the call runs, and is no longer waiting. */
+export interface ThreadStartNotice {
+  readonly started: true;
+}

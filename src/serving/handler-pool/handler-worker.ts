@@ -1,6 +1,6 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Handler, HandlerRequest, HandlerResult } from '../../plugins/sdk/handler.js';
-import type { HandlerTask, HandlerTaskOutcome } from './handler-task.js';
+import type { HandlerTask, HandlerTaskOutcome, ThreadStartNotice } from './handler-task.js';
 import { threadContext } from './thread-context.js';
 import { toThreadError } from './thread-error.js';
 import { preparedTransferList } from './transfer-list.js';
@@ -57,6 +57,7 @@ function sendable(task: HandlerTask, value: readonly unknown[]): HandlerTaskOutc
 
 /** Runs one stage of a CPU-heavy handler on this worker thread; the pool's task function. */
 export default async function runHandlerTask(task: HandlerTask): Promise<unknown> {
+  task.port.postMessage({ started: true } satisfies ThreadStartNotice);
   let value: readonly unknown[];
   try {
     value = await runStage(task);

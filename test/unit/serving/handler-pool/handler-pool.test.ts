@@ -200,11 +200,12 @@ describe('HandlerPool', () => {
     expect(lines).toEqual([{ level: 'info', message: 'decoding', fields: { thread: prepared.state?.preprocessThread } }]);
   });
 
-  it('shows an abort that happened before the call as an aborted signal on the thread', async () => {
+  it('does not run a call whose version was unloaded before it', async () => {
     const controller = new AbortController();
     controller.abort();
-    const prepared = await preprocess(shared, {}, context({ signal: controller.signal }));
-    expect(prepared.state?.abortedInPreprocess).toBe(true);
+    await expect(preprocess(shared, {}, context({ signal: controller.signal }))).rejects.toThrow(
+      new SluiceError('SLUICE_MODEL_UNLOADING', "model `iris` version `1` is being unloaded; the request's preprocess had not started on a handler thread and was not run"),
+    );
   });
 
   it('aborts the signal on the thread when the caller’s signal aborts during the call', async () => {
@@ -284,7 +285,7 @@ describe('HandlerPool', () => {
     await temp.cleanup();
   }, 30_000);
 
-  it('takes a call off the queue when its deadline passes while every thread is busy', async () => {
+  it('takes a call off the queue when its deadline passes while every thread is busy, saying it was not run', async () => {
     const temp = await makeTempDir();
     const release = join(temp.dir, 'release');
     const pool = newPool();
@@ -292,9 +293,121 @@ describe('HandlerPool', () => {
     const busy = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
     await lineWritten(lines, 'holding');
     const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 100));
-    await expect(waiting).rejects.toMatchObject({ code: 'SLUICE_RESPONSE_TIMEOUT' });
+    await expect(waiting).rejects.toMatchObject({
+      code: 'SLUICE_RESPONSE_TIMEOUT',
+      message: expect.stringMatching(
+        /^model `iris` version `1` did not answer in time: its response timeout passed while its preprocess waited for a handler thread \(\d+ ms\), held by the model's earlier calls; it was not run; raise the timeout or send fewer long requests at once$/,
+      ) as unknown,
+    });
     await writeFile(release, '');
     expect((await busy).state?.preprocessThread).not.toBe(threadId);
+    await temp.cleanup();
+  }, 30_000);
+
+  /** A pool of one thread held by a call that ends once `release` is written; `done` ends it. */
+  async function heldPool(): Promise<{ pool: HandlerPool; release: () => Promise<void> }> {
+    const temp = await makeTempDir();
+    const file = join(temp.dir, 'release');
+    const pool = newPool();
+    const lines: Line[] = [];
+    const busy = preprocess(pool, { log: 'holding', holdUntil: file }, context({ lines }));
+    await lineWritten(lines, 'holding');
+    return {
+      pool,
+      release: async () => {
+        await writeFile(file, '');
+        await busy;
+        await temp.cleanup();
+      },
+    };
+  }
+
+  it('takes a waiting call out at once when its version is unloaded, saying it was not run', async () => {
+    const { pool, release } = await heldPool();
+    const unload = new AbortController();
+    const waiting = preprocess(pool, {}, context({ signal: unload.signal }));
+    const unloadedAt = performance.now();
+    unload.abort();
+    await expect(waiting).rejects.toThrow(
+      new SluiceError('SLUICE_MODEL_UNLOADING', "model `iris` version `1` is being unloaded; the request's preprocess had not started on a handler thread and was not run"),
+    );
+    expect(performance.now() - unloadedAt).toBeLessThan(UNLOAD_GRACE_MS);
+    await release();
+  }, 30_000);
+
+  it('takes a waiting call out when its own timeout passes', async () => {
+    const { pool, release } = await heldPool();
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { queueDeadline: performance.now() + 100 }));
+    await expect(waiting).rejects.toMatchObject({
+      code: 'SLUICE_RESPONSE_TIMEOUT',
+      message: expect.stringMatching(
+        /^model `iris` version `1` did not answer in time: its own timeout \(x-sluice-timeout-ms\) passed while its preprocess waited for a handler thread \(\d+ ms\); it was not run; raise the timeout or retry later$/,
+      ) as unknown,
+    });
+    await release();
+  }, 30_000);
+
+  it('does not stop a running call for its own timeout: that bounds the wait for a thread only', async () => {
+    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), performance.now() + 60_000, { queueDeadline: performance.now() }));
+    expect(prepared.inputs[0]?.data).toEqual(new Float32Array([1, 2, 3, 4]));
+  });
+
+  it('drops a waiting call whose client left when its turn comes, without running it', async () => {
+    const { pool, release } = await heldPool();
+    let gone = false;
+    const lines: Line[] = [];
+    const waiting = preprocess(pool, { log: 'ran' }, new BoundedHandlerContext(context({ lines }), performance.now() + 60_000, { isCancelled: () => gone }));
+    const dropped = expect(waiting).rejects.toThrow(new SluiceError('SLUICE_REQUEST_INVALID', "the client went away while the request's preprocess waited for a handler thread; it was not run"));
+    gone = true;
+    await release();
+    await dropped;
+    expect(lines.map((line) => line.message)).toEqual([]);
+  }, 30_000);
+
+  it('takes a waiting call out at once when its client’s signal aborts', async () => {
+    const { pool, release } = await heldPool();
+    const client = new AbortController();
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { clientSignal: client.signal }));
+    client.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'SLUICE_REQUEST_INVALID' });
+    await release();
+  }, 30_000);
+
+  it('refuses a preprocess with SLUICE_QUEUE_FULL once its version has jobQueueSize calls waiting for a thread', async () => {
+    const { pool, release } = await heldPool();
+    const bounded = (): HandlerContext => new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1 });
+    const waiting = preprocess(pool, {}, bounded());
+    await expect(preprocess(pool, {}, bounded())).rejects.toThrow(
+      new SluiceError('SLUICE_QUEUE_FULL', 'model `iris` version `1` already has 1 requests waiting for a handler thread (its jobQueueSize); retry after 1 s or raise jobQueueSize', {
+        retryAfterSeconds: 1,
+        queueSize: 1,
+      }),
+    );
+    await release();
+    expect((await waiting).state?.preprocessThread).not.toBe(threadId);
+  }, 30_000);
+
+  it('does not count waiting calls whose client left against jobQueueSize', async () => {
+    const { pool, release } = await heldPool();
+    let gone = false;
+    const left = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1, isCancelled: () => gone }));
+    gone = true;
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1 }));
+    await expect(left).rejects.toMatchObject({ code: 'SLUICE_REQUEST_INVALID' });
+    await release();
+    expect((await waiting).state?.preprocessThread).not.toBe(threadId);
+  }, 30_000);
+
+  it('closes once a call stopped at its deadline during the close has ended', async () => {
+    const temp = await makeTempDir();
+    const pool = newPool();
+    await preprocess(pool, {});
+    const lines: Line[] = [];
+    const stuck = preprocess(pool, { log: 'holding', holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context({ lines }), performance.now() + 1_000));
+    await lineWritten(lines, 'holding');
+    const closed = pool.close().then(() => 'closed');
+    await expect(stuck).rejects.toMatchObject({ code: 'SLUICE_RESPONSE_TIMEOUT', message: expect.stringContaining('and the thread was stopped') as unknown });
+    expect(await closed).toBe('closed');
     await temp.cleanup();
   }, 30_000);
 
