@@ -493,9 +493,10 @@ export class DynamicBatchScheduler implements Scheduler {
       this.queues.left();
       this.delay.forget();
     }
+    // Counted from the queue, not from the request's start: time spent before (a handler's preprocess) is not the queue's.
     const waitedMs = Math.round(performance.now() - payload.arrival);
     payload.fail(
-      new SluiceError('SLUICE_RESPONSE_TIMEOUT', `${this.label} did not answer in time: ${why} (${waitedMs} ms); raise the timeout or add workers`, {
+      new SluiceError('SLUICE_RESPONSE_TIMEOUT', `${this.label} did not answer in time: ${why} (${waitedMs} ms after it reached the queue); raise the timeout or add workers`, {
         stage,
       }),
       'expired',

@@ -614,7 +614,7 @@ describe('DynamicBatchScheduler: deadlines', () => {
     await settle(50);
     expect(b.error).toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
-      message: 'model `m` version `1` did not answer in time: its response timeout passed while it was queued (50 ms); raise the timeout or add workers',
+      message: 'model `m` version `1` did not answer in time: its response timeout passed while it was queued (50 ms after it reached the queue); raise the timeout or add workers',
       details: { stage: 'queued' },
     });
   });
@@ -670,7 +670,7 @@ describe('DynamicBatchScheduler: deadlines', () => {
     await settle(50);
     expect(a.error).toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
-      message: 'model `m` version `1` did not answer in time: its response timeout passed while it ran (50 ms); raise the timeout or add workers',
+      message: 'model `m` version `1` did not answer in time: its response timeout passed while it ran (50 ms after it reached the queue); raise the timeout or add workers',
       details: { stage: 'executing' },
     });
   });
@@ -707,7 +707,7 @@ describe('DynamicBatchScheduler: deadlines', () => {
     await settle(50);
     expect(b.error).toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
-      message: 'model `m` version `1` did not answer in time: its own timeout passed while it was queued (50 ms); raise the timeout or add workers',
+      message: 'model `m` version `1` did not answer in time: its own timeout passed while it was queued (50 ms after it reached the queue); raise the timeout or add workers',
       details: { stage: 'queued' },
     });
   });
