@@ -1,11 +1,4 @@
-import {
-  float16BitsToNumber,
-  float32ArrayToFloat16Bits,
-  type Datatype,
-  type InputAllocator,
-  type Tensor,
-  type TensorSpec,
-} from '../../src/plugins/sdk/index.js';
+import { float16BitsToNumber, type Datatype, type Tensor, type TensorSpec } from '../../src/plugins/sdk/index.js';
 
 /**
  * Whether the GPU executor takes `datatype` for an input declared as `spec`: its own datatype, or FP32 for
@@ -13,24 +6,6 @@ import {
  */
 export function acceptsDatatype(spec: Pick<TensorSpec, 'datatype'>, datatype: Datatype): boolean {
   return datatype === spec.datatype || (spec.datatype === 'FP16' && datatype === 'FP32');
-}
-
-function toFp16(tensor: Tensor, allocate?: InputAllocator): Tensor {
-  const source = tensor.data as Float32Array;
-  const target = (allocate?.(tensor.name, 'FP16', source.length) ?? new Uint16Array(source.length)) as Uint16Array;
-  float32ArrayToFloat16Bits(source, target);
-  return { name: tensor.name, datatype: 'FP16', shape: tensor.shape, data: target };
-}
-
-/**
- * `inputs` in the datatypes the model declares: FP32 tensors for FP16 inputs become FP16 (rounded to
- * nearest, into `allocate`'s arrays when given); every other tensor is passed through.
- */
-export function toModelDatatypes(inputs: readonly Tensor[], specs: readonly TensorSpec[], allocate?: InputAllocator): Tensor[] {
-  return inputs.map((input) => {
-    const spec = specs.find((s) => s.name === input.name);
-    return spec?.datatype === 'FP16' && input.datatype === 'FP32' ? toFp16(input, allocate) : input;
-  });
 }
 
 /** `outputs` with every FP16 tensor widened to FP32; others are passed through. */

@@ -1,6 +1,7 @@
 import {
   isSluiceError,
   runBatchOnModel,
+  toModelInputDatatypes,
   type Batch,
   type ExecutionInstance,
   type InputAllocator,
@@ -8,7 +9,7 @@ import {
   type LoadedModel,
 } from '../../src/plugins/sdk/index.js';
 import type { DeviceSlots } from './device-slots.js';
-import { fp16OutputsToFp32, toModelDatatypes } from './fp16-conversion.js';
+import { fp16OutputsToFp32 } from './fp16-conversion.js';
 import type { InputBufferPool } from './input-buffer-pool.js';
 
 /** What the instances placed on one device share. */
@@ -26,7 +27,8 @@ export interface DeviceSession {
 
 /**
  * One execution slot on a device. A batch first waits for a device slot, then runs with its inputs
- * concatenated into buffers leased from the device's pool (FP32 inputs converted for FP16 model inputs),
+ * concatenated into buffers leased from the device's pool (FP32 inputs converted for FP16 model inputs,
+ * by the session itself where it can do so off the event loop),
  * and gives the buffers and the slot back when the run is over. A session that hands out its own input
  * buffers (one on the session thread, where they move without a copy) gets its inputs in those instead.
  */
@@ -71,7 +73,8 @@ export class GpuInstance implements ExecutionInstance {
       outputs: loaded.outputs,
       executionProvider: loaded.executionProvider,
       async run(inputs, outputNames) {
-        const outputs = await loaded.run(toModelDatatypes(inputs, loaded.inputs, allocate), outputNames);
+        const given = loaded.takesFp32ForFp16Inputs === true ? inputs : toModelInputDatatypes(inputs, loaded.inputs, allocate);
+        const outputs = await loaded.run(given, outputNames);
         return widen ? fp16OutputsToFp32(outputs) : outputs;
       },
       release: () => Promise.resolve(),

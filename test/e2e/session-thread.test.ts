@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { packageRoot } from '../../src/common/package-root.js';
-import type { Tensor } from '../../src/common/tensor/index.js';
+import { float32ToFloat16Bits, type Tensor } from '../../src/common/tensor/index.js';
 import type { LoadedModel } from '../../src/runtime/model-runtime.js';
 import { type OnnxLoadedModel, OnnxRuntime, ThreadedLoadedModel } from '../../src/runtime/onnx/index.js';
-import { writeGarbageModel } from '../support/onnx-models.js';
+import { writeGarbageModel, writeIdentityModel } from '../support/onnx-models.js';
 
 const MLP = join(packageRoot(), 'model-store', 'mlp', 'model.onnx');
 const CNN = join(packageRoot(), 'model-store', 'cnn', 'model.onnx');
@@ -119,6 +119,16 @@ describe('sessions on the session thread', () => {
     const afterReuse = loaded.spareInputBytes;
     await loaded.run([mlpInput(5)]);
     expect({ kept, afterReuse, afterCopiedRun: loaded.spareInputBytes }).toEqual({ kept: 3 * 64 * 4, afterReuse: 0, afterCopiedRun: 0 });
+  });
+
+  it('rounds FP32 data for an FP16 input to halves on the thread', async () => {
+    const loaded = await threaded(await writeIdentityModel(dir, 'FP16'));
+    const values = [0.1, -2.5, 70000, 1e-8];
+    const [output] = await loaded.run([{ name: 'input', datatype: 'FP32', shape: [1, 4], data: new Float32Array(values) }]);
+    expect({ declared: loaded.takesFp32ForFp16Inputs, output }).toEqual({
+      declared: true,
+      output: { name: 'output', datatype: 'FP16', shape: [1, 4], data: new Uint16Array(values.map(float32ToFloat16Bits)) },
+    });
   });
 
   it('copies other input arrays, leaving the caller their data', async () => {

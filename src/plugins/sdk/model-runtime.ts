@@ -67,6 +67,12 @@ export interface LoadedModel {
    */
   inputBuffer?(datatype: NumericDatatype, length: number): NumericTensorData;
   /**
+   * True when {@link run} takes FP32 data for an FP16 input and rounds it to halves itself, where the run
+   * computes (a session on a thread of its own does it there, off the event loop). Without it, callers
+   * convert such data before the run.
+   */
+  readonly takesFp32ForFp16Inputs?: boolean;
+  /**
    * Throws `SLUICE_TENSOR_INVALID_VALUE` when `tensor` (already checked against its spec) holds values
    * this runtime cannot take, such as ONNX Runtime's BYTES elements that are not UTF-8. Called for every
    * request before it is queued, so a request whose run would fail never joins a batch. Without it, any

@@ -1,6 +1,6 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { isSluiceError, type ErrorCode } from '../../common/errors/index.js';
-import type { NumericTensorData, Tensor } from '../../common/tensor/index.js';
+import { toModelInputDatatypes, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
 import { reasonOf } from './model-load-error.js';
 import type { OnnxLoadedModel } from './onnx-loaded-model.js';
 import { OnnxRuntime } from './onnx-runtime.js';
@@ -65,7 +65,8 @@ function run(request: Extract<SessionThreadRequest, { kind: 'run' }>): void {
     post({ kind: 'failed', id: request.id, error: { code: 'SLUICE_MODEL_UNLOADING', message: 'the session has been released', details: {} }, lent }, lent);
     return;
   }
-  loaded.run(request.inputs, request.outputNames).then(
+  // FP32 data for FP16 inputs is rounded here, so that the event loop does not spend a batch's worth of it.
+  loaded.run(toModelInputDatatypes(request.inputs, loaded.inputs), request.outputNames).then(
     (outputs) => {
       const back = [...lent, ...movable(outputs).filter((buffer) => !lent.includes(buffer))];
       post({ kind: 'ran', id: request.id, outputs, lent }, back);

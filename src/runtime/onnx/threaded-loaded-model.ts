@@ -39,6 +39,8 @@ function postable(tensor: Tensor): Tensor {
  */
 export class ThreadedLoadedModel implements LoadedModel {
   readonly executionProvider: ExecutionProviderName;
+  /** FP32 data for FP16 inputs is rounded to halves on the session thread, not on the event loop. */
+  readonly takesFp32ForFp16Inputs = true;
   /** Buffers handed out by {@link inputBuffer} and not yet sent with a run. */
   private readonly handedOut = new WeakSet<ArrayBuffer>();
   /** Input buffers back from the thread, by byte length, for {@link inputBuffer}. */

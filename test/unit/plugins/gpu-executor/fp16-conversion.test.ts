@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { acceptsDatatype, answeredOutputSpecs, fp16OutputsToFp32, toModelDatatypes } from '../../../../plugins/gpu-executor/fp16-conversion.js';
-import { float32ToFloat16Bits, type InputAllocator } from '../../../../src/plugins/sdk/index.js';
+import { acceptsDatatype, answeredOutputSpecs, fp16OutputsToFp32 } from '../../../../plugins/gpu-executor/fp16-conversion.js';
 
 describe('acceptsDatatype', () => {
   it('takes FP32 for an FP16 input', () => {
@@ -17,30 +16,6 @@ describe('acceptsDatatype', () => {
 
   it('refuses FP64 for an FP16 input', () => {
     expect(acceptsDatatype({ datatype: 'FP16' }, 'FP64')).toBe(false);
-  });
-});
-
-describe('toModelDatatypes', () => {
-  const specs = [
-    { name: 'h', datatype: 'FP16', shape: [-1, 2] },
-    { name: 'f', datatype: 'FP32', shape: [-1, 2] },
-  ] as const;
-
-  it('rounds FP32 data for an FP16 input to the nearest half', () => {
-    const [h] = toModelDatatypes([{ name: 'h', datatype: 'FP32', shape: [1, 2], data: new Float32Array([0.1, 1e6]) }], specs);
-    expect(h).toEqual({ name: 'h', datatype: 'FP16', shape: [1, 2], data: new Uint16Array([float32ToFloat16Bits(0.1), 0x7c00]) });
-  });
-
-  it('writes the halves into the array the allocator gives for the input', () => {
-    const given = new Uint16Array(2);
-    const allocate: InputAllocator = (name, datatype, length) => (name === 'h' && datatype === 'FP16' && length === 2 ? given : undefined);
-    const [h] = toModelDatatypes([{ name: 'h', datatype: 'FP32', shape: [1, 2], data: new Float32Array([1, 2]) }], specs, allocate);
-    expect(h?.data).toBe(given);
-  });
-
-  it('passes FP32 data for an FP32 input through untouched', () => {
-    const f = { name: 'f', datatype: 'FP32', shape: [1, 2], data: new Float32Array([1, 2]) } as const;
-    expect(toModelDatatypes([f], specs)[0]).toBe(f);
   });
 });
 

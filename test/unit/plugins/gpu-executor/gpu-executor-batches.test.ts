@@ -69,6 +69,21 @@ describe('GpuExecutor batches', () => {
     });
   });
 
+  it('leaves FP32 data for an FP16 input to a session that rounds it itself', async () => {
+    const runtime = new RecordingRuntime();
+    runtime.convertsFp16Inputs = true;
+    const model = await new GpuExecutor({ warmUp: false }).load(loadContext(fp16Path, runtime));
+    const values = [0.1, -2.5, 70000];
+    const [result] = await (await model.createInstance(0)).run({
+      items: [{ rows: 1, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 3], data: new Float32Array(values) }] }],
+    });
+    await model.release();
+    expect({ given: runtime.runs.map((run) => run.inputs[0]?.datatype), result }).toEqual({
+      given: ['FP32'],
+      result: { ok: true, outputs: [{ name: 'output', datatype: 'FP16', shape: [1, 3], data: new Uint16Array(values.map(float32ToFloat16Bits)) }] },
+    });
+  });
+
   it('accepts FP32 requests for its FP16 inputs', async () => {
     const model = await new GpuExecutor().load(loadContext(fp16Path, new RecordingRuntime()));
     await model.release();

@@ -1,6 +1,7 @@
 import {
   NUMERIC_DATATYPE_INFO,
   SluiceError,
+  toModelInputDatatypes,
   type ExecutionProviderName,
   type LoadedModel,
   type ModelRuntime,
@@ -33,6 +34,8 @@ export class RecordingRuntime implements ModelRuntime {
   released = 0;
   /** Whether sessions hand out input buffers (`inputBuffer`), as sessions on the session thread do. */
   handsOutInputBuffers = false;
+  /** Whether sessions take FP32 data for FP16 inputs and round it themselves, as sessions on the session thread do. */
+  convertsFp16Inputs = false;
   /** The arrays sessions handed out through `inputBuffer`, in order. */
   readonly handedOut: NumericTensorData[] = [];
   /** Whether the next run finds its session lost, as when a session thread dies. */
@@ -97,12 +100,13 @@ export class RecordingRuntime implements ModelRuntime {
           this.losing = false;
           throw new SluiceError('SLUICE_INSTANCE_FAILED', `the session for ${modelPath} is lost`);
         }
-        return model.run(inputs, outputNames);
+        return model.run(this.convertsFp16Inputs ? toModelInputDatatypes(inputs, model.inputs) : inputs, outputNames);
       },
       release: () => {
         this.released += 1;
         return model.release();
       },
+      ...(this.convertsFp16Inputs ? { takesFp32ForFp16Inputs: true } : {}),
       ...(this.handsOutInputBuffers
         ? {
             inputBuffer: (datatype, length) => {
