@@ -24,6 +24,15 @@ nodes:
   echo: { handler: test/gated-tag, inputs: { tag: $request.note } }
 outputs: { label: quick.label, note: echo.tag }
 `,
+  'any-shape': `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: any-shape }
+inputs:
+  measurements: { datatype: FP32 }
+nodes:
+  quick: { model: iris-quick, inputs: { input: $request.measurements } }
+outputs: { label: quick.label }
+`,
   failing: `apiVersion: sluice/v1
 kind: Workflow
 metadata: { name: failing }
@@ -102,6 +111,13 @@ describe('workflow runs that go wrong', () => {
     expect(await run('two-inputs', { measurements: [5.1, 3.5], note: 'a note' })).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_WORKFLOW_INPUT_INVALID', message: 'workflow `two-inputs`: input `measurements` has shape [2], which does not fit [-1,4]' },
+    });
+  });
+
+  it('refuses request data a model node cannot take with the model’s own 400 code, naming the node', async () => {
+    expect(await run('any-shape', { measurements: [5.1, 3.5] })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH', message: expect.stringMatching(/^workflow `any-shape` node `quick` \(model iris-quick\): input `input`/) as unknown },
     });
   });
 

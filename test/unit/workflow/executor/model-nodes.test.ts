@@ -90,19 +90,50 @@ describe('model nodes', () => {
   });
 
   /*
-   *   { value: [[1, 2]] } ──▶ classify        the data does not fit [-1, 4]
+   *   $request.rows = [[1, 2]] ──▶ classify        the client's data does not fit [-1, 4]
    */
-  it('fail without retrying when JSON data does not fit the model input', async () => {
+  it('refuse, without retrying, request data that does not fit the model input, with the refusal’s own code', async () => {
     const harness = new WorkflowHarness().model(CLASSIFIER, () => Promise.resolve({ probs: PROBS }));
     const plan = harness.plan(
       workflow('unfit').input('rows').node('classify', { model: 'classifier', inputs: { x: '$request.rows' }, retry: { attempts: 3 } }).output('out', 'classify.probs'),
     );
     await expect(harness.run(plan, { rows: [[1, 2]] })).rejects.toMatchObject({
-      code: 'SLUICE_WORKFLOW_NODE_FAILED',
-      message: 'workflow `unfit` node `classify` (model classifier) failed: input `x`: data of shape [1,2] does not fit [-1,4]',
-      details: { attempts: 1, causeCode: 'SLUICE_TENSOR_SHAPE_MISMATCH' },
+      code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      message: 'workflow `unfit` node `classify` (model classifier): input `x`: data of shape [1,2] does not fit [-1,4]',
+      details: { workflow: 'unfit', node: 'classify', attempts: 1 },
     });
     expect(harness.modelCalls).toEqual([]);
+  });
+
+  /*
+   *   $request.rows ──▶ same (handler) ──▶ classify        data another node made does not fit [-1, 4]
+   */
+  it('fail when data another node made does not fit the model input', async () => {
+    const harness = new WorkflowHarness()
+      .model(CLASSIFIER, () => Promise.resolve({ probs: PROBS }))
+      .handler('t/same', { inputs: ['rows'], outputs: { rows: {} }, run: (values) => Promise.resolve({ rows: values['rows'] }) });
+    const plan = harness.plan(
+      workflow('unfit')
+        .input('rows')
+        .handler('same', 't/same', { rows: '$request.rows' })
+        .node('classify', { model: 'classifier', inputs: { x: 'same.rows' } })
+        .output('out', 'classify.probs'),
+    );
+    await expect(harness.run(plan, { rows: [[1, 2]] })).rejects.toMatchObject({
+      code: 'SLUICE_WORKFLOW_NODE_FAILED',
+      details: { causeCode: 'SLUICE_TENSOR_SHAPE_MISMATCH' },
+    });
+  });
+
+  /*
+   *   $request.rows ──▶ classify (forEach, x: $item)        one element does not fit [-1, 4]
+   */
+  it('refuse request data that does not fit the model input also when it reaches the node through forEach', async () => {
+    const harness = new WorkflowHarness().model(CLASSIFIER, () => Promise.resolve({ probs: PROBS }));
+    const plan = harness.plan(
+      workflow('unfit').input('rows').node('classify', { model: 'classifier', forEach: '$request.rows', inputs: { x: '$item' } }).output('out', 'classify.probs'),
+    );
+    await expect(harness.run(plan, { rows: [[[1, 2, 3, 4]], [[1, 2]]] })).rejects.toMatchObject({ code: 'SLUICE_TENSOR_SHAPE_MISMATCH' });
   });
 });
 

@@ -136,6 +136,20 @@ describe('sub-workflows', () => {
    *   outer: call (workflow: inner, 3 attempts) ──▶ out
    *   inner: check (refuses its data) ──▶ out        bad data stays bad: the outer node does not try again
    */
+  it('refuses the client’s data with the refusal’s own code when a sub-workflow refused it', async () => {
+    const harness = new WorkflowHarness().handler('t/refuse', {
+      inputs: ['x'],
+      outputs: { out: {} },
+      run: () => Promise.reject(new SluiceError('SLUICE_TENSOR_SHAPE_MISMATCH', 'shape [2] does not fit [3]')),
+    });
+    harness.register(workflow('inner').input('x').handler('check', 't/refuse', { x: '$request.x' }).output('out', 'check.out'));
+    const plan = harness.plan(workflow('outer').input('x').node('call', { workflow: 'inner', inputs: { x: '$request.x' } }).output('out', 'call.out'));
+    await expect(harness.run(plan, { x: [1, 2] })).rejects.toMatchObject({
+      code: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      message: 'workflow `outer` node `call` (workflow inner): workflow `inner` node `check` (handler t/refuse): shape [2] does not fit [3]',
+    });
+  });
+
   it('does not retry a sub-workflow that failed on an error another attempt cannot fix', async () => {
     let calls = 0;
     const harness = new WorkflowHarness().handler('t/refuse', {
