@@ -40,6 +40,16 @@ function sessionOptions(manifest: ModelManifest, config: SluiceConfig): RuntimeS
 }
 
 /**
+ * The default priority among `levels` given at registration without a default: the manifest's own, when
+ * it declares one among them (the model manager refuses one above them), else the middle level, as the
+ * manifest would have it.
+ */
+function defaultAmong(levels: number, manifest: ModelManifest): number {
+  const declared = manifest.declaredBatching.defaultPriority;
+  return declared !== undefined && declared <= levels ? declared : Math.ceil(levels / 2);
+}
+
+/**
  * Settings from, in rising precedence: server config, manifest, overrides. A default priority above the
  * levels is not corrected here: the model manager refuses such overrides before loading.
  */
@@ -54,9 +64,7 @@ export function resolveSettings(manifest: ModelManifest, config: SluiceConfig, o
     maxBatchDelayMs: overrides.maxBatchDelayMs ?? manifest.batching.maxBatchDelayMs,
     preferredBatchSizes: overrides.preferredBatchSizes ?? manifest.batching.preferredBatchSizes,
     priorityLevels,
-    // New levels without a new default move the default to their middle, as the manifest would.
-    defaultPriority:
-      overrides.defaultPriority ?? (overrides.priorityLevels !== undefined ? Math.ceil(priorityLevels / 2) : manifest.batching.defaultPriority),
+    defaultPriority: overrides.defaultPriority ?? (overrides.priorityLevels !== undefined ? defaultAmong(priorityLevels, manifest) : manifest.batching.defaultPriority),
     queuePolicy: overrides.queuePolicy ?? manifest.batching.queuePolicy,
     preserveOrdering: overrides.preserveOrdering ?? manifest.batching.preserveOrdering,
     responseTimeoutMs: overrides.responseTimeoutMs ?? manifest.responseTimeoutMs ?? config.responseTimeoutMs,

@@ -108,15 +108,22 @@ function checkGivenPriorities(overrides: SettingOverrides): void {
   );
 }
 
-/** A default priority must be one of the levels: those given with it, else those of the model's manifest. */
+/**
+ * A default priority must be one of the levels: those given with it, else those of the model's manifest;
+ * levels given without a default must keep the default the manifest declares, if it declares one.
+ */
 function checkDefaultPriority(overrides: SettingOverrides, manifest: ModelManifest): void {
+  const model = `model \`${overrides.name ?? manifest.name}\` version \`${manifest.version}\``;
   if (overrides.priorityLevels !== undefined) {
     checkGivenPriorities(overrides);
-    return;
+    const declared = manifest.declaredBatching.defaultPriority;
+    if (overrides.defaultPriority !== undefined || declared === undefined || declared <= overrides.priorityLevels) return;
+    throw invalidArgument(
+      `\`priority_levels\` (${overrides.priorityLevels}) leaves out the default priority ${declared} of ${model} (its manifest's batching.defaultPriority); give a default_priority from 1 to ${overrides.priorityLevels} as well, or at least ${declared} priority_levels`,
+    );
   }
   const levels = manifest.batching.priorityLevels;
   if (overrides.defaultPriority === undefined || overrides.defaultPriority <= levels) return;
-  const model = `model \`${overrides.name ?? manifest.name}\` version \`${manifest.version}\``;
   throw invalidArgument(
     `\`default_priority\` (${overrides.defaultPriority}) is above the ${levels} priority level(s) of ${model} (its manifest's batching.priorityLevels); give a default_priority from 1 to ${levels}, or priority_levels as well`,
   );

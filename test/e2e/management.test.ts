@@ -28,14 +28,23 @@ describe('management API', () => {
           const text = (await readFile(manifest, 'utf8')).replace('name: iris', 'name: multi').replace('version: "1.0"', `version: "${version}"`);
           await writeFile(manifest, text);
         }
+        await cp(join(store, 'mlp'), join(dir, 'low-default'), { recursive: true });
+        const lowDefault = join(dir, 'low-default', 'model.yaml');
+        const declared = (await readFile(lowDefault, 'utf8'))
+          .replace('name: mlp', 'name: low-default')
+          .replace('batching: { maxBatchSize: 64, maxBatchDelayMs: 1 }', 'batching: { maxBatchSize: 64, maxBatchDelayMs: 1, priorityLevels: 3, defaultPriority: 3 }');
+        await writeFile(lowDefault, declared);
+        await packModelArchive(join(dir, 'low-default'), join(dir, 'low-default.sluice'));
         await packModelArchive(join(store, 'iris'), join(store, 'iris-archive.sluice'));
         await packModelArchive(join(store, 'mlp'), join(dir, 'served-mlp.sluice'));
       },
     });
     const archive = await readFile(join(t.dir, 'served-mlp.sluice'));
+    const lowDefaultArchive = await readFile(join(t.dir, 'low-default.sluice'));
     files = await startLoopbackFileServer((req, res) => {
       downloads++;
       if (req.url === '/models/mlp.sluice') res.end(archive);
+      else if (req.url === '/models/low-default.sluice') res.end(lowDefaultArchive);
       else if (req.url === '/models/not-an-archive.sluice') res.end('just some text');
       else if (req.url === '/models/held.sluice') void heldDownload.pass().then(() => res.writeHead(404).end());
       else res.writeHead(404).end();
@@ -292,6 +301,32 @@ describe('management API', () => {
       },
     });
     expect(await manage('/models/iris-prio')).toMatchObject({ status: 404 });
+  });
+
+  it("keeps the default priority the manifest declares when priority_levels given without one still hold it", async () => {
+    expect(await manage(`/models?url=${encodeURIComponent(`${filesUrl}/models/low-default.sluice`)}&model_name=low-default-16&priority_levels=16`, 'POST')).toMatchObject({ status: 200 });
+    const [described] = (await manage('/models/low-default-16')).body as { batching: { priorityLevels: number; defaultPriority: number } }[];
+    expect(described?.batching).toMatchObject({ priorityLevels: 16, defaultPriority: 3 });
+    await manage('/models/low-default-16', 'DELETE');
+  });
+
+  it("refuses priority_levels without default_priority that leave out the manifest's declared default", async () => {
+    expect(await manage(`/models?url=${encodeURIComponent(`${filesUrl}/models/low-default.sluice`)}&model_name=low-default-2&priority_levels=2`, 'POST')).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+        message:
+          "`priority_levels` (2) leaves out the default priority 3 of model `low-default-2` version `1.0` (its manifest's batching.defaultPriority); give a default_priority from 1 to 2 as well, or at least 3 priority_levels",
+      },
+    });
+    expect(await manage('/models/low-default-2')).toMatchObject({ status: 404 });
+  });
+
+  it('moves the default priority to the middle of priority_levels given for a manifest that declares none', async () => {
+    expect(await manage('/models?url=mlp&model_name=mlp-levels&priority_levels=5', 'POST')).toMatchObject({ status: 200 });
+    const [described] = (await manage('/models/mlp-levels')).body as { batching: { priorityLevels: number; defaultPriority: number } }[];
+    expect(described?.batching).toMatchObject({ priorityLevels: 5, defaultPriority: 3 });
+    await manage('/models/mlp-levels', 'DELETE');
   });
 
   it('refuses preferred_batch_sizes that repeat a size or exceed the batch_size given with them, before downloading anything', async () => {

@@ -242,6 +242,7 @@ async function readManifestAs(dir: string, source: string, defaults: ManifestDef
       ...(raw.batching?.maxBatchSize !== undefined && { maxBatchSize: raw.batching.maxBatchSize }),
       ...(raw.batching?.maxBatchDelayMs !== undefined && { maxBatchDelayMs: raw.batching.maxBatchDelayMs }),
       ...(raw.batching?.preferredBatchSizes !== undefined && { preferredBatchSizes: raw.batching.preferredBatchSizes }),
+      ...(raw.batching?.defaultPriority !== undefined && { defaultPriority: raw.batching.defaultPriority }),
     },
     workers: {
       min: minWorkers,

@@ -79,7 +79,7 @@ export interface ModelManifest {
   readonly outputs?: readonly TensorSpec[];
   readonly batching: BatchingSettings;
   /** The batching keys the manifest itself sets (executors fill the others with their own defaults). */
-  readonly declaredBatching: Readonly<Partial<Pick<BatchingSettings, 'maxBatchSize' | 'maxBatchDelayMs' | 'preferredBatchSizes'>>>;
+  readonly declaredBatching: Readonly<Partial<Pick<BatchingSettings, 'maxBatchSize' | 'maxBatchDelayMs' | 'preferredBatchSizes' | 'defaultPriority'>>>;
   readonly workers: WorkerSettings;
   /**
    * `workers.autoscale.enabled` when the manifest itself sets it. Unset, autoscaling follows the worker
