@@ -25,7 +25,8 @@ export class BatchDelay {
 
   /**
    * Stops expecting more requests until the next batch finishes: a queued request left without running
-   * (its client went away, or it expired), so the last batch no longer predicts what is coming.
+   * (its client went away, it expired, or it was refused when the version was scaled to zero workers), so
+   * the last batch no longer predicts what is coming.
    */
   forget(): void {
     this.lastAt = -Infinity;

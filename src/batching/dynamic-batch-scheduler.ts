@@ -158,9 +158,14 @@ export class DynamicBatchScheduler implements Scheduler {
     return Math.max(mean, oldest === undefined ? 0 : performance.now() - oldest.arrival);
   }
 
-  /** Answers every queued request with `error` (the version was scaled to zero workers). */
+  /**
+   * Answers every queued request with `error` (the version was scaled to zero workers). They leave without
+   * running, so the last batch no longer predicts what is coming: the next partial batch does not wait for them.
+   */
   refuseQueued(error: SluiceError): void {
-    for (const payload of this.queues.drain()) payload.fail(error);
+    const refused = this.queues.drain();
+    if (refused.length > 0) this.delay.forget();
+    for (const payload of refused) payload.fail(error);
     this.afterWork();
   }
 

@@ -418,6 +418,15 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
     expect(h.batches()).toEqual([[1], [2, 3], [5]]);
   });
 
+  it('stops expecting batch-mates once the waiting requests are refused (scaled to zero workers)', async () => {
+    const h = await expectingTwoRows();
+    const d = h.submit(4);
+    h.scheduler.refuseQueued(new SluiceError('SLUICE_MODEL_NO_WORKERS', 'scaled to zero workers'));
+    await settle();
+    h.submit(5);
+    expect([d.error?.code, h.batches()]).toEqual(['SLUICE_MODEL_NO_WORKERS', [[1], [2, 3], [5]]]);
+  });
+
   it('does not hold a batch that is already full', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100, maxBatchSize: 2 });
     h.submit(1);
