@@ -1,4 +1,5 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -10,6 +11,52 @@ import { requestJson, startTestServer, type TestServer } from '../support/test-s
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 const LIMIT = 64 * 1024;
+
+/**
+ * Sends a POST with a body of `size` spaces over a raw connection, writing all of it before reading the
+ * answer (as clients that read only once they have sent do), and gives the first write error, if any, and
+ * the answer's status line.
+ */
+function sendWholeRequest(base: URL, path: string, size: number, chunked: boolean): Promise<{ writeError: string | undefined; statusLine: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(base.port), base.hostname);
+    let answer = '';
+    let writeError: string | undefined;
+    socket.on('data', (data: Buffer) => {
+      answer += data.toString('latin1');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      writeError ??= error.code ?? error.message;
+    });
+    socket.on('close', () => {
+      resolve({ writeError, statusLine: answer.split('\r\n')[0] ?? '' });
+    });
+    const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`;
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\n${framing}\r\nConnection: close\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let written = 0;
+    const pump = (): void => {
+      while (written < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - written));
+        written += piece.length;
+        let more: boolean;
+        if (chunked) {
+          socket.write(`${piece.length.toString(16)}\r\n`);
+          socket.write(piece);
+          more = socket.write('\r\n');
+        } else {
+          more = socket.write(piece);
+        }
+        if (!more) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      if (chunked) socket.write('0\r\n\r\n');
+    };
+    pump();
+  });
+}
 
 /**
  * The bad-input corpus: each request gets a clear 4xx with the exact code and message, and the server
@@ -311,6 +358,21 @@ describe('bad input', () => {
         message: `the request body is larger than the limit of ${LIMIT} bytes; send less data per request or raise maxRequestSizeBytes`,
       },
     });
+  });
+
+  // A body this far over the limit is still being sent when the refusal is ready: the server must read the
+  // rest (and drop it) before it closes the connection, or a client that writes its whole request before it
+  // reads the answer (Python's requests, say) gets a reset connection instead of the 413.
+  it.each([
+    ['/predictions/mlp', false],
+    ['/v2/models/mlp/infer', false],
+    ['/v1/models/mlp:predict', false],
+    ['/predictions/mlp', true],
+  ])('a body far over the size limit on %s (chunked: %s) → a 413 that a client writing its whole request first reads', async (path, chunked) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await sendWholeRequest(new URL(t.inference), path, 8 * 1024 * 1024, chunked);
+      expect(answer).toEqual({ writeError: undefined, statusLine: 'HTTP/1.1 413 Payload Too Large' });
+    }
   });
 
   it('a binary header length larger than the body → 400', async () => {

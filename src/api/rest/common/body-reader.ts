@@ -35,9 +35,37 @@ function encodedBodyRefusal(header: string | undefined): SluiceError | undefined
 }
 
 /**
+ * How many bytes past the limit an oversized body is still read (and dropped) before it is refused. The
+ * refusal closes the connection; closed while the client is still sending, the connection is reset, and a
+ * client that writes its whole body before it reads the answer (fetch, Python's requests, most HTTP
+ * libraries) sees a broken pipe instead of the 413. Reading the rest first lets the answer through; a body
+ * even larger than this is refused at once (the client may then see the reset), so a client cannot keep
+ * the server reading for long. `requestReceiveTimeoutMs` bounds the time either way.
+ */
+export const OVERSIZED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `error` once the rest of `stream`'s body has arrived (and been dropped), or once the connection has
+ * closed: see {@link OVERSIZED_BODY_DRAIN_BYTES}.
+ */
+function refuseAfterDraining(stream: IncomingMessage, error: SluiceError): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    const refuse = (): void => {
+      reject(error);
+    };
+    stream.once('end', refuse);
+    stream.once('error', refuse);
+    stream.once('close', refuse);
+    stream.resume();
+  });
+}
+
+/**
  * Reads a request body of at most `limit` bytes. With `alignAt` (the binary tensor extension's header
  * length), the bytes after the header start on an 8-byte boundary, so tensors need no copy. A body
- * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` as soon as that is known; a body cut short,
+ * larger than the limit fails with `SLUICE_REQUEST_TOO_LARGE` once the rest of it (up to
+ * {@link OVERSIZED_BODY_DRAIN_BYTES} past the limit) has been read and dropped, so that the client can
+ * read the answer; a body cut short,
  * or a connection closed before the body has arrived, with `SLUICE_REQUEST_INVALID`; a body with a
  * `Content-Encoding` other than `identity`, with `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE` before it is read.
  */
@@ -46,7 +74,10 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
   if (encoded !== undefined) return Promise.reject(encoded);
   const declared = Number(stream.headers['content-length']);
   const known = Number.isSafeInteger(declared) && declared >= 0;
-  if (known && declared > limit) return Promise.reject(tooLarge(limit));
+  if (known && declared > limit) {
+    if (stream.destroyed || declared - limit > OVERSIZED_BODY_DRAIN_BYTES) return Promise.reject(tooLarge(limit));
+    return refuseAfterDraining(stream, tooLarge(limit));
+  }
   // Closed while the request waited (for its auth check, say): the stream will send nothing more.
   if (stream.destroyed) return Promise.reject(clientClosed(0, known ? declared : undefined));
   return new Promise<Buffer>((resolve, reject) => {
@@ -58,9 +89,23 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
       stream.resume();
       reject(error);
     };
+    // A chunked body over the limit: what came is dropped, and so is the rest, read on to its end (as far
+    // as OVERSIZED_BODY_DRAIN_BYTES past the limit), before the refusal.
+    let overLimitBy: number | undefined;
     const onData = (chunk: Buffer): void => {
+      if (overLimitBy !== undefined) {
+        overLimitBy += chunk.length;
+        if (overLimitBy > OVERSIZED_BODY_DRAIN_BYTES) fail(tooLarge(limit));
+        return;
+      }
       if (received + chunk.length > (known ? declared : limit)) {
-        fail(known ? new SluiceError('SLUICE_REQUEST_INVALID', 'the request body is longer than its Content-Length') : tooLarge(limit));
+        if (known) {
+          fail(new SluiceError('SLUICE_REQUEST_INVALID', 'the request body is longer than its Content-Length'));
+          return;
+        }
+        chunks.length = 0;
+        overLimitBy = received + chunk.length - limit;
+        if (overLimitBy > OVERSIZED_BODY_DRAIN_BYTES) fail(tooLarge(limit));
         return;
       }
       if (target) chunk.copy(target, received);
@@ -72,9 +117,13 @@ export function readBody(stream: IncomingMessage, limit: number, alignAt?: numbe
     // client's doing (it gave up, or its network did), so a client error rather than the server's.
     stream.once('error', (error) => {
       stream.removeListener('data', onData);
-      reject(clientClosed(received, known ? declared : undefined, error));
+      reject(overLimitBy !== undefined ? tooLarge(limit) : clientClosed(received, known ? declared : undefined, error));
     });
     stream.once('end', () => {
+      if (overLimitBy !== undefined) {
+        reject(tooLarge(limit));
+        return;
+      }
       if (target) {
         if (received !== declared) {
           reject(new SluiceError('SLUICE_REQUEST_INVALID', `the request body ended after ${received} of its ${declared} bytes`));

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { readBody } from '../../../../src/api/rest/common/body-reader.js';
+import { OVERSIZED_BODY_DRAIN_BYTES, readBody } from '../../../../src/api/rest/common/body-reader.js';
 
 /** A request stream with the given headers that sends `chunks`. */
 function request(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
@@ -48,15 +48,49 @@ describe('readBody', () => {
     expect(body.length).toBe(13);
   });
 
-  it('refuses a declared length over the limit before reading', async () => {
-    await expect(readBody(request([Buffer.alloc(10)], { 'content-length': '10' }), 4)).rejects.toMatchObject({
+  it('refuses a declared length over the limit once the rest of the body has been read and dropped', async () => {
+    const stream = request([Buffer.alloc(10)], { 'content-length': '10' });
+    let ended = false;
+    stream.once('end', () => {
+      ended = true;
+    });
+    await expect(readBody(stream, 4)).rejects.toMatchObject({
       code: 'SLUICE_REQUEST_TOO_LARGE',
       message: 'the request body is larger than the limit of 4 bytes; send less data per request or raise maxRequestSizeBytes',
     });
+    expect(ended).toBe(true);
   });
 
-  it('refuses a chunked body once it passes the limit', async () => {
-    await expect(readBody(request([Buffer.alloc(3), Buffer.alloc(3)]), 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+  it('refuses at once, unread, a declared length more than OVERSIZED_BODY_DRAIN_BYTES over the limit', async () => {
+    const stream = new PassThrough();
+    Object.assign(stream, { headers: { 'content-length': String(4 + OVERSIZED_BODY_DRAIN_BYTES + 1) } });
+    // Nothing is ever sent: the refusal must not wait for the body.
+    await expect(readBody(stream as unknown as IncomingMessage, 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+  });
+
+  it('refuses an oversized body whose client closes the connection while it is being dropped', async () => {
+    await expect(readBody(abandonedRequest([Buffer.alloc(3)], { 'content-length': '10' }), 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+  });
+
+  it('refuses a chunked body that passes the limit once it has ended, not with what came before', async () => {
+    const stream = request([Buffer.alloc(3), Buffer.alloc(3), Buffer.alloc(3)]);
+    let ended = false;
+    stream.once('end', () => {
+      ended = true;
+    });
+    await expect(readBody(stream, 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+    expect(ended).toBe(true);
+  });
+
+  it('refuses a chunked body at once when it runs OVERSIZED_BODY_DRAIN_BYTES past the limit', async () => {
+    const stream = new PassThrough();
+    Object.assign(stream, { headers: {} });
+    setImmediate(() => stream.write(Buffer.alloc(4 + OVERSIZED_BODY_DRAIN_BYTES + 1)));
+    await expect(readBody(stream as unknown as IncomingMessage, 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
+  });
+
+  it('refuses a chunked body over the limit whose client closes the connection as too large', async () => {
+    await expect(readBody(abandonedRequest([Buffer.alloc(3), Buffer.alloc(3)]), 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
   });
 
   it('refuses a body shorter than its Content-Length', async () => {
