@@ -122,6 +122,19 @@ describe('KServe v1 API', () => {
     });
   });
 
+  it.each(['application/octet-stream', 'image/png', 'multipart/form-data; boundary=x'])(
+    'reads a JSON body sent as %s as JSON, as the kserve envelope does, rather than saying it has no instances',
+    async (contentType) => {
+      const answer = await requestJson(`${t.inference}/v1/models/iris:predict`, { method: 'POST', headers: { 'content-type': contentType }, body: JSON.stringify({ instances: [SETOSA] }) });
+      expect(answer).toMatchObject({ status: 200, body: { predictions: [{ label: 'setosa' }] } });
+    },
+  );
+
+  it('answers a body that is not JSON, whatever its Content-Type, with 400 SLUICE_REQUEST_MALFORMED_JSON', async () => {
+    const answer = await requestJson(`${t.inference}/v1/models/iris:predict`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: 'not json' });
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON', error: expect.stringMatching(/^the request body is not valid JSON: /) as unknown } });
+  });
+
   it('answers empty instances with 400', async () => {
     expect(await predict('iris', { instances: [] })).toMatchObject({
       status: 400,
