@@ -107,6 +107,18 @@ describe('bad input', () => {
     expect(await post('/v2/models/iris/infer', 'a,b', 'text/csv')).toMatchObject({ status: 415, body: { errorCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' } });
   });
 
+  // `curl -d` sends form data; Triton's and KServe's own examples post OIP JSON that way.
+  it.each(['application/x-www-form-urlencoded', 'text/plain', ''])('an OIP JSON body sent as %j is read as JSON', async (contentType) => {
+    const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [{ name: 'label' }] });
+    const headers: Record<string, string> = contentType === '' ? {} : { 'content-type': contentType };
+    const answer = await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', body: Buffer.from(body), headers });
+    expect(answer).toMatchObject({ status: 200, body: { outputs: [{ name: 'label', data: [0] }] } });
+  });
+
+  it('form data on OIP infer that is not JSON → 400 SLUICE_REQUEST_MALFORMED_JSON', async () => {
+    expect(await post('/v2/models/iris/infer', 'a=b', 'application/x-www-form-urlencoded')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' } });
+  });
+
   const LATIN1 = 'the body is declared as charset=latin1, but Sluice reads JSON and text bodies as UTF-8 only; send the body UTF-8 encoded, with charset=utf-8 or no charset';
 
   it.each(['/predictions/iris', '/predictions/iris/1.0'])('a JSON body declared as Latin-1 on %s → 415 naming the charset', async (path) => {

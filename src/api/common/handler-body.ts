@@ -3,7 +3,7 @@ import type { HandlerRequest } from '../../plugins/sdk/handler.js';
 import { isJsonMediaType, parseJson } from './json-body.js';
 
 /** Media types curl and browsers send for typed-in bodies (and gRPC, which has none); JSON in them is taken as JSON. */
-const LOOSE_TEXT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);
+export const LOOSE_TEXT_TYPES: ReadonlySet<string> = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);
 
 /**
  * A body as a handler sees it: parsed JSON for JSON media types (and for JSON-looking text sent as

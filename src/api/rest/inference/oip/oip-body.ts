@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SluiceError } from '../../../../common/errors/index.js';
 import { charsetOf, refuseNonUtf8Charset } from '../../../../plugins/sdk/body-charset.js';
+import { LOOSE_TEXT_TYPES } from '../../../common/handler-body.js';
 import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
 import { decodeOipRequest, parseBinaryHeader, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
 
@@ -10,7 +11,8 @@ export const HEADER_LENGTH = 'inference-header-content-length';
 /**
  * An OIP infer request from its body bytes and headers: a JSON document, or with
  * `Inference-Header-Content-Length` a JSON header followed by binary tensors. A JSON document declared in a
- * charset other than UTF-8 is refused (415).
+ * charset other than UTF-8 is refused (415). JSON sent as text/plain or form data (as `curl -d` sends it,
+ * and as Triton's and KServe's own examples do) is read as JSON too; other media types are refused (415).
  */
 export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): DecodedOipRequest {
   const headerLength = headers[HEADER_LENGTH];
@@ -19,7 +21,7 @@ export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): Decod
     return decodeOipRequest(parseBinaryHeader(header, headerLength), binary);
   }
   const mediaType = mediaTypeOfHeader(headers['content-type']);
-  if (mediaType !== '' && !isJsonMediaType(mediaType)) {
+  if (!LOOSE_TEXT_TYPES.has(mediaType) && !isJsonMediaType(mediaType)) {
     throw new SluiceError(
       'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
       `an OIP infer request is JSON (Content-Type: application/json), or a JSON header plus binary tensors with the Inference-Header-Content-Length header; got ${mediaType}`,
