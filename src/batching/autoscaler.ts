@@ -33,6 +33,8 @@ export interface AutoscaleTarget {
   queueTimeMs(): number;
   /** Mean busy fraction of the workers over the last look (0..1). */
   utilization(): number;
+  /** Requests queued or running now: the workers are not idle while there are any. */
+  pending(): number;
   /** Sets the worker count. */
   scaleTo(count: number): void;
 }
@@ -51,7 +53,8 @@ const KEPT_DECISIONS = 20;
  * Moves the worker count between `min` and `max` from the load, with hysteresis: a worker is added when
  * the queue time stays above `scaleUpQueueMs` for `scaleUpAfter` looks in a row, one is removed after the
  * workers were idle for `scaleDownIdleMs`, and no decision follows another within `cooldownMs`. Every
- * decision is logged and kept.
+ * decision is logged and kept. With a `min` of zero, the last worker leaves once idle and the next
+ * request brings one back ({@link wake}).
  */
 export class Autoscaler {
   private above = 0;
@@ -86,7 +89,7 @@ export class Autoscaler {
     const queueMs = this.target.queueTimeMs();
     const utilization = this.target.utilization();
     this.above = queueMs > this.settings.scaleUpQueueMs ? this.above + 1 : 0;
-    if (utilization <= IDLE_UTILIZATION && queueMs < IDLE_QUEUE_MS) this.idleSince ??= now;
+    if (utilization <= IDLE_UTILIZATION && queueMs < IDLE_QUEUE_MS && this.target.pending() === 0) this.idleSince ??= now;
     else this.idleSince = undefined;
     if (!this.enabled || now - this.lastDecisionAt < this.settings.cooldownMs) return;
     const { min, max } = this.target.bounds();
@@ -96,6 +99,19 @@ export class Autoscaler {
     } else if (this.idleSince !== undefined && now - this.idleSince >= this.settings.scaleDownIdleMs && current > min) {
       this.decide(now, current, current - 1, `workers idle for ${Math.round(now - this.idleSince)} ms`);
     }
+  }
+
+  /**
+   * A request arrived while no worker runs: with autoscaling on and room above zero, one worker is added
+   * at once (cooldown or not: the request waits for it) and true is answered, so the request queues for
+   * it; false when the request cannot get a worker this way. True, adding nothing, when a worker is asked
+   * for already. `now` in milliseconds (`performance.now()`).
+   */
+  wake(now: number): boolean {
+    if (this.target.current() > 0) return true;
+    if (!this.enabled || this.target.bounds().max < 1) return false;
+    this.decide(now, 0, 1, 'a request arrived while no worker ran');
+    return true;
   }
 
   private decide(now: number, from: number, to: number, reason: string): void {

@@ -29,6 +29,12 @@ export interface DynamicBatchSchedulerOptions {
   /** False when the model's first dimensions are not all variable: every request then runs alone. */
   readonly batchable: boolean;
   readonly pool: InstancePool;
+  /**
+   * Called when a request arrives while the version asks for no workers: true when it now asks for one
+   * (autoscaling from zero), and the request waits for it; otherwise the request is refused with
+   * `SLUICE_MODEL_NO_WORKERS`.
+   */
+  readonly wakeFromZero?: () => boolean;
   /** Called after every batch (metrics). */
   readonly onBatch?: (report: BatchReport) => void;
   /** Reports queue waits and batches to tracing; absent when tracing is off. */
@@ -204,13 +210,6 @@ export class DynamicBatchScheduler implements Scheduler {
   private refusal(job: InferenceJob): SluiceError | undefined {
     const { policy } = this.options;
     if (this.stopping) return new SluiceError('SLUICE_MODEL_UNLOADING', `${this.label} is being unloaded; send the request to another version or retry later`);
-    // Zero asked for, not zero running: while a failed instance is being replaced, requests wait for it.
-    if (this.options.pool.targetCount === 0) {
-      return new SluiceError(
-        'SLUICE_MODEL_NO_WORKERS',
-        `${this.label} has no workers; scale it up with PUT /models/${this.options.model}/${this.options.version}?min_worker=1`,
-      );
-    }
     if (job.priority !== undefined && (!Number.isInteger(job.priority) || job.priority < 1 || job.priority > policy.priorityLevels)) {
       return new SluiceError(
         'SLUICE_REQUEST_INVALID',
@@ -221,6 +220,14 @@ export class DynamicBatchScheduler implements Scheduler {
     // `enqueue` decides once the request is in the queue, where it would wait.
     if (this.queues.liveCount >= policy.queueSize && !(this.gathering && this.options.pool.idleCount > 0)) return this.queueFull();
     if (job.isCancelled?.() === true || job.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
+    // Zero asked for, not zero running: while a failed instance is being replaced, requests wait for it.
+    // Asked last, so that a request refused for another reason does not start a worker.
+    if (this.options.pool.targetCount === 0 && this.options.wakeFromZero?.() !== true) {
+      return new SluiceError(
+        'SLUICE_MODEL_NO_WORKERS',
+        `${this.label} has no workers; scale it up with PUT /models/${this.options.model}/${this.options.version}?min_worker=1`,
+      );
+    }
     return undefined;
   }
 

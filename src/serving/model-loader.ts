@@ -155,6 +155,7 @@ export async function loadModelVersion(
       ...(deps.handlerPlugin?.(manifest.handler) !== undefined ? { handlerPlugin: deps.handlerPlugin(manifest.handler) } : {}),
       settings,
       autoscaleSwitchedOff: autoscaleSwitchedOff(manifest, overrides),
+      scalesFromZero: manifest.workers.min === 0,
       batchable,
       logger,
       ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),

@@ -37,6 +37,11 @@ export interface ModelVersionParts {
   readonly settings: VersionSettings;
   /** True when the model switched autoscaling off; otherwise it is on whenever max > min, as the bounds change. */
   readonly autoscaleSwitchedOff: boolean;
+  /**
+   * True when the manifest asks for `workers.min: 0`: with autoscaling on, a request that arrives while no
+   * worker runs starts one.
+   */
+  readonly scalesFromZero?: boolean;
   /** Whether requests can be batched (every input's and output's first dimension is variable). */
   readonly batchable: boolean;
   readonly logger: Logger;
@@ -74,6 +79,13 @@ export class ModelVersion {
   state: VersionState = 'ready';
   private currentSettings: VersionSettings;
   private readonly autoscaleSwitchedOff: boolean;
+  /**
+   * The manifest asks for `workers.min: 0`: with autoscaling on, a request that arrives while no worker
+   * runs starts one (scale to zero and back). A version scaled to zero at run time waits for an operator.
+   */
+  private readonly scalesFromZero: boolean;
+  /** Scaled to zero workers by the management API, and not scaled up since: requests are refused. */
+  private heldAtZero = false;
   private readonly autoscaler: Autoscaler;
   private readonly ticker: NodeJS.Timeout;
   private readonly controller = new AbortController();
@@ -98,6 +110,7 @@ export class ModelVersion {
     this.logger = parts.logger;
     this.currentSettings = parts.settings;
     this.autoscaleSwitchedOff = parts.autoscaleSwitchedOff;
+    this.scalesFromZero = parts.scalesFromZero ?? false;
     // Shared by every request of the version, so frozen once here: a handler cannot change it for the others.
     this.context = Object.freeze({
       model: this.description,
@@ -117,6 +130,7 @@ export class ModelVersion {
       batchable: parts.batchable,
       pool: this.pool,
       policy: batchingPolicyOf(s),
+      wakeFromZero: () => this.scalesFromZero && !this.heldAtZero && this.autoscaler.wake(performance.now()),
       onBatch: (report) => parts.onBatch?.(this, report),
       tracing: createBatchTracing({ model: this.name, version: this.version, executionProvider: parts.executorModel.executionProvider }),
     });
@@ -128,6 +142,7 @@ export class ModelVersion {
         current: () => this.pool.targetCount,
         queueTimeMs: () => this.scheduler.takeQueueTimeMs(),
         utilization: () => this.pool.sampleUtilization(),
+        pending: () => this.scheduler.inflightCount(),
         scaleTo: (count) => {
           this.pool.scale(count);
         },
@@ -157,13 +172,15 @@ export class ModelVersion {
   /**
    * Changes worker bounds and scales to the new minimum without losing accepted jobs; the autoscaler
    * moves between the bounds from there, on when they leave it room (unless the model switched it off).
-   * Scaling to zero answers queued requests with "no workers".
+   * Scaling to zero answers queued requests with "no workers", and holds the version there until it is
+   * scaled up again: no request brings a worker back, whatever the manifest's minimum.
    */
   scaleWorkers(minWorkers: number, maxWorkers: number): void {
     const enabled = autoscaleEnabled(this.autoscaleSwitchedOff, minWorkers, maxWorkers);
     this.currentSettings = { ...this.currentSettings, minWorkers, maxWorkers, autoscale: { ...this.currentSettings.autoscale, enabled } };
     this.autoscaler.setEnabled(enabled);
     this.pool.scale(minWorkers);
+    this.heldAtZero = minWorkers === 0;
     if (minWorkers === 0) {
       this.scheduler.refuseQueued(
         new SluiceError('SLUICE_MODEL_NO_WORKERS', `model \`${this.name}\` version \`${this.version}\` was scaled to zero workers while this request waited`),

@@ -14,9 +14,9 @@ describe('autoscaling under load', () => {
   let t: TestServer;
   const runtime = new GatedRuntime((path) => path.includes('/elastic/') || path.includes('/fixed/'));
   const describeModel = async (model = 'elastic'): Promise<Described> => ((await requestJson(`${t.management}/models/${model}`)).body as [Described])[0];
-  const until = async (check: (d: Described) => boolean): Promise<Described> => {
+  const until = async (check: (d: Described) => boolean, model = 'elastic'): Promise<Described> => {
     for (;;) {
-      const d = await describeModel();
+      const d = await describeModel(model);
       if (check(d)) return d;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -34,6 +34,11 @@ describe('autoscaling under load', () => {
           name: 'elastic',
           version: '1',
           workers: { min: 1, max: 2, autoscale: { intervalMs: 100, scaleUpQueueMs: 20, scaleUpAfter: 2, scaleDownIdleMs: 300, cooldownMs: 0 } },
+        });
+        await addStoreModel(store, 'from-zero', (dir) => writeIdentityModel(dir, 'FP32', [-1]), {
+          name: 'from-zero',
+          version: '1',
+          workers: { min: 0, max: 1, autoscale: { intervalMs: 100, scaleDownIdleMs: 300, cooldownMs: 0 } },
         });
         await addStoreModel(store, 'fixed', (dir) => writeIdentityModel(dir, 'FP32', [-1]), {
           name: 'fixed',
@@ -57,6 +62,32 @@ describe('autoscaling under load', () => {
     await Promise.all(load);
     const scaledDown = await until((d) => d.workers.length === 1);
     expect(scaledDown.autoscale.decisions.at(-1)).toMatchObject({ from: 2, to: 1, reason: expect.stringMatching(/^workers idle for \d+ ms$/) as unknown });
+  });
+
+  it('starts a worker for a request to a model scaled to zero by its min of 0, answers it, and removes the worker once idle', async () => {
+    const before = await describeModel('from-zero');
+    const answer = await infer('from-zero');
+    const after = await describeModel('from-zero');
+    const idle = await until((d) => d.workers.length === 0, 'from-zero');
+    expect({
+      before: [before.workers.length, before.autoscale.enabled],
+      answer: (answer as { status: number }).status,
+      woken: after.autoscale.decisions[0],
+      left: idle.autoscale.decisions.at(-1),
+    }).toEqual({
+      before: [0, true],
+      answer: 200,
+      woken: expect.objectContaining({ from: 0, to: 1, reason: 'a request arrived while no worker ran' }) as unknown,
+      left: expect.objectContaining({ from: 1, to: 0, reason: expect.stringMatching(/^workers idle for \d+ ms$/) as unknown }) as unknown,
+    });
+  });
+
+  it('keeps a model scaled to zero through the management API at zero, its manifest min of 0 or not, until it is scaled up', async () => {
+    await requestJson(`${t.management}/models/from-zero?min_worker=0`, { method: 'PUT' });
+    const held = (await infer('from-zero')) as { status: number; body: { errorCode: string } };
+    await requestJson(`${t.management}/models/from-zero?min_worker=1`, { method: 'PUT' });
+    const again = (await infer('from-zero')) as { status: number };
+    expect([held.status, held.body.errorCode, again.status]).toEqual([503, 'SLUICE_MODEL_NO_WORKERS', 200]);
   });
 
   it('removes the extra worker under a light load whose requests never wait', async () => {

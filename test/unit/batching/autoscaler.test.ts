@@ -15,6 +15,7 @@ const SETTINGS: AutoscaleSettings = {
 class Target implements AutoscaleTarget {
   queueMs = 0;
   busy = 0;
+  waiting = 0;
   min = 1;
   max = 4;
   readonly scaledTo: number[] = [];
@@ -35,6 +36,10 @@ class Target implements AutoscaleTarget {
 
   utilization(): number {
     return this.busy;
+  }
+
+  pending(): number {
+    return this.waiting;
   }
 
   scaleTo(count: number): void {
@@ -202,6 +207,52 @@ describe('Autoscaler: decisions', () => {
     target.queueMs = 150;
     tickEverySecond(autoscaler, 1000, 25_000);
     expect(autoscaler.decisions().map((d) => d.to)).toEqual(Array.from({ length: 20 }, (_, i) => i + 6));
+  });
+});
+
+describe('Autoscaler: from zero', () => {
+  it('adds a worker at once when a request arrives while none runs, cooldown or not', () => {
+    const { target, autoscaler } = setup({}, 0);
+    target.min = 0;
+    autoscaler.tick(1000);
+    expect({ woken: autoscaler.wake(1500), scaledTo: target.scaledTo, reason: autoscaler.decisions()[0]?.reason }).toEqual({
+      woken: true,
+      scaledTo: [1],
+      reason: 'a request arrived while no worker ran',
+    });
+  });
+
+  it('adds nothing when a worker is asked for already', () => {
+    const { target, autoscaler } = setup({}, 1);
+    expect({ woken: autoscaler.wake(1000), scaledTo: target.scaledTo }).toEqual({ woken: true, scaledTo: [] });
+  });
+
+  it('adds no worker when autoscaling is off', () => {
+    const { target, autoscaler } = setup({ enabled: false }, 0);
+    target.min = 0;
+    expect({ woken: autoscaler.wake(1000), scaledTo: target.scaledTo }).toEqual({ woken: false, scaledTo: [] });
+  });
+
+  it('adds no worker when max is zero', () => {
+    const { target, autoscaler } = setup({}, 0);
+    target.min = 0;
+    target.max = 0;
+    expect({ woken: autoscaler.wake(1000), scaledTo: target.scaledTo }).toEqual({ woken: false, scaledTo: [] });
+  });
+
+  it('removes the last worker once idle when min is zero', () => {
+    const { target, autoscaler } = setup({ cooldownMs: 0 }, 1);
+    target.min = 0;
+    tickEverySecond(autoscaler, 1000, 7000);
+    expect(target.scaledTo).toEqual([0]);
+  });
+
+  it('does not count workers as idle while a request is queued, however short its wait so far', () => {
+    const { target, autoscaler } = setup({ cooldownMs: 0 }, 1);
+    target.min = 0;
+    target.waiting = 1;
+    tickEverySecond(autoscaler, 1000, 20_000);
+    expect(target.scaledTo).toEqual([]);
   });
 });
 

@@ -68,7 +68,7 @@ class Harness {
   /** Tags in the order their callers were answered. */
   readonly answered: number[] = [];
 
-  private constructor(policy: Partial<BatchingPolicy>, batchable: boolean) {
+  private constructor(policy: Partial<BatchingPolicy>, batchable: boolean, wakeFromZero?: () => boolean) {
     // The pool reports available instances only once they started, after the scheduler exists.
     this.pool = new InstancePool(this.model, 'm-1', this.logger, () => {
       this.scheduler.instanceAvailable();
@@ -80,11 +80,16 @@ class Harness {
       batchable,
       pool: this.pool,
       onBatch: (report) => this.reports.push(report),
+      ...(wakeFromZero ? { wakeFromZero } : {}),
     });
   }
 
-  static async start(policy: Partial<BatchingPolicy> = {}, options: { instances?: number; batchable?: boolean } = {}): Promise<Harness> {
-    const h = new Harness(policy, options.batchable ?? true);
+  static async start(
+    policy: Partial<BatchingPolicy> = {},
+    options: { instances?: number; batchable?: boolean; wakeFromZero?: (h: Harness) => boolean } = {},
+  ): Promise<Harness> {
+    const wake = options.wakeFromZero;
+    const h: Harness = new Harness(policy, options.batchable ?? true, wake ? () => wake(h) : undefined);
     h.pool.scale(options.instances ?? 1);
     await h.pool.started();
     return h;
@@ -605,6 +610,26 @@ describe('DynamicBatchScheduler: refusals', () => {
       code: 'SLUICE_MODEL_NO_WORKERS',
       message: 'model `m` version `1` has no workers; scale it up with PUT /models/m/1?min_worker=1',
     });
+  });
+
+  it('queues a request that arrives with no workers when the version starts one for it, and runs it there', async () => {
+    const h = await Harness.start({}, { wakeFromZero: (self) => (self.pool.scale(1), true) });
+    h.pool.scale(0);
+    await settle();
+    const a = h.submit(1);
+    await h.pool.started();
+    await settle();
+    await h.succeed(1);
+    expect({ error: a.error, output: a.outcome?.outputs[0] }).toEqual({ error: undefined, output: expectedOutput(1) });
+  });
+
+  it('does not ask for a worker for a request it refuses for another reason', async () => {
+    let asked = 0;
+    const h = await Harness.start({ priorityLevels: 3 }, { wakeFromZero: () => (asked++, true) });
+    h.pool.scale(0);
+    const a = h.submit(1, { priority: 7 });
+    await settle();
+    expect({ code: a.error?.code, asked }).toEqual({ code: 'SLUICE_REQUEST_INVALID', asked: 0 });
   });
 
   it('refuses a request whose client left before it was queued', async () => {
