@@ -130,7 +130,7 @@ export class ModelVersion {
       batchable: parts.batchable,
       pool: this.pool,
       policy: batchingPolicyOf(s),
-      wakeFromZero: () => this.scalesFromZero && !this.heldAtZero && this.autoscaler.wake(performance.now()),
+      wakeFromZero: () => this.wakesFromZero() && this.autoscaler.wake(performance.now()),
       onBatch: (report) => parts.onBatch?.(this, report),
       tracing: createBatchTracing({ model: this.name, version: this.version, executionProvider: parts.executorModel.executionProvider }),
     });
@@ -188,9 +188,17 @@ export class ModelVersion {
     }
   }
 
-  /** True when the version can take requests now (a warm instance exists). */
+  /**
+   * True when the version can take requests now: a warm instance exists, or none is asked for and a
+   * request would start one (scale to zero), so that readiness probes keep such a version in service.
+   */
   isReady(): boolean {
-    return this.state === 'ready' && this.pool.readyCount > 0;
+    return this.state === 'ready' && (this.pool.readyCount > 0 || (this.pool.targetCount === 0 && this.wakesFromZero()));
+  }
+
+  /** Whether a request that finds no worker asked for starts one. */
+  private wakesFromZero(): boolean {
+    return this.scalesFromZero && !this.heldAtZero && this.currentSettings.autoscale.enabled && this.currentSettings.maxWorkers > 0;
   }
 
   /** Workers and their states. */

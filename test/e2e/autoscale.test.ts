@@ -66,16 +66,19 @@ describe('autoscaling under load', () => {
 
   it('starts a worker for a request to a model scaled to zero by its min of 0, answers it, and removes the worker once idle', async () => {
     const before = await describeModel('from-zero');
+    const ready = await requestJson(`${t.inference}/v2/models/from-zero/ready`);
     const answer = await infer('from-zero');
     const after = await describeModel('from-zero');
     const idle = await until((d) => d.workers.length === 0, 'from-zero');
     expect({
       before: [before.workers.length, before.autoscale.enabled],
+      ready: [ready.status, ready.body],
       answer: (answer as { status: number }).status,
       woken: after.autoscale.decisions[0],
       left: idle.autoscale.decisions.at(-1),
     }).toEqual({
       before: [0, true],
+      ready: [200, { name: 'from-zero', ready: true }],
       answer: 200,
       woken: expect.objectContaining({ from: 0, to: 1, reason: 'a request arrived while no worker ran' }) as unknown,
       left: expect.objectContaining({ from: 1, to: 0, reason: expect.stringMatching(/^workers idle for \d+ ms$/) as unknown }) as unknown,
@@ -85,9 +88,10 @@ describe('autoscaling under load', () => {
   it('keeps a model scaled to zero through the management API at zero, its manifest min of 0 or not, until it is scaled up', async () => {
     await requestJson(`${t.management}/models/from-zero?min_worker=0`, { method: 'PUT' });
     const held = (await infer('from-zero')) as { status: number; body: { errorCode: string } };
+    const ready = await requestJson(`${t.inference}/v2/models/from-zero/ready`);
     await requestJson(`${t.management}/models/from-zero?min_worker=1`, { method: 'PUT' });
     const again = (await infer('from-zero')) as { status: number };
-    expect([held.status, held.body.errorCode, again.status]).toEqual([503, 'SLUICE_MODEL_NO_WORKERS', 200]);
+    expect([held.status, held.body.errorCode, ready.status, again.status]).toEqual([503, 'SLUICE_MODEL_NO_WORKERS', 503, 200]);
   });
 
   it('removes the extra worker under a light load whose requests never wait', async () => {
