@@ -1,8 +1,7 @@
-import { kserveInstances, parseJson, refuseNonUtf8Charset, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { kserveInstancesOfBody, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
 
 function decodeEntries(request: EnvelopeRequest): EnvelopeEntries {
-  refuseNonUtf8Charset(request.charset);
-  return kserveInstances(parseJson(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8')));
+  return kserveInstancesOfBody(request.body, request.charset);
 }
 
 /**

@@ -109,9 +109,14 @@ export class Autoscaler {
    */
   wake(now: number): boolean {
     if (this.target.current() > 0) return true;
-    if (!this.enabled || this.target.bounds().max < 1) return false;
+    if (!this.canWake()) return false;
     this.decide(now, 0, 1, 'a request arrived while no worker ran');
     return true;
+  }
+
+  /** Whether {@link wake} would add a worker to none: autoscaling is on and `max` leaves room above zero. */
+  canWake(): boolean {
+    return this.enabled && this.target.bounds().max > 0;
   }
 
   private decide(now: number, from: number, to: number, reason: string): void {

@@ -198,7 +198,7 @@ export class ModelVersion {
 
   /** Whether a request that finds no worker asked for starts one. */
   private wakesFromZero(): boolean {
-    return this.scalesFromZero && !this.heldAtZero && this.currentSettings.autoscale.enabled && this.currentSettings.maxWorkers > 0;
+    return this.scalesFromZero && !this.heldAtZero && this.autoscaler.canWake();
   }
 
   /** Workers and their states. */

@@ -16,6 +16,13 @@ describe('management API', () => {
   /** Holds the answer to `/models/held.sluice` while a test wants a download in flight. */
   const heldDownload = new Gate();
   const manage = (path: string, method = 'GET'): ReturnType<typeof requestJson> => requestJson(`${t.management}${path}`, { method });
+  /** Registers `POST /models?url=<query>`, reads the batching `name` got, then unregisters it. */
+  const registeredBatching = async (query: string, name: string): Promise<{ status: number; batching: unknown }> => {
+    const { status } = await manage(`/models?url=${query}`, 'POST');
+    const [described] = (await manage(`/models/${name}`)).body as { batching?: unknown }[];
+    await manage(`/models/${name}`, 'DELETE');
+    return { status, batching: described?.batching };
+  };
 
   beforeAll(async () => {
     t = await startTestServer({
@@ -304,10 +311,9 @@ describe('management API', () => {
   });
 
   it("keeps the default priority the manifest declares when priority_levels given without one still hold it", async () => {
-    expect(await manage(`/models?url=${encodeURIComponent(`${filesUrl}/models/low-default.sluice`)}&model_name=low-default-16&priority_levels=16`, 'POST')).toMatchObject({ status: 200 });
-    const [described] = (await manage('/models/low-default-16')).body as { batching: { priorityLevels: number; defaultPriority: number } }[];
-    expect(described?.batching).toMatchObject({ priorityLevels: 16, defaultPriority: 3 });
-    await manage('/models/low-default-16', 'DELETE');
+    const registered = await registeredBatching(`${encodeURIComponent(`${filesUrl}/models/low-default.sluice`)}&model_name=low-default-16&priority_levels=16`, 'low-default-16');
+    expect(registered.status).toBe(200);
+    expect(registered.batching).toMatchObject({ priorityLevels: 16, defaultPriority: 3 });
   });
 
   it("refuses priority_levels without default_priority that leave out the manifest's declared default", async () => {
@@ -323,10 +329,9 @@ describe('management API', () => {
   });
 
   it('moves the default priority to the middle of priority_levels given for a manifest that declares none', async () => {
-    expect(await manage('/models?url=mlp&model_name=mlp-levels&priority_levels=5', 'POST')).toMatchObject({ status: 200 });
-    const [described] = (await manage('/models/mlp-levels')).body as { batching: { priorityLevels: number; defaultPriority: number } }[];
-    expect(described?.batching).toMatchObject({ priorityLevels: 5, defaultPriority: 3 });
-    await manage('/models/mlp-levels', 'DELETE');
+    const registered = await registeredBatching('mlp&model_name=mlp-levels&priority_levels=5', 'mlp-levels');
+    expect(registered.status).toBe(200);
+    expect(registered.batching).toMatchObject({ priorityLevels: 5, defaultPriority: 3 });
   });
 
   it('refuses preferred_batch_sizes that repeat a size or exceed the batch_size given with them, before downloading anything', async () => {

@@ -2,7 +2,7 @@ export type { ModelDescription } from './model-description.js';
 export type { NodeHandler, NodeHandlerContext, WorkflowValue } from './node-handler.js';
 export type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from './handler.js';
 export { decodeJsonInstance, decodeJsonRequestBody, type BodyForm, type DecodedJsonBody } from './json-request-body.js';
-export { kserveInstances, type KServeInstances } from './kserve-instances.js';
+export { kserveInstances, kserveInstancesOfBody, type KServeInstances } from './kserve-instances.js';
 export { charsetOf, refuseNonUtf8Charset } from './body-charset.js';
 export { parseJson } from './json-text.js';
 export { encodeJsonOutputs, tensorRows } from './json-response-body.js';

@@ -1,5 +1,7 @@
 import { SluiceError } from '../../common/errors/index.js';
+import { refuseNonUtf8Charset } from './body-charset.js';
 import type { HandlerRequest } from './handler.js';
+import { parseJson } from './json-text.js';
 
 /** A KServe v1 body split into the requests the model's handler sees, one per instance, in order. */
 export interface KServeInstances {
@@ -39,4 +41,13 @@ export function kserveInstances(body: unknown): KServeInstances {
   if (!Array.isArray(list)) throw invalid(`${EXPECTED}; "${listName}" is ${describe(list)}, not a list with one entry per prediction`);
   if (list.length === 0) throw invalid(`"${listName}" is empty; send at least one instance`);
   return { listName, requests: list.map((instance: unknown) => ({ body: instance, contentType: 'application/json', instance: true })) };
+}
+
+/**
+ * {@link kserveInstances} of a KServe v1 body's bytes, read as JSON whatever its media type: a `charset`
+ * other than UTF-8 is refused (415), a body that is not JSON is `SLUICE_REQUEST_MALFORMED_JSON`.
+ */
+export function kserveInstancesOfBody(body: Uint8Array, charset: string | undefined): KServeInstances {
+  refuseNonUtf8Charset(charset);
+  return kserveInstances(parseJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
 }

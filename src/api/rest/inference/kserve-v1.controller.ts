@@ -1,9 +1,8 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
-import { charsetOf, refuseNonUtf8Charset } from '../../../plugins/sdk/body-charset.js';
-import { parseJson } from '../../../plugins/sdk/json-text.js';
-import { kserveInstances } from '../../../plugins/sdk/kserve-instances.js';
+import { charsetOf } from '../../../plugins/sdk/body-charset.js';
+import { kserveInstancesOfBody } from '../../../plugins/sdk/kserve-instances.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { methodNotAllowed } from '../common/allowed-methods.js';
 import { kserveV1Methods, predictedModel } from '../common/kserve-v1-path.js';
@@ -21,17 +20,6 @@ function notTaken(request: FastifyRequest, segment: string): SluiceError {
   const taken = kserveV1Methods(segment);
   if (taken.length === 0) return new SluiceError('SLUICE_ROUTE_NOT_FOUND', `no route ${route}; use GET /v1/models/<model> or POST /v1/models/<model>:predict`);
   return methodNotAllowed(route, taken, taken.includes('POST') ? '' : `; predict with POST /v1/models/${segment}:predict`);
-}
-
-/**
- * A KServe v1 body, parsed as JSON whatever its `Content-Type` says (as the `kserve` envelope reads it, so
- * the two answer alike): a body declared in a charset other than UTF-8 is refused (415), and one that is
- * not JSON gets `SLUICE_REQUEST_MALFORMED_JSON`, rather than a valid body sent as `application/octet-stream`
- * being told it has no `instances`.
- */
-function kserveBody(request: FastifyRequest): unknown {
-  refuseNonUtf8Charset(charsetOf(request.headers['content-type']));
-  return parseJson(bodyBytes(request).toString('utf8'));
 }
 
 /**
@@ -61,7 +49,8 @@ export class KServeV1Controller {
     const model = predictedModel(modelAndVerb);
     if (model === undefined) throw notTaken(request, modelAndVerb);
     this.core.registry.resolve(model); // an unknown model is a 404 whatever the body holds
-    const { listName, requests } = kserveInstances(kserveBody(request));
+    // Read as JSON whatever its Content-Type, as the `kserve` envelope reads it, so that the two answer alike.
+    const { listName, requests } = kserveInstancesOfBody(bodyBytes(request), charsetOf(request.headers['content-type']));
     const answer = await this.core.inference.predictEach({ model, requests, listName, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
     return { predictions: answer.result };
   }
