@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -46,7 +47,34 @@ describe('the start lock of a config folder', () => {
     expect(await readFile(lockFile, 'utf8')).toBe(`${process.pid}\n`);
   });
 
-  it('is held while its file holds no pid yet, as when the holder has not written it', async () => {
+  it('appears holding the pid of the process that took it, so a taker that finds it held can always name the holder', async () => {
+    // A thread reads the file the moment it appears, synchronously and as fast as it can, while this one
+    // takes the lock: a file created first and written afterwards would be read empty.
+    const reader = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { readFileSync } = require('node:fs');
+       parentPort.postMessage('reading');
+       const until = Date.now() + 10000;
+       for (;;) {
+         try { parentPort.postMessage(readFileSync(workerData, 'utf8')); break; } catch { if (Date.now() > until) { parentPort.postMessage(null); break; } }
+       }`,
+      { eval: true, workerData: lockFile },
+    );
+    const messages: (string | null)[] = [];
+    const firstRead = new Promise<string | null>((resolve) =>
+      reader.on('message', (message: string | null) => {
+        messages.push(message);
+        if (messages.length === 2) resolve(message);
+      }),
+    );
+    await new Promise((resolve) => reader.once('message', resolve));
+    const lock = await takeStartLock(lockFile);
+    expect(lock.kind).toBe('taken');
+    expect(await firstRead).toBe(`${process.pid}\n`);
+    await reader.terminate();
+  });
+
+  it('is held while its file holds no pid, as a broken one does', async () => {
     await writeFile(lockFile, '');
     expect(await takeStartLock(lockFile)).toEqual({ kind: 'held', pid: undefined });
   });
@@ -76,8 +104,7 @@ describe('the start lock of a config folder', () => {
     };
     const locks = await Promise.all(Array.from({ length: 8 }, () => takeStartLock(lockFile, takeInTurn)));
     expect(locks.filter((lock) => lock.kind === 'taken')).toHaveLength(1);
-    // A taker that reads a lock file the winner has created but not yet written is told no pid.
-    const refused = locks.flatMap((lock) => (lock.kind === 'held' ? [lock.pid ?? process.pid] : []));
+    const refused = locks.flatMap((lock) => (lock.kind === 'held' ? [lock.pid] : []));
     expect(refused).toEqual(Array.from({ length: 7 }, () => process.pid));
   });
 
