@@ -70,6 +70,15 @@ describe.each(['cpu', 'gpu'])('a run failure in a batch on the %s executor', (ex
     });
   });
 
+  it('names the model file of a failed run without the folders the server keeps it in', async () => {
+    const answer = await lookup([99]);
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 500,
+      body: { error: expect.stringMatching(/^ONNX Runtime failed to run model file `lookup\.onnx`: .*idx=99/), errorCode: 'SLUICE_INFERENCE_FAILED' },
+    });
+    expect(JSON.stringify(answer.body)).not.toContain(t.dir);
+  });
+
   it('keeps serving on the same instance after the failure', async () => {
     const [described] = (await requestJson(`${t.management}/models/lookup`)).body as [{ workers: { id: string; status: string }[] }];
     const answer = await lookup([2]);

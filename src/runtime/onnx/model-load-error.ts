@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { SluiceError, type ErrorDetails } from '../../common/errors/index.js';
 
 /** `SLUICE_MODEL_LOAD_FAILED` for `modelPath`, with the reason given by ONNX Runtime or the file system. */
@@ -15,9 +16,18 @@ export function modelLoadFailed(
   );
 }
 
+/**
+ * How errors of a run name the model file: by its base name. They reach inference clients, who have no
+ * business learning where the server keeps its files; the full path stays in the error's details, which
+ * the server's log shows.
+ */
+export function runModelFile(modelPath: string): string {
+  return `model file \`${basename(modelPath)}\``;
+}
+
 /** `SLUICE_MODEL_UNLOADING` for a run asked of the session of `modelPath` after its release. */
 export function sessionReleased(modelPath: string): SluiceError {
-  return new SluiceError('SLUICE_MODEL_UNLOADING', `the session for ${modelPath} has been released; it cannot run any more`, { modelPath });
+  return new SluiceError('SLUICE_MODEL_UNLOADING', `the session for ${runModelFile(modelPath)} has been released; it cannot run any more`, { modelPath });
 }
 
 /**

@@ -3,7 +3,7 @@ import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { type Tensor, type TensorSpec } from '../../common/tensor/index.js';
 import { type ExecutionProviderName, type LoadedModel } from '../model-runtime.js';
 import { type ExecutionProviderSelection } from './execution-provider.js';
-import { reasonOf, sessionReleased } from './model-load-error.js';
+import { reasonOf, runModelFile, sessionReleased } from './model-load-error.js';
 import { checkOrtTensorValues, ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';
 
 /**
@@ -97,7 +97,7 @@ export class OnnxLoadedModel implements LoadedModel {
       const reason = reasonOf(error);
       throw new SluiceError(
         'SLUICE_INFERENCE_FAILED',
-        `ONNX Runtime failed to run ${this.modelPath}: ${reason}`,
+        `ONNX Runtime failed to run ${runModelFile(this.modelPath)}: ${reason}`,
         { modelPath: this.modelPath, reason },
         { cause: error },
       );

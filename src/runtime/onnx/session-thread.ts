@@ -1,7 +1,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { isSluiceError, type ErrorCode } from '../../common/errors/index.js';
 import { toModelInputDatatypes, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
-import { reasonOf } from './model-load-error.js';
+import { reasonOf, runModelFile } from './model-load-error.js';
 import type { OnnxLoadedModel } from './onnx-loaded-model.js';
 import { OnnxRuntime } from './onnx-runtime.js';
 import type { SessionThreadError, SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
@@ -72,7 +72,7 @@ function run(request: Extract<SessionThreadRequest, { kind: 'run' }>): void {
       post({ kind: 'ran', id: request.id, outputs, lent }, back);
     },
     (error: unknown) => {
-      post({ kind: 'failed', id: request.id, error: threadError(error, 'SLUICE_INFERENCE_FAILED', `ONNX Runtime failed to run ${loaded.modelPath}`), lent }, lent);
+      post({ kind: 'failed', id: request.id, error: threadError(error, 'SLUICE_INFERENCE_FAILED', `ONNX Runtime failed to run ${runModelFile(loaded.modelPath)}`), lent }, lent);
     },
   );
 }

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
 import { SluiceError } from '../../../../src/plugins/sdk/index.js';
@@ -94,7 +95,7 @@ describe('GpuExecutor warm-up', () => {
     await expect(failure).rejects.toMatchObject({
       code: 'SLUICE_MODEL_LOAD_FAILED',
       message:
-        `warm-up of ${modelPath} on cpu failed with a FP32[2,4], b FP32[2,4] (64 bytes of input): ONNX Runtime failed to run ${modelPath}: ` +
+        `warm-up of ${modelPath} on cpu failed with a FP32[2,4], b FP32[2,4] (64 bytes of input): ONNX Runtime failed to run model file \`${basename(modelPath)}\`: ` +
         'Got invalid dimensions for input: a for the following indices\n index: 1 Got: 4 Expected: 3\n Please fix either the inputs/outputs or the model. ' +
         '(if the model cannot take zeros of these shapes, give shapes it can take in executorOptions.warmUpShapes, or set warmUp: false)',
     });
