@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { archiveManifestEntry, buildTar } from '../support/tar-builder.js';
 import { binaryRequestBody, readBinaryResponse } from '../support/oip-binary.js';
-import { writeIdentityModel } from '../support/onnx-models.js';
+import { writeIdentityModel, writeNoZeroRowsModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -82,6 +82,7 @@ describe('bad input', () => {
         // The GPU executor takes FP32 data for FP16 inputs and rounds it (on the CPU provider here).
         await addStoreModel(store, 'half', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'half', version: '1', executor: 'gpu', device: 'gpu' });
         await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
+        await addStoreModel(store, 'no-zero-rows', writeNoZeroRowsModel, { name: 'no-zero-rows', version: '1', batching: { maxBatchSize: 8 } });
       },
     });
   });
@@ -181,7 +182,7 @@ describe('bad input', () => {
   it('unknown model → 404', async () => {
     expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
       status: 404,
-      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: echo-bytes, half, iris, mlp' },
+      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: echo-bytes, half, iris, mlp, no-zero-rows' },
     });
   });
 
@@ -293,6 +294,32 @@ describe('bad input', () => {
       body: {
         error: 'inputs[0].shape[0] is 1e+308, beyond 2^53 - 1 (a JSON number that large is not exact); a shape is a list of non-negative integers, e.g. [1, 4]',
         errorCode: 'SLUICE_REQUEST_INVALID',
+      },
+    });
+  });
+
+  it('zero rows for a model that cannot run them → 400 naming the input, not a failure of the server', async () => {
+    const zeroRows = { inputs: [{ name: 'input', shape: [0, 2], datatype: 'FP32', data: [] }] };
+    const answer = await requestJson(`${t.inference}/v2/models/no-zero-rows/infer`, { method: 'POST', json: zeroRows });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: {
+        error: expect.stringMatching(/^input `input` has shape \[0,2\], which holds no values, and the model cannot run it \(ONNX Runtime failed to run model file `no-zero-rows\.onnx`: .+\); send at least one row$/),
+        errorCode: 'SLUICE_TENSOR_SHAPE_MISMATCH',
+      },
+    });
+    const oneRow = { inputs: [{ name: 'input', shape: [1, 2], datatype: 'FP32', data: [1, 2] }] };
+    expect(await requestJson(`${t.inference}/v2/models/no-zero-rows/infer`, { method: 'POST', json: oneRow })).toMatchObject({ status: 200 });
+  });
+
+  it('zero rows for a model that can run them → 200 with zero rows of every output', async () => {
+    expect(await oip([{ name: 'input', shape: [0, 4], datatype: 'FP32', data: [] }])).toMatchObject({
+      status: 200,
+      body: {
+        outputs: [
+          { name: 'probabilities', datatype: 'FP32', shape: [0, 3], data: [] },
+          { name: 'label', datatype: 'INT64', shape: [0], data: [] },
+        ],
       },
     });
   });
@@ -517,6 +544,7 @@ describe('bad input', () => {
         { modelName: 'half', modelUrl: 'half' },
         { modelName: 'iris', modelUrl: 'iris' },
         { modelName: 'mlp', modelUrl: 'mlp' },
+        { modelName: 'no-zero-rows', modelUrl: 'no-zero-rows' },
       ],
     });
   });

@@ -75,6 +75,22 @@ export function writeLookupModel(dir: string): Promise<string> {
 }
 
 /**
+ * A model that runs any number of rows but zero, as models whose graph reshapes by the row count do:
+ * input `input` FP32 `[N, 2]` → `Reshape` to `[N, -1]` (`0` copies the row count; with zero rows the `-1`
+ * cannot be inferred, and ONNX Runtime fails the run) → output `output` FP32 `[N, 2]`. Written to
+ * `no-zero-rows.onnx`.
+ */
+export function writeNoZeroRowsModel(dir: string): Promise<string> {
+  const bytes = new OnnxGraphBuilder('no_zero_rows')
+    .input('input', 'FP32', [-1, 2])
+    .initializer('rows_by_any', 'INT64', [2], new BigInt64Array([0n, -1n]))
+    .node('Reshape', ['input', 'rows_by_any'], ['output'])
+    .output('output', 'FP32', [-1, 2])
+    .encode();
+  return writeModel(dir, 'no-zero-rows.onnx', bytes);
+}
+
+/**
  * A model with a fixed shape and no batch dimension: input `input` FP32 `[2, 3]` → `Relu` → output
  * `output` FP32 `[2, 3]`. Written to `fixed-shape.onnx`.
  */

@@ -1,7 +1,7 @@
 import { SluiceError, isSluiceError } from '../../common/errors/index.js';
 import { NUMERIC_DATATYPE_INFO, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
 import { shapeText } from '../../common/tensor/shape-text.js';
-import type { Batch, JobResult } from './executor.js';
+import type { Batch, BatchItem, JobResult } from './executor.js';
 import type { LoadedModel } from './model-runtime.js';
 
 /** Supplies the typed array a concatenated input is written into (the GPU executor reuses them). */
@@ -87,10 +87,29 @@ function asSluiceError(error: unknown): SluiceError {
 }
 
 /**
+ * The failure of a run of `item` alone, as its client gets it. A run that fails on an input holding no
+ * values (zero rows, say) failed because of what the client sent, since the model runs inputs that hold
+ * some: that is the client's to fix, a 400 naming the input, not the server's fault.
+ */
+function itemRunFailure(item: BatchItem, error: unknown): SluiceError {
+  const failure = asSluiceError(error);
+  if (failure.code !== 'SLUICE_INFERENCE_FAILED') return failure;
+  const empty = item.inputs.find((tensor) => tensor.data.length === 0);
+  if (empty === undefined) return failure;
+  return new SluiceError(
+    'SLUICE_TENSOR_SHAPE_MISMATCH',
+    `input \`${empty.name}\` has shape ${shapeText(empty.shape)}, which holds no values, and the model cannot run it (${failure.message}); send at least one row`,
+    { input: empty.name, got: empty.shape },
+    { cause: error },
+  );
+}
+
+/**
  * Runs a batch as one session run: inputs concatenated (into `allocate`'s arrays when given), outputs
  * split back per item. When the run of a batch of several items fails, each item is run again on its own,
  * so a request whose values the model cannot take (an index out of range, say) fails alone and its
- * batch-mates get their answers; an item that fails alone gets the runtime's reason for its own run.
+ * batch-mates get their answers; an item that fails alone gets the runtime's reason for its own run (as a
+ * 400 when one of its inputs holds no values).
  * `SLUICE_INSTANCE_FAILED` is re-thrown, since it means the instance itself is unusable.
  */
 export async function runBatchOnModel(model: LoadedModel, batch: Batch, allocate?: InputAllocator): Promise<JobResult[]> {
@@ -99,8 +118,9 @@ export async function runBatchOnModel(model: LoadedModel, batch: Batch, allocate
     return splitBatchOutputs(batch, outputs);
   } catch (error) {
     if (isSluiceError(error, 'SLUICE_INSTANCE_FAILED')) throw error;
-    if (batch.items.length > 1) return runItemsAlone(model, batch, allocate);
-    return [{ ok: false, error: asSluiceError(error) }];
+    const [item] = batch.items;
+    if (batch.items.length > 1 || item === undefined) return runItemsAlone(model, batch, allocate);
+    return [{ ok: false, error: itemRunFailure(item, error) }];
   }
 }
 

@@ -20,6 +20,10 @@ describe('batchPlacement', () => {
     expect(keyOf([tensor('x', [1, 4]), tensor('ids', [1], 'INT64')], ['y'])).toBe(keyOf([tensor('x', [5, 4]), tensor('ids', [5], 'INT64')], ['y']));
   });
 
+  it('runs a job of zero rows alone, so that its answer never depends on its batch-mates', () => {
+    expect(batchPlacement([tensor('x', [0, 4])], undefined, true)).toEqual({ rows: 0, key: undefined });
+  });
+
   it('gives a job a key when its model can batch', () => {
     expect(keyOf([tensor('x', [1, 4])])).toBeDefined();
   });

@@ -239,6 +239,34 @@ describe('runBatchOnModel', () => {
     await expect(runBatchOnModel(model, batch)).rejects.toBe(failure);
   });
 
+  it('answers an item whose input holds no values and which the model cannot run with a 400 naming the input', async () => {
+    const model = new ScriptedModel(() => {
+      throw new SluiceError('SLUICE_INFERENCE_FAILED', 'ONNX Runtime failed to run model file `m.onnx`: cannot reshape {0,2}');
+    });
+    const [result] = await runBatchOnModel(model, { items: [item(fp32('x', [0, 2], []))] });
+    expect(result?.ok ? undefined : [result?.error.code, result?.error.message, result?.error.details]).toEqual([
+      'SLUICE_TENSOR_SHAPE_MISMATCH',
+      'input `x` has shape [0,2], which holds no values, and the model cannot run it (ONNX Runtime failed to run model file `m.onnx`: cannot reshape {0,2}); send at least one row',
+      { input: 'x', got: [0, 2] },
+    ]);
+  });
+
+  it('keeps SLUICE_INFERENCE_FAILED for an item whose inputs all hold values', async () => {
+    const model = new ScriptedModel(() => {
+      throw new SluiceError('SLUICE_INFERENCE_FAILED', 'ONNX Runtime failed to run model file `m.onnx`: index out of range');
+    });
+    const [result] = await runBatchOnModel(model, { items: [item(fp32('x', [1, 2], [1, 2]))] });
+    expect(result?.ok ? undefined : result?.error.code).toBe('SLUICE_INFERENCE_FAILED');
+  });
+
+  it('keeps an error other than a failed run for an item whose input holds no values', async () => {
+    const failure = new SluiceError('SLUICE_TENSOR_UNSUPPORTED_DATATYPE', 'the runtime cannot carry this output');
+    const model = new ScriptedModel(() => {
+      throw failure;
+    });
+    expect(await runBatchOnModel(model, { items: [item(fp32('x', [0, 2], []))] })).toEqual([{ ok: false, error: failure }]);
+  });
+
   it('fails every item when the outputs cannot be split', async () => {
     const model = new ScriptedModel(() => [fp32('mean', [1], [2])]);
     const results = await runBatchOnModel(model, batch);
