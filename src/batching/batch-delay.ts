@@ -33,14 +33,14 @@ export class BatchDelay {
   }
 
   /**
-   * Milliseconds a partial batch of `queuedRows` rows, headed by a request that arrived at `headArrival`,
-   * should still wait (0 = run now).
+   * Milliseconds a partial batch of `queuedRows` rows should still wait (0 = run now), when the
+   * longest-waiting queued request arrived at `oldestArrival`.
    */
-  waitMs(now: number, headArrival: number, maxDelayMs: number, queuedRows: number): number {
+  waitMs(now: number, oldestArrival: number, maxDelayMs: number, queuedRows: number): number {
     if (maxDelayMs <= 0) return 0;
     const recent = now - this.lastAt <= Math.max(MIN_RECENT_MS, RECENT_DELAYS * maxDelayMs);
     const expected = recent ? this.lastRows : 1;
     if (queuedRows >= expected) return 0;
-    return Math.max(0, headArrival + maxDelayMs - now);
+    return Math.max(0, oldestArrival + maxDelayMs - now);
   }
 }

@@ -107,7 +107,8 @@ export class DynamicBatchScheduler implements Scheduler {
       const onAbort = (): void => {
         if (payload.state !== 'queued') return;
         this.cancel(payload);
-        if (this.inflightCount() === 0) for (const waiter of [...this.idleWaiters]) waiter();
+        // The expectation of batch-mates is gone with it: a partial batch waiting for them runs now.
+        this.afterWork();
       };
       const settled = <T>(deliver: (value: T) => void): ((value: T) => void) => {
         if (signal === undefined) return deliver;
@@ -160,8 +161,8 @@ export class DynamicBatchScheduler implements Scheduler {
     const mean = this.windowDispatched === 0 ? 0 : this.windowQueueMs / this.windowDispatched;
     this.windowQueueMs = 0;
     this.windowDispatched = 0;
-    const oldest = this.queues.first();
-    return Math.max(mean, oldest === undefined ? 0 : performance.now() - oldest.arrival);
+    const oldest = this.queues.oldestArrival();
+    return Math.max(mean, oldest === Infinity ? 0 : performance.now() - oldest);
   }
 
   /**
@@ -272,7 +273,9 @@ export class DynamicBatchScheduler implements Scheduler {
         if (head === undefined) return;
         const rows = compatibleRows(this.queues, head, policy.maxBatchSize);
         const now = performance.now();
-        const wait = rows < policy.maxBatchSize ? this.delay.waitMs(now, head.arrival, policy.maxBatchDelayMs, rows) : 0;
+        // Counted from the oldest request's arrival, which may wait at a lower level than the head: counted
+        // from the head's, each request of a higher level arriving would put the batch off by another delay.
+        const wait = rows < policy.maxBatchSize ? this.delay.waitMs(now, this.queues.oldestArrival(), policy.maxBatchDelayMs, rows) : 0;
         // Never past the earliest deadline watched (a queued or running request's): a request would expire
         // waiting for batch-mates, and its expiry forms no smaller batch to lower the expectation.
         if (wait > 0 && now + wait < this.deadlineAt) {

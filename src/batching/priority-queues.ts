@@ -110,6 +110,21 @@ export class PriorityQueues {
     return undefined;
   }
 
+  /**
+   * When the longest-waiting live payload arrived (Infinity when none waits). Each lane's first live
+   * payload is its oldest, so this looks at one per level: the oldest of all may wait at a lower level than
+   * the payload that goes next.
+   */
+  oldestArrival(): number {
+    let oldest = Infinity;
+    for (const lane of this.lanes) {
+      lane.trim();
+      const first = lane.items[lane.head];
+      if (first !== undefined && first.arrival < oldest) oldest = first.arrival;
+    }
+    return oldest;
+  }
+
   /** Live queued payloads in the order they should run: by level, oldest first, delayed ones last. */
   *inOrder(): Generator<Payload> {
     for (let level = 0; level < this.lanes.length; level++) {

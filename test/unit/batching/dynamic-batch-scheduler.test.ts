@@ -383,6 +383,29 @@ describe('DynamicBatchScheduler: maxBatchDelayMs', () => {
     expect(h.batches()).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
+  it('counts the delay from the oldest waiting request when a later one of a higher level goes first', async () => {
+    const h = await expectingTwoRows();
+    h.submit(4, { priority: 3 });
+    await settle(60);
+    // Another shape, so that it heads a partial batch of its own.
+    h.submit(5, { priority: 1, width: 3 });
+    await settle(40);
+    expect(h.batches()).toEqual([[1], [2, 3], [5]]);
+    await h.succeed(5);
+    expect(h.batches()).toEqual([[1], [2, 3], [5], [4]]);
+  });
+
+  it('runs a held partial batch as soon as a request waiting with it leaves without running', async () => {
+    const h = await expectingTwoRows();
+    const controller = new AbortController();
+    h.submit(4);
+    h.submit(5, { signal: controller.signal, width: 3 });
+    await settle(10);
+    controller.abort();
+    await settle();
+    expect(h.batches()).toEqual([[1], [2, 3], [4]]);
+  });
+
   it('does not hold a partial batch once the queue is full: the requests it would wait for would be refused', async () => {
     const h = await Harness.start({ maxBatchDelayMs: 100, queueSize: 2 });
     for (const tag of [1, 2, 3, 4]) h.submit(tag, { gather: true });

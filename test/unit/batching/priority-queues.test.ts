@@ -22,6 +22,20 @@ describe('PriorityQueues', () => {
     expect(queues.first()?.sequence).toBe(1);
   });
 
+  it('gives the arrival of the oldest live payload, whatever its level, as oldestArrival()', () => {
+    const old = payload(0, { priority: 2 });
+    const next = payload(1, { priority: 2 });
+    const queues = queuesOf(2, [old, next, payload(2, { priority: 1 })]);
+    expect(queues.oldestArrival()).toBe(old.arrival);
+    old.advance('batched');
+    queues.left();
+    expect(queues.oldestArrival()).toBe(next.arrival);
+  });
+
+  it('has an oldestArrival() of Infinity when empty', () => {
+    expect(new PriorityQueues(2).oldestArrival()).toBe(Infinity);
+  });
+
   it('has no first() when empty', () => {
     expect(new PriorityQueues(2).first()).toBeUndefined();
   });
