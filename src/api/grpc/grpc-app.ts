@@ -6,12 +6,16 @@ import type { Logger } from '../../common/logger.js';
 import { setLongTimeout } from '../../common/long-timeout.js';
 import type { AuthProvider, GuardedApi } from '../../plugins/sdk/auth.js';
 import type { Telemetry } from '../../telemetry/index.js';
+import type { ServingMetrics } from '../../telemetry/metrics/serving-metrics.js';
 import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
 import { BoundGrpcServer } from './bound-grpc-server.js';
 import type { GrpcTls } from './transport/http2-grpc-server.js';
 import { GrpcAuthGuard } from './common/grpc-auth.guard.js';
 import { GrpcErrorFilter } from './common/grpc-error.filter.js';
 import { grpcCallScope } from './common/grpc-call-scope.js';
+import { grpcFailureCode } from './common/grpc-failure-code.js';
+import { GRPC_STATUS } from '../error-mapping.js';
+import type { GrpcStatusListener } from './transport/grpc-server-call.js';
 import { loadProtos, PROTOS, type ProtoName } from './grpc-protos.js';
 import type { PortHealth } from './health/health.controller.js';
 
@@ -50,7 +54,16 @@ export interface GrpcAppOptions {
   readonly guard?: AuthProvider;
   /** The server's telemetry: each call gets an RPC server span when tracing is on. */
   readonly telemetry: Telemetry;
+  /** Where failed calls are counted (`sluice_errors_total`, transport `grpc`), from the moment their stream opens. */
+  readonly metrics?: ServingMetrics;
   readonly logger: Logger;
+}
+
+/** Counts each call that fails, or whose client goes away, under its Sluice code ({@link grpcFailureCode}). */
+function countFailures(metrics: ServingMetrics): GrpcStatusListener {
+  return (code, error) => {
+    if (code !== GRPC_STATUS.OK) metrics.errorAnswered(grpcFailureCode(code, error), 'grpc');
+  };
 }
 
 function addReflection(definition: PackageDefinition, server: unknown): void {
@@ -72,6 +85,7 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
       maxSendMessageBytes: options.maxSendMessageBytes,
       ...(options.tls ? { tls: options.tls } : {}),
       scope: grpcCallScope(options.telemetry, logger, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined),
+      ...(options.metrics ? { ended: countFailures(options.metrics) } : {}),
     },
     {
       package: options.protos.map((name) => PROTOS[name].package),

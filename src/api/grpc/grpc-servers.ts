@@ -59,6 +59,7 @@ export async function startGrpcServers(core: ServingCore, config: GrpcConfig, lo
     maxSendMessageBytes: config.maxSendMessageBytes,
     drainTimeoutMs: core.config.shutdownTimeoutMs,
     telemetry: core.telemetry,
+    metrics: core.metrics,
     logger,
   };
   const inferenceHealth = new PortHealth([PROTOS.oip.service, PROTOS.torchserveInference.service], () => core.isReady());

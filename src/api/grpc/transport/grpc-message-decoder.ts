@@ -82,12 +82,12 @@ export class GrpcMessageDecoder {
     if (flags !== 0) {
       if (this.encoding === undefined || this.encoding === 'identity') {
         const named = this.encoding === undefined ? 'a call without grpc-encoding' : 'a call whose grpc-encoding is identity';
-        throw new GrpcWireError(status.INTERNAL, `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`);
+        throw new GrpcWireError(status.INTERNAL, `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`, 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE');
       }
-      throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)');
+      throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)', 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE');
     }
     if (length > this.maxMessageBytes) {
-      throw new GrpcWireError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`);
+      throw new GrpcWireError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`, 'SLUICE_REQUEST_TOO_LARGE');
     }
   }
 }

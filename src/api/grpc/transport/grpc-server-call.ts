@@ -38,6 +38,16 @@ export interface GrpcMessageLimits {
   readonly maxSendMessageBytes: number;
 }
 
+/** What every call of a port gets: its message limits, and who is told how each call ends. */
+export interface GrpcCallOptions extends GrpcMessageLimits {
+  /**
+   * Told how every call ends, from the moment its stream opens (a message over the limit or a deadline
+   * that passes before the handler runs included), after the call's own {@link GrpcServerCall.onStatus}
+   * listener. The error is a {@link GrpcWireError} for the statuses the transport answers itself.
+   */
+  readonly ended?: GrpcStatusListener;
+}
+
 const OK: number = status.OK;
 const CANCELLED: number = status.CANCELLED;
 const NO_ERROR: number = http2Constants.NGHTTP2_NO_ERROR;
@@ -84,7 +94,7 @@ export class GrpcServerCall extends EventEmitter {
 
   readonly #stream: ServerHttp2Stream;
   readonly #method: GrpcMethod;
-  readonly #limits: GrpcMessageLimits;
+  readonly #limits: GrpcCallOptions;
   readonly #decoder: GrpcMessageDecoder;
   #deadline = Number.POSITIVE_INFINITY;
   #timer: LongTimeout | undefined;
@@ -116,7 +126,7 @@ export class GrpcServerCall extends EventEmitter {
     stream: ServerHttp2Stream,
     headers: IncomingHttpHeaders,
     method: GrpcMethod,
-    limits: GrpcMessageLimits,
+    limits: GrpcCallOptions,
     scope?: GrpcCallScope,
     live?: Set<GrpcServerCall>,
     rawHeaders?: readonly string[],
@@ -242,7 +252,7 @@ export class GrpcServerCall extends EventEmitter {
       return;
     }
     if (this.#unread) {
-      this.#sendStatus(status.UNAVAILABLE, 'the server shut down before reading every request message of this stream; send the unanswered ones again');
+      this.#fail(new GrpcWireError(status.UNAVAILABLE, 'the server shut down before reading every request message of this stream; send the unanswered ones again', 'SLUICE_SERVER_SHUTTING_DOWN'));
       return;
     }
     this.#sendStatus(status.OK, '', trailer);
@@ -256,7 +266,7 @@ export class GrpcServerCall extends EventEmitter {
   drain(): void {
     if (this.#ended) return;
     if (!this.#invoked) {
-      this.#sendStatus(status.UNAVAILABLE, 'the server is shutting down and did not run this call; send it again');
+      this.#fail(new GrpcWireError(status.UNAVAILABLE, 'the server is shutting down and did not run this call; send it again', 'SLUICE_SERVER_SHUTTING_DOWN'));
       return;
     }
     if (!this.#method.requestStream || this.#draining || this.#requestError !== undefined || this.#stream.readableEnded) return;
@@ -308,7 +318,7 @@ export class GrpcServerCall extends EventEmitter {
     });
     stream.once('end', () => {
       if (this.#ended || this.#draining || this.#requestError !== undefined) return;
-      if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError(status.INTERNAL, TRUNCATED));
+      if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError(status.INTERNAL, TRUNCATED, 'SLUICE_REQUEST_INVALID'));
       else this.emit('end');
     });
   }
@@ -340,7 +350,7 @@ export class GrpcServerCall extends EventEmitter {
     const message = this.#message;
     this.#message = undefined;
     if (message === undefined || this.#messages !== 1) {
-      this.#sendStatus(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`);
+      this.#fail(new GrpcWireError(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`, 'SLUICE_REQUEST_INVALID'));
       return;
     }
     try {
@@ -379,7 +389,7 @@ export class GrpcServerCall extends EventEmitter {
   #endOfRequest(): boolean {
     if (this.#ended) return false;
     if (this.#decoder.midMessage) {
-      this.#sendStatus(status.INTERNAL, TRUNCATED);
+      this.#fail(new GrpcWireError(status.INTERNAL, TRUNCATED, 'SLUICE_REQUEST_INVALID'));
       return false;
     }
     return true;
@@ -389,7 +399,7 @@ export class GrpcServerCall extends EventEmitter {
     try {
       return this.#method.deserialize(bytes);
     } catch {
-      throw new GrpcWireError(status.INTERNAL, 'Error deserializing request');
+      throw new GrpcWireError(status.INTERNAL, 'Error deserializing request', 'SLUICE_REQUEST_INVALID');
     }
   }
 
@@ -403,12 +413,12 @@ export class GrpcServerCall extends EventEmitter {
       try {
         bytes = this.#method.serialize(message);
       } catch {
-        this.#sendStatus(status.INTERNAL, 'Error serializing response');
+        this.#fail(new GrpcWireError(status.INTERNAL, 'Error serializing response', 'SLUICE_INTERNAL'));
         return undefined;
       }
     }
     if (bytes.byteLength > this.#limits.maxSendMessageBytes) {
-      this.#sendStatus(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#limits.maxSendMessageBytes)})`);
+      this.#fail(new GrpcWireError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#limits.maxSendMessageBytes)})`, 'SLUICE_RESPONSE_TOO_LARGE'));
       return undefined;
     }
     return frameMessage(bytes);
@@ -424,7 +434,7 @@ export class GrpcServerCall extends EventEmitter {
     if (framed === undefined) return;
     this.sendMetadata();
     this.#finish(trailer ? { 'grpc-status': '0', ...metadataToHeaders(trailer) } : { 'grpc-status': '0' }, framed);
-    this.#onStatus?.(OK, undefined);
+    this.#tellEnded(OK, undefined);
   }
 
   #fail(error: unknown, trailer?: Metadata): void {
@@ -443,9 +453,14 @@ export class GrpcServerCall extends EventEmitter {
       this.#stream.respond({ ...responseHeaders(), ...trailers }, { endStream: true });
       this.#stopReading();
     }
-    this.#onStatus?.(code, error);
+    this.#tellEnded(code, error);
     // A call that ends with an error before its handler finished is over for the handler too.
     if (code !== OK && this.#handlerStarted) this.#cancel();
+  }
+
+  #tellEnded(code: number, error: unknown): void {
+    this.#onStatus?.(code, error);
+    this.#limits.ended?.(code, error);
   }
 
   #finish(trailers: OutgoingHttpHeaders, last?: Buffer): void {
@@ -487,7 +502,7 @@ export class GrpcServerCall extends EventEmitter {
   #onClose(): void {
     if (this.#ended) return;
     this.#end();
-    this.#onStatus?.(CANCELLED, undefined);
+    this.#tellEnded(CANCELLED, undefined);
     this.#cancel();
   }
 
@@ -500,7 +515,7 @@ export class GrpcServerCall extends EventEmitter {
   #startDeadline(header: string): void {
     const timeoutMs = parseGrpcTimeout(header);
     if (timeoutMs === undefined) {
-      this.#sendStatus(status.INTERNAL, `Invalid grpc-timeout value "${header}"`);
+      this.#fail(new GrpcWireError(status.INTERNAL, `Invalid grpc-timeout value "${header}"`, 'SLUICE_REQUEST_INVALID'));
       return;
     }
     this.#deadline = Date.now() + timeoutMs;
@@ -516,7 +531,7 @@ export class GrpcServerCall extends EventEmitter {
   }
 
   #expire(): void {
-    this.#sendStatus(status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+    this.#fail(new GrpcWireError(status.DEADLINE_EXCEEDED, 'Deadline exceeded', 'SLUICE_RESPONSE_TIMEOUT'));
     this.#cancel();
   }
 

@@ -2,7 +2,8 @@ import { createSecureServer, createServer, type Http2SecureServer, type Http2Ser
 import type { AddressInfo } from 'node:net';
 import { status, type ServiceDefinition } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
-import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcMessageLimits, type GrpcMethod } from './grpc-server-call.js';
+import { GrpcWireError } from './grpc-wire-error.js';
+import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcCallOptions, type GrpcMethod } from './grpc-server-call.js';
 
 /**
  * The content types of gRPC with protobuf messages, the only encoding served: `application/grpc` or
@@ -18,7 +19,7 @@ export interface GrpcTls {
 }
 
 /** How an {@link Http2GrpcServer} serves. */
-export interface Http2GrpcServerOptions extends GrpcMessageLimits {
+export interface Http2GrpcServerOptions extends GrpcCallOptions {
   /** TLS; plaintext (h2c) without. */
   readonly tls?: GrpcTls;
   /** Runs around every call's handler. */
@@ -68,7 +69,7 @@ export class Http2GrpcServer {
           ? // Implementations are typed against grpc-js's call classes; ours offers the part of them that handlers use.
             (own as GrpcHandler).bind(implementation)
           : (_call, callback) => {
-              callback({ code: status.UNIMPLEMENTED, details: `The server does not implement the method ${attrs.path}` });
+              callback(new GrpcWireError(status.UNIMPLEMENTED, `The server does not implement the method ${attrs.path}`, 'SLUICE_ROUTE_NOT_FOUND'));
             };
       this.#methods.set(attrs.path, {
         path: attrs.path,
@@ -150,16 +151,18 @@ export class Http2GrpcServer {
     const path = headers[':path'] ?? '';
     const method = this.#methods.get(path);
     if (method === undefined) {
+      const unknown = new GrpcWireError(status.UNIMPLEMENTED, `The server does not implement the method ${path}`, 'SLUICE_ROUTE_NOT_FOUND');
       stream.on('error', ignoreSessionError);
       stream.respond(
         {
           ':status': 200,
           'content-type': 'application/grpc+proto',
-          'grpc-status': String(status.UNIMPLEMENTED),
-          'grpc-message': encodeGrpcMessage(`The server does not implement the method ${path}`),
+          'grpc-status': String(unknown.code),
+          'grpc-message': encodeGrpcMessage(unknown.details),
         },
         { endStream: true },
       );
+      this.#options.ended?.(unknown.code, unknown);
       return;
     }
     new GrpcServerCall(stream, headers, method, this.#options, this.#options.scope, this.#calls, rawHeaders).start();
