@@ -196,6 +196,14 @@ export class ModelVersion {
     return this.state === 'ready' && (this.pool.readyCount > 0 || (this.pool.targetCount === 0 && this.wakesFromZero()));
   }
 
+  /**
+   * Whether the autoscaler acts: the settings' `autoscale.enabled`, except while the management API holds
+   * the version at zero workers, where nothing brings a worker back until it is scaled up.
+   */
+  autoscales(): boolean {
+    return this.currentSettings.autoscale.enabled && !this.heldAtZero;
+  }
+
   /** Whether a request that finds no worker asked for starts one. */
   private wakesFromZero(): boolean {
     return this.scalesFromZero && !this.heldAtZero && this.autoscaler.canWake();

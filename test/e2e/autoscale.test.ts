@@ -89,9 +89,12 @@ describe('autoscaling under load', () => {
     await requestJson(`${t.management}/models/from-zero?min_worker=0`, { method: 'PUT' });
     const held = (await infer('from-zero')) as { status: number; body: { errorCode: string } };
     const ready = await requestJson(`${t.inference}/v2/models/from-zero/ready`);
+    const described = (await requestJson(`${t.management}/models/from-zero`)).body as [{ status: string; autoscale: { enabled: boolean } }];
     await requestJson(`${t.management}/models/from-zero?min_worker=1`, { method: 'PUT' });
     const again = (await infer('from-zero')) as { status: number };
     expect([held.status, held.body.errorCode, ready.status, again.status]).toEqual([503, 'SLUICE_MODEL_NO_WORKERS', 503, 200]);
+    // Described as it behaves: no worker, none started by a request, no autoscaling until it is scaled up.
+    expect([described[0].status, described[0].autoscale.enabled]).toEqual(['NO_WORKERS', false]);
   });
 
   it('removes the extra worker under a light load whose requests never wait', async () => {

@@ -103,7 +103,7 @@ export function describeVersion(version: ModelVersion, registry: ModelRegistry):
     jobQueueStatus: { remainingCapacity: Math.max(0, queue.capacity - queue.pending), pendingRequests: queue.pending, executing: queue.executing },
     batching: { enabled: version.batchable && s.batchSize > 1, ...describedPolicy(batchingPolicyOf(s)) },
     recentBatchSizes: version.scheduler.recentBatchSizes(),
-    autoscale: { enabled: s.autoscale.enabled, decisions: version.autoscaleDecisions() },
+    autoscale: { enabled: version.autoscales(), decisions: version.autoscaleDecisions() },
     inputs: version.description.inputs,
     outputs: version.description.outputs,
   };
