@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isSluiceError } from '../../../../src/common/errors/index.js';
 import { type Tensor } from '../../../../src/common/tensor/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
@@ -126,7 +126,7 @@ describe('OnnxRuntime', () => {
       }
     });
 
-    it('reports an ORT failure at run time as SLUICE_INFERENCE_FAILED with the reason', async () => {
+    it('reports an ORT failure at run time as SLUICE_INFERENCE_FAILED with the reason, naming the model file without its folders', async () => {
       const modelPath = await writeAddModel(dir);
       const model = await runtime.load(modelPath, {});
       try {
@@ -137,8 +137,9 @@ describe('OnnxRuntime', () => {
           ]),
         );
         expect(error.code).toBe('SLUICE_INFERENCE_FAILED');
-        expect(error.message).toContain(modelPath);
-        expect(error.details).toHaveProperty('reason');
+        expect(error.message).toContain(`ONNX Runtime failed to run model file \`${basename(modelPath)}\`: `);
+        expect(error.message).not.toContain(dir);
+        expect(error.details).toMatchObject({ modelPath, reason: expect.any(String) as unknown });
       } finally {
         await model.release();
       }
