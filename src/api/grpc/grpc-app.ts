@@ -55,7 +55,7 @@ export interface GrpcAppOptions {
   /** The server's telemetry: each call gets an RPC server span when tracing is on. */
   readonly telemetry: Telemetry;
   /** Where failed calls are counted (`sluice_errors_total`, transport `grpc`), from the moment their stream opens. */
-  readonly metrics?: ServingMetrics;
+  readonly metrics: ServingMetrics;
   readonly logger: Logger;
 }
 
@@ -85,7 +85,7 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
       maxSendMessageBytes: options.maxSendMessageBytes,
       ...(options.tls ? { tls: options.tls } : {}),
       scope: grpcCallScope(options.telemetry, logger, options.guard ? new GrpcAuthGuard(options.name, options.guard) : undefined),
-      ...(options.metrics ? { ended: countFailures(options.metrics) } : {}),
+      ended: countFailures(options.metrics),
     },
     {
       package: options.protos.map((name) => PROTOS[name].package),
