@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { status, type Client, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { status, type Client, type ClientUnaryCall, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
 import { callError, float32Bytes, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
 import { writeIdentityModel } from '../support/onnx-models.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
+import { openRawGrpcCall, rawGrpcSession } from '../support/raw-grpc-call.js';
 import { addStoreModel } from '../support/store-models.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -12,11 +14,11 @@ function slowRequest(): Record<string, unknown> {
 }
 
 /** Starts a ModelInfer call and keeps its handle, so the test can cancel it. */
-function startInfer(client: Client, request: unknown, deadline?: Date): { call: ClientUnaryCall; answer: Promise<unknown> } {
+function startInfer(client: Client, request: unknown): { call: ClientUnaryCall; answer: Promise<unknown> } {
   let call: ClientUnaryCall | undefined;
   const answer = new Promise<unknown>((resolve, reject) => {
     const method = (client as unknown as Record<string, (...args: unknown[]) => ClientUnaryCall>)['ModelInfer'];
-    call = method?.call(client, request, deadline ? { deadline } : {}, (error: ServiceError | null, response: unknown) => {
+    call = method?.call(client, request, {}, (error: ServiceError | null, response: unknown) => {
       if (error) reject(error);
       else resolve(response);
     });
@@ -118,16 +120,21 @@ describe('gRPC error answers in sluice_errors_total', () => {
     expect(await countedSince()).toEqual({ SLUICE_ROUTE_NOT_FOUND: 1 });
   });
 
-  it('counts a call whose client deadline passed while it was queued as SLUICE_RESPONSE_TIMEOUT', async () => {
+  it('counts a call whose deadline (grpc-timeout) passed while it was queued as SLUICE_RESPONSE_TIMEOUT', async () => {
     runtime.hold();
     const running = startInfer(client, slowRequest());
     await untilInflight(1);
-    const late = startInfer(client, slowRequest(), new Date(Date.now() + 200));
-    expect(await callError(late.answer)).toMatchObject({ code: status.DEADLINE_EXCEEDED });
+    // A raw call: a gRPC library would also cancel at its deadline, and the server would then see a client
+    // that left, whichever came first.
+    const service = (client.constructor as ServiceClientConstructor).service;
+    const body = frameMessage(service['ModelInfer']?.requestSerialize(slowRequest()) ?? Buffer.alloc(0));
+    const session = rawGrpcSession(t.grpcInference);
+    const late = await openRawGrpcCall(session, '/inference.GRPCInferenceService/ModelInfer', body, { 'grpc-timeout': '100m' }).answer;
+    session.close();
     await untilInflight(1);
     runtime.release();
     await running.answer;
-    expect(await countedSince()).toEqual({ SLUICE_RESPONSE_TIMEOUT: 1 });
+    expect([late.status, await countedSince()]).toEqual([String(status.DEADLINE_EXCEEDED), { SLUICE_RESPONSE_TIMEOUT: 1 }]);
   });
 
   it('counts a call whose client cancelled it while it was queued as SLUICE_REQUEST_INVALID, as HTTP counts a client that left', async () => {
