@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { status, type Client, type ClientUnaryCall, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { status, type Client, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
 import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
-import { callError, float32Bytes, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
+import { callError, float32Bytes, grpcClient, metadataOf, startInfer, unary } from '../support/grpc-clients.js';
 import { writeIdentityModel } from '../support/onnx-models.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
 import { openRawGrpcCall, rawGrpcSession } from '../support/raw-grpc-call.js';
@@ -11,20 +11,6 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 
 function slowRequest(): Record<string, unknown> {
   return { model_name: 'slow', inputs: [{ name: 'input', datatype: 'FP32', shape: [1] }], raw_input_contents: [float32Bytes([1])] };
-}
-
-/** Starts a ModelInfer call and keeps its handle, so the test can cancel it. */
-function startInfer(client: Client, request: unknown): { call: ClientUnaryCall; answer: Promise<unknown> } {
-  let call: ClientUnaryCall | undefined;
-  const answer = new Promise<unknown>((resolve, reject) => {
-    const method = (client as unknown as Record<string, (...args: unknown[]) => ClientUnaryCall>)['ModelInfer'];
-    call = method?.call(client, request, {}, (error: ServiceError | null, response: unknown) => {
-      if (error) reject(error);
-      else resolve(response);
-    });
-  });
-  if (call === undefined) throw new Error('no ModelInfer');
-  return { call, answer };
 }
 
 /**

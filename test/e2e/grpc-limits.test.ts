@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { status, type Client, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { status, type Client, type ServiceError } from '@grpc/grpc-js';
 import type { Handler } from '../../src/plugins/sdk/handler.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
 import { writeIdentityModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
-import { callError, float32Bytes, grpcClient, metadataOf, unary } from '../support/grpc-clients.js';
+import { callError, float32Bytes, grpcClient, metadataOf, startInfer, unary } from '../support/grpc-clients.js';
 import { copyDemoModels, startTestServer, type TestServer } from '../support/test-server.js';
 
 /** A handler whose preprocessing always fails with a plain error (a bug in a handler). */
@@ -16,20 +16,6 @@ const BROKEN_HANDLER: Handler = {
 
 function slowRequest(): Record<string, unknown> {
   return { model_name: 'slow', inputs: [{ name: 'input', datatype: 'FP32', shape: [1] }], raw_input_contents: [float32Bytes([1])] };
-}
-
-/** Starts a ModelInfer call and keeps its handle, so the test can cancel it. */
-function startInfer(client: Client, request: unknown, deadline?: Date): { call: ClientUnaryCall; answer: Promise<unknown> } {
-  let call: ClientUnaryCall | undefined;
-  const answer = new Promise<unknown>((resolve, reject) => {
-    const method = (client as unknown as Record<string, (...args: unknown[]) => ClientUnaryCall>)['ModelInfer'];
-    call = method?.call(client, request, deadline ? { deadline } : {}, (error: ServiceError | null, response: unknown) => {
-      if (error) reject(error);
-      else resolve(response);
-    });
-  });
-  if (call === undefined) throw new Error('no ModelInfer');
-  return { call, answer };
 }
 
 /** The `slow` model waits at a gate the test opens, so "queued" and "running" are under the test's control. */

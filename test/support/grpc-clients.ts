@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { credentials, loadPackageDefinition, Metadata, type CallOptions, type Client, type ClientOptions, type ServiceError } from '@grpc/grpc-js';
+import { credentials, loadPackageDefinition, Metadata, type CallOptions, type Client, type ClientOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { packageRoot } from '../../src/common/package-root.js';
 
@@ -50,6 +50,20 @@ export function unary<T = Record<string, unknown>>(client: Client, method: strin
       else resolve(response as T);
     });
   });
+}
+
+/** Starts a `ModelInfer` call and keeps its handle, so that a test can cancel it; `deadline` is the client's. */
+export function startInfer(client: Client, request: unknown, deadline?: Date): { call: ClientUnaryCall; answer: Promise<unknown> } {
+  let call: ClientUnaryCall | undefined;
+  const answer = new Promise<unknown>((resolve, reject) => {
+    const method = (client as unknown as Record<string, (...args: unknown[]) => ClientUnaryCall>)['ModelInfer'];
+    call = method?.call(client, request, deadline ? { deadline } : {}, (error: ServiceError | null, response: unknown) => {
+      if (error) reject(error);
+      else resolve(response);
+    });
+  });
+  if (call === undefined) throw new Error('no ModelInfer');
+  return { call, answer };
 }
 
 /** The failure of a call: its status code, details and the `sluice-error-code` trailer. */
