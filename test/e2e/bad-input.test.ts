@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { archiveManifestEntry, buildTar } from '../support/tar-builder.js';
 import { binaryRequestBody, readBinaryResponse } from '../support/oip-binary.js';
-import { writeIdentityModel, writeNoZeroRowsModel } from '../support/onnx-models.js';
+import { writeIdentityModel, writeNoZeroRowsModel, writeZerosOfShapeModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -83,6 +83,7 @@ describe('bad input', () => {
         await addStoreModel(store, 'half', (dir) => writeIdentityModel(dir, 'FP16', [-1, 2]), { name: 'half', version: '1', executor: 'gpu', device: 'gpu' });
         await addStoreModel(store, 'echo-bytes', (dir) => writeIdentityModel(dir, 'BYTES', [-1]), { name: 'echo-bytes', version: '1' });
         await addStoreModel(store, 'no-zero-rows', writeNoZeroRowsModel, { name: 'no-zero-rows', version: '1', batching: { maxBatchSize: 8 } });
+        await addStoreModel(store, 'zeros', writeZerosOfShapeModel, { name: 'zeros', version: '1' });
       },
     });
   });
@@ -182,7 +183,7 @@ describe('bad input', () => {
   it('unknown model → 404', async () => {
     expect(await post('/predictions/tulip', JSON.stringify(SETOSA))).toMatchObject({
       status: 404,
-      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: echo-bytes, half, iris, mlp, no-zero-rows' },
+      body: { type: 'ModelNotFoundException', message: 'model `tulip` is not registered; registered models: echo-bytes, half, iris, mlp, no-zero-rows, zeros' },
     });
   });
 
@@ -321,6 +322,32 @@ describe('bad input', () => {
           { name: 'label', datatype: 'INT64', shape: [0], data: [] },
         ],
       },
+    });
+  });
+
+  it('an output too large to spell out as JSON → 400 SLUICE_RESPONSE_TOO_LARGE saying how to get it, and the server keeps serving', async () => {
+    // 4 097 × 4 097 values, just over the 2^24 an answer spells out; far more of them once took the server down.
+    const huge = { inputs: [{ name: 'shape', shape: [2], datatype: 'INT64', data: [4097, 4097] }] };
+    const answer = await requestJson(`${t.inference}/v2/models/zeros/infer`, { method: 'POST', json: huge });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: {
+        error: 'output `zeros` holds 16785409 values, more than the 16777216 an answer can spell out one by one; ask for it as binary data (OIP `binary_data_output: true` with binary tensors), or send fewer rows',
+        errorCode: 'SLUICE_RESPONSE_TOO_LARGE',
+      },
+    });
+    const small = { inputs: [{ name: 'shape', shape: [2], datatype: 'INT64', data: [1, 2] }] };
+    expect(await requestJson(`${t.inference}/v2/models/zeros/infer`, { method: 'POST', json: small })).toMatchObject({
+      status: 200,
+      body: { outputs: [{ name: 'zeros', datatype: 'FP32', shape: [1, 2], data: [0, 0] }] },
+    });
+  });
+
+  it('an output too large to spell out as JSON through a handler (/predictions) → 400 SLUICE_RESPONSE_TOO_LARGE, not a handler failure', async () => {
+    const answer = await post('/predictions/zeros', JSON.stringify([4097, 4097]));
+    expect({ status: answer.status, body: answer.body }).toMatchObject({
+      status: 400,
+      body: { code: 400, errorCode: 'SLUICE_RESPONSE_TOO_LARGE', message: expect.stringMatching(/^output `zeros` holds 16785409 values, more than the 16777216 /) as unknown },
     });
   });
 
@@ -545,6 +572,7 @@ describe('bad input', () => {
         { modelName: 'iris', modelUrl: 'iris' },
         { modelName: 'mlp', modelUrl: 'mlp' },
         { modelName: 'no-zero-rows', modelUrl: 'no-zero-rows' },
+        { modelName: 'zeros', modelUrl: 'zeros' },
       ],
     });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { status, type Client, type ServiceError } from '@grpc/grpc-js';
 import type { Handler } from '../../src/plugins/sdk/handler.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
-import { writeIdentityModel } from '../support/onnx-models.js';
+import { writeIdentityModel, writeZerosOfShapeModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { callError, float32Bytes, grpcClient, metadataOf, startInfer, unary } from '../support/grpc-clients.js';
 import { copyDemoModels, startTestServer, type TestServer } from '../support/test-server.js';
@@ -44,6 +44,7 @@ describe('gRPC limits: deadlines, cancellation, queue, sizes, failures', () => {
         });
         await copyDemoModels(store, ['iris']);
         await addStoreModel(store, 'broken', (dir) => writeIdentityModel(dir, 'FP32', [-1]), { name: 'broken', version: '1', handler: 'test-broken' });
+        await addStoreModel(store, 'zeros', writeZerosOfShapeModel, { name: 'zeros', version: '1' });
       },
     });
     client = grpcClient('oip', t.grpcInference);
@@ -116,6 +117,19 @@ describe('gRPC limits: deadlines, cancellation, queue, sizes, failures', () => {
   it('refuses a message over grpc.maxReceiveMessageBytes with RESOURCE_EXHAUSTED', async () => {
     const request = { model_name: 'iris', inputs: [{ name: 'input', datatype: 'FP32', shape: [100, 4] }], raw_input_contents: [float32Bytes(new Array<number>(400).fill(1))] };
     expect(await callError(unary(client, 'ModelInfer', request))).toMatchObject({ code: status.RESOURCE_EXHAUSTED });
+  });
+
+  it('refuses an output too large to send as typed contents with RESOURCE_EXHAUSTED and SLUICE_RESPONSE_TOO_LARGE, and keeps serving', async () => {
+    const zeros = (rows: number): Record<string, unknown> => ({
+      model_name: 'zeros',
+      inputs: [{ name: 'shape', datatype: 'INT64', shape: [2], contents: { int64_contents: [String(rows), '4097'] } }],
+    });
+    expect(await callError(unary(client, 'ModelInfer', zeros(4097)))).toEqual({
+      code: status.RESOURCE_EXHAUSTED,
+      details: 'output `zeros` holds 16785409 values, more than the 16777216 an answer can spell out one by one; send the inputs as raw_input_contents, and the outputs come back as raw_output_contents, or send fewer rows',
+      errorCode: 'SLUICE_RESPONSE_TOO_LARGE',
+    });
+    expect(await unary(client, 'ModelInfer', zeros(1))).toMatchObject({ outputs: [{ name: 'zeros', shape: ['1', '4097'] }] });
   });
 
   it('answers INTERNAL with the Sluice message when a handler fails', async () => {

@@ -75,6 +75,19 @@ export function writeLookupModel(dir: string): Promise<string> {
 }
 
 /**
+ * A model whose output is as large as its input asks: input `shape` INT64 `[2]` → `ConstantOfShape` →
+ * output `zeros` FP32 `[rows, columns]`, all zeros. Written to `zeros.onnx`.
+ */
+export function writeZerosOfShapeModel(dir: string): Promise<string> {
+  const bytes = new OnnxGraphBuilder('zeros_of_shape')
+    .input('shape', 'INT64', [2])
+    .node('ConstantOfShape', ['shape'], ['zeros'])
+    .output('zeros', 'FP32', [-1, -1])
+    .encode();
+  return writeModel(dir, 'zeros.onnx', bytes);
+}
+
+/**
  * A model that runs any number of rows but zero, as models whose graph reshapes by the row count do:
  * input `input` FP32 `[N, 2]` → `Reshape` to `[N, -1]` (`0` copies the row count; with zero rows the `-1`
  * cannot be inferred, and ONNX Runtime fails the run) → output `output` FP32 `[N, 2]`. Written to

@@ -5,6 +5,7 @@ import { float16BitsToNumber, float32ToFloat16Bits } from './float16.js';
 import { shapeText } from './shape-text.js';
 import { elementCount, type Tensor, type TensorData } from './tensor.js';
 import { shortenedText } from '../shortened-text.js';
+import { checkSpelledOutSize } from './encoded-values-limit.js';
 
 /** A JSON scalar as it appears in tensor data. */
 export type JsonScalar = number | boolean | string;
@@ -269,8 +270,12 @@ export function tensorFromJsonValues(
   return { name, datatype, shape: [...shape], data: fillNumeric(datatype, values, where) };
 }
 
-/** A tensor's elements as JSON scalars, row-major (64-bit integers become numbers; FP16 is expanded). */
+/**
+ * A tensor's elements as JSON scalars, row-major (64-bit integers become numbers; FP16 is expanded).
+ * Refuses a tensor of more than {@link MAX_SPELLED_OUT_VALUES} values with `SLUICE_RESPONSE_TOO_LARGE`.
+ */
 export function tensorToJsonValues(tensor: Tensor): JsonScalar[] {
+  checkSpelledOutSize(tensor, 'ask for it as binary data (OIP `binary_data_output: true` with binary tensors)');
   const { data, datatype } = tensor;
   if (datatype === 'BYTES') {
     const decoder = new TextDecoder();

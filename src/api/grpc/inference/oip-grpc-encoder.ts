@@ -1,5 +1,5 @@
 import type { Tensor } from '../../../common/tensor/index.js';
-import { tensorToRawBytes } from '../../../common/tensor/index.js';
+import { checkSpelledOutSize, tensorToRawBytes } from '../../../common/tensor/index.js';
 import type { InferOutputTensor, InferTensorContents, ModelInferResponse } from './oip-messages.js';
 
 function asBuffer(bytes: Uint8Array): Buffer {
@@ -7,6 +7,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 function typedContents(tensor: Tensor): Partial<Record<keyof InferTensorContents, readonly unknown[]>> {
+  checkSpelledOutSize(tensor, 'send the inputs as raw_input_contents, and the outputs come back as raw_output_contents');
   const { data } = tensor;
   switch (tensor.datatype) {
     case 'BYTES':
