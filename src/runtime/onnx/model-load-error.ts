@@ -18,8 +18,7 @@ export function modelLoadFailed(
 
 /**
  * How errors of a run name the model file: by its base name. They reach inference clients, who have no
- * business learning where the server keeps its files; the full path stays in the error's details, which
- * the server's log shows.
+ * business learning where the server keeps its files (the full path stays in the error's details).
  */
 export function runModelFile(modelPath: string): string {
   return `model file \`${basename(modelPath)}\``;
