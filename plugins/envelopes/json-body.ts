@@ -1,12 +1,13 @@
-import { refuseNonUtf8Charset, SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { jsonBodyText, refuseNonUtf8Charset, SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
 
 /**
  * The body parsed as JSON, or `SLUICE_ENVELOPE_INVALID_BODY` saying what the envelope expects; a body
- * declared in a charset other than UTF-8 is `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE`.
+ * declared in a charset other than UTF-8 is `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE`, and one that is not
+ * UTF-8 `SLUICE_REQUEST_MALFORMED_JSON`.
  */
 export function parseJsonBody(request: EnvelopeRequest, envelope: string, expected: string): unknown {
   refuseNonUtf8Charset(request.charset);
-  const text = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8');
+  const text = jsonBodyText(request.body);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

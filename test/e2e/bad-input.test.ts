@@ -351,6 +351,39 @@ describe('bad input', () => {
     });
   });
 
+  describe('a JSON body that is not UTF-8 → 400 SLUICE_REQUEST_MALFORMED_JSON, not its bytes replaced by U+FFFD', () => {
+    // {"data": [5.1, 3.5, 1.4, 0.2], "x": "<0xff 0xfe>"}: well-formed JSON, but for two bytes that are no UTF-8.
+    const notUtf8 = Buffer.concat([Buffer.from('{"data": [5.1, 3.5, 1.4, 0.2], "x": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const refusal = 'the request body is not valid UTF-8 text; send JSON UTF-8 encoded';
+    const send = (path: string, body: Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): ReturnType<typeof requestJson> =>
+      requestJson(`${t.inference}${path}`, { method: 'POST', body, headers });
+
+    it('on /predictions', async () => {
+      expect(await send('/predictions/iris', notUtf8)).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON', message: refusal } });
+    });
+
+    it('on /predictions, sent as text/plain as curl -d does', async () => {
+      expect(await send('/predictions/iris', notUtf8, { 'content-type': 'text/plain' })).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON', message: refusal } });
+    });
+
+    it('on KServe v1 :predict', async () => {
+      const body = Buffer.concat([Buffer.from('{"instances": [[5.1, 3.5, 1.4, 0.2]], "x": "'), Buffer.from([0xc3]), Buffer.from('"}')]);
+      expect(await send('/v1/models/iris:predict', body)).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_REQUEST_MALFORMED_JSON', error: refusal } });
+    });
+
+    it('on OIP infer, in the JSON body and in the JSON header of binary tensors', async () => {
+      const header = Buffer.concat([Buffer.from('{"id": "'), Buffer.from([0xff]), Buffer.from('", "inputs": [{"name": "input", "shape": [1, 4], "datatype": "FP32", "data": [5.1, 3.5, 1.4, 0.2]}]}')]);
+      const answers = await Promise.all([
+        send('/v2/models/iris/infer', header),
+        send('/v2/models/iris/infer', header, { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(header.byteLength) }),
+      ]);
+      expect(answers.map((a) => [a.status, a.body])).toEqual([
+        [400, { error: refusal, errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' }],
+        [400, { error: refusal, errorCode: 'SLUICE_REQUEST_MALFORMED_JSON' }],
+      ]);
+    });
+  });
+
   it('an empty outputs list → every output, not a failed run', async () => {
     const json = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: SETOSA }], outputs: [] };
     expect(await requestJson(`${t.inference}/v2/models/iris/infer`, { method: 'POST', json })).toMatchObject({

@@ -1,9 +1,12 @@
 import { refuseNonUtf8Charset } from '../../plugins/sdk/body-charset.js';
 import type { HandlerRequest } from '../../plugins/sdk/handler.js';
-import { isJsonMediaType, parseJson } from './json-body.js';
+import { isJsonMediaType, jsonBodyText, parseJson } from './json-body.js';
 
 /** Media types curl and browsers send for typed-in bodies (and gRPC, which has none); JSON in them is taken as JSON. */
 export const LOOSE_TEXT_TYPES: ReadonlySet<string> = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);
+
+/** How much of a loose text body is looked at to tell whether it is JSON: its white space, then `{` or `[`. */
+const SNIFFED_BYTES = 1024;
 
 /**
  * A body as a handler sees it: parsed JSON for JSON media types (and for JSON-looking text sent as
@@ -12,17 +15,13 @@ export const LOOSE_TEXT_TYPES: ReadonlySet<string> = new Set(['', 'text/plain', 
  * bytes go to the handler whatever their charset.
  */
 export function handlerRequestFromBytes(bytes: Uint8Array, contentType: string, charset?: string): HandlerRequest {
-  const text = (): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (isJsonMediaType(contentType)) {
     refuseNonUtf8Charset(charset);
-    return { body: parseJson(text()), contentType };
+    return { body: parseJson(jsonBodyText(bytes)), contentType };
   }
-  if (LOOSE_TEXT_TYPES.has(contentType)) {
-    const body = text();
-    if (/^\s*[[{]/.test(body)) {
-      refuseNonUtf8Charset(charset);
-      return { body: parseJson(body), contentType };
-    }
+  if (LOOSE_TEXT_TYPES.has(contentType) && /^\s*[[{]/.test(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, SNIFFED_BYTES)).toString('utf8'))) {
+    refuseNonUtf8Charset(charset);
+    return { body: parseJson(jsonBodyText(bytes)), contentType };
   }
   return { body: bytes, contentType };
 }

@@ -4,7 +4,7 @@ export type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRe
 export { decodeJsonInstance, decodeJsonRequestBody, type BodyForm, type DecodedJsonBody } from './json-request-body.js';
 export { kserveInstances, kserveInstancesOfBody, type KServeInstances } from './kserve-instances.js';
 export { charsetOf, refuseNonUtf8Charset } from './body-charset.js';
-export { parseJson } from './json-text.js';
+export { jsonBodyText, parseJson } from './json-text.js';
 export { encodeJsonOutputs, tensorRows } from './json-response-body.js';
 export { classProbabilities, rankOutputClasses, scoreRows, softmax, topClasses, type RankOptions, type RankedClass } from './class-scores.js';
 export { HandlerOptions, type NumberRule } from './handler-options.js';

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { SluiceError } from '../../common/errors/index.js';
 
 /**
@@ -12,4 +13,14 @@ export function parseJson(text: string): unknown {
     const reason = error instanceof Error ? error.message : String(error);
     throw new SluiceError('SLUICE_REQUEST_MALFORMED_JSON', `the request body is not valid JSON: ${reason}`);
   }
+}
+
+/**
+ * A JSON body's bytes as text. JSON is UTF-8: bytes that are not are refused with
+ * `SLUICE_REQUEST_MALFORMED_JSON`, rather than replaced by U+FFFD in the data a model or handler sees.
+ */
+export function jsonBodyText(bytes: Uint8Array): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!isUtf8(buffer)) throw new SluiceError('SLUICE_REQUEST_MALFORMED_JSON', 'the request body is not valid UTF-8 text; send JSON UTF-8 encoded');
+  return buffer.toString('utf8');
 }

@@ -1,7 +1,7 @@
 import { SluiceError } from '../../common/errors/index.js';
 import { refuseNonUtf8Charset } from './body-charset.js';
 import type { HandlerRequest } from './handler.js';
-import { parseJson } from './json-text.js';
+import { jsonBodyText, parseJson } from './json-text.js';
 
 /** A KServe v1 body split into the requests the model's handler sees, one per instance, in order. */
 export interface KServeInstances {
@@ -49,5 +49,5 @@ export function kserveInstances(body: unknown): KServeInstances {
  */
 export function kserveInstancesOfBody(body: Uint8Array, charset: string | undefined): KServeInstances {
   refuseNonUtf8Charset(charset);
-  return kserveInstances(parseJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
+  return kserveInstances(parseJson(jsonBodyText(body)));
 }

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { SluiceError } from '../../../../common/errors/index.js';
 import { charsetOf, refuseNonUtf8Charset } from '../../../../plugins/sdk/body-charset.js';
 import { LOOSE_TEXT_TYPES } from '../../../common/handler-body.js';
+import { jsonBodyText } from '../../../common/json-body.js';
 import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
 import { decodeOipRequest, parseBinaryHeader, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
 
@@ -28,5 +29,5 @@ export function decodeOipBody(body: Buffer, headers: IncomingHttpHeaders): Decod
     );
   }
   refuseNonUtf8Charset(charsetOf(headers['content-type']));
-  return decodeOipRequest(parseJson(body.toString('utf8')));
+  return decodeOipRequest(parseJson(jsonBodyText(body)));
 }

@@ -1,6 +1,7 @@
 import { SluiceError } from '../../../../common/errors/index.js';
 import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../common/tensor/index.js';
 import { jsonTensorShape } from '../../../../common/tensor/json-shape.js';
+import { jsonBodyText } from '../../../common/json-body.js';
 
 /** An OIP inference request decoded into tensors. */
 export interface DecodedOipRequest {
@@ -149,7 +150,7 @@ export function splitBinaryBody(body: Buffer, headerLengthValue: string): { head
       `Inference-Header-Content-Length is ${headerLengthValue} but the body has only ${body.byteLength} bytes; it must be the size of the JSON header`,
     );
   }
-  return { header: body.toString('utf8', 0, length), binary: body.subarray(length) };
+  return { header: jsonBodyText(body.subarray(0, length)), binary: body.subarray(length) };
 }
 
 /**
