@@ -32,8 +32,8 @@ function checkFloat16Range(model: string, tensor: Tensor): void {
   const value = data[index] ?? 0;
   throw new SluiceError(
     'SLUICE_TENSOR_INVALID_VALUE',
-    `input \`${tensor.name}\` of model \`${model}\` takes FP16: FP32 element ${index} is ${value}, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range`,
-    { input: tensor.name, index, expected: 'a number in [-65504, 65504] for FP16' },
+    `input \`${tensor.name}\` of model \`${model}\` takes FP16: FP32 element ${index} is ${value}, too large to round into FP16's range [-65504, 65504] (a magnitude of 65520 or more), and would become an infinity; send values within that range`,
+    { input: tensor.name, index, expected: 'a number that rounds into [-65504, 65504] for FP16' },
   );
 }
 

@@ -233,7 +233,7 @@ describe('bad input', () => {
     });
   });
 
-  const FP32_OVERFLOW = 'element 0 is 3.5e+38, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32';
+  const FP32_OVERFLOW = 'element 0 is 3.5e+38, expected a number that rounds into [-3.4028235e+38, 3.4028235e+38] for FP32';
 
   it('a finite number too large for FP32 → 400 giving the range (TorchServe route)', async () => {
     expect(await post('/predictions/iris', '[3.5e38, 1, 1, 1]')).toMatchObject({
@@ -259,7 +259,7 @@ describe('bad input', () => {
   it('a finite number too large for FP16 → 400 giving the range', async () => {
     expect(await oip([{ name: 'input', shape: [1, 4], datatype: 'FP16', data: [1, 70000, 1, 1] }])).toMatchObject({
       status: 400,
-      body: { error: 'input `input`: element 1 is 70000, expected a number in [-65504, 65504] for FP16', errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
+      body: { error: 'input `input`: element 1 is 70000, expected a number that rounds into [-65504, 65504] for FP16', errorCode: 'SLUICE_TENSOR_INVALID_VALUE' },
     });
   });
 
@@ -268,7 +268,7 @@ describe('bad input', () => {
     expect(await requestJson(`${t.inference}/v2/models/half/infer`, { method: 'POST', json })).toMatchObject({
       status: 400,
       body: {
-        error: "input `input` of model `half` takes FP16: FP32 element 2 is -1000000, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range",
+        error: "input `input` of model `half` takes FP16: FP32 element 2 is -1000000, too large to round into FP16's range [-65504, 65504] (a magnitude of 65520 or more), and would become an infinity; send values within that range",
         errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
       },
     });

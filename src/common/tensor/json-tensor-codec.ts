@@ -146,7 +146,10 @@ function invalid(where: string, index: number, expected: string, value: unknown)
   );
 }
 
-/** The finite range of each floating-point datatype, as messages show it. */
+/**
+ * The finite range of each floating-point datatype, as messages show it. A number just beyond it that rounds
+ * to its largest value (65519 for FP16, say) is taken; one that rounds to an infinity is refused.
+ */
 const FLOAT_RANGES = { FP16: '[-65504, 65504]', FP32: '[-3.4028235e+38, 3.4028235e+38]' } as const;
 
 /** The error for a value that is not a number, is not finite, or overflows `datatype` to infinity. */
@@ -154,7 +157,7 @@ function invalidFloat(where: string, index: number, datatype: 'FP16' | 'FP32' | 
   if (datatype === 'FP64' || typeof value !== 'number' || !Number.isFinite(value)) {
     return invalid(where, index, `a finite number for ${datatype}`, value);
   }
-  return invalid(where, index, `a number in ${FLOAT_RANGES[datatype]} for ${datatype}`, value);
+  return invalid(where, index, `a number that rounds into ${FLOAT_RANGES[datatype]} for ${datatype}`, value);
 }
 
 function fillBool(values: readonly unknown[], where: string): Uint8Array {

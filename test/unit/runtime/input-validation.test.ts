@@ -149,8 +149,8 @@ describe('validateInputs', () => {
       }).toThrow(
         expect.objectContaining({
           code: 'SLUICE_TENSOR_INVALID_VALUE',
-          message: "input `x` of model `half` takes FP16: FP32 element 2 is 1000000, beyond FP16's range [-65504, 65504], and would become an infinity; send values within that range",
-          details: { input: 'x', index: 2, expected: 'a number in [-65504, 65504] for FP16' },
+          message: "input `x` of model `half` takes FP16: FP32 element 2 is 1000000, too large to round into FP16's range [-65504, 65504] (a magnitude of 65520 or more), and would become an infinity; send values within that range",
+          details: { input: 'x', index: 2, expected: 'a number that rounds into [-65504, 65504] for FP16' },
         }),
       );
     });

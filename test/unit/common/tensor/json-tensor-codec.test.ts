@@ -214,11 +214,11 @@ describe('tensorFromJsonValues', () => {
     expect(() => tensorFromJsonValues('x', 'FP32', [2], [1, 3.5e38])).toThrow(
       expect.objectContaining({
         code: 'SLUICE_TENSOR_INVALID_VALUE',
-        message: 'input `x`: element 1 is 3.5e+38, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32',
-        details: { index: 1, expected: 'a number in [-3.4028235e+38, 3.4028235e+38] for FP32' },
+        message: 'input `x`: element 1 is 3.5e+38, expected a number that rounds into [-3.4028235e+38, 3.4028235e+38] for FP32',
+        details: { index: 1, expected: 'a number that rounds into [-3.4028235e+38, 3.4028235e+38] for FP32' },
       }),
     );
-    expect(() => tensorFromJsonValues('x', 'FP32', [1], [-1e39])).toThrow('element 0 is -1e+39, expected a number in [-3.4028235e+38, 3.4028235e+38] for FP32');
+    expect(() => tensorFromJsonValues('x', 'FP32', [1], [-1e39])).toThrow('element 0 is -1e+39, expected a number that rounds into [-3.4028235e+38, 3.4028235e+38] for FP32');
   });
 
   it('accepts FP32 numbers up to its largest finite value', () => {
@@ -227,9 +227,9 @@ describe('tensorFromJsonValues', () => {
 
   it('refuses a finite number that overflows FP16, giving its range', () => {
     expect(() => tensorFromJsonValues('x', 'FP16', [2], [65504, 65520])).toThrow(
-      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is 65520, expected a number in [-65504, 65504] for FP16' }),
+      expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is 65520, expected a number that rounds into [-65504, 65504] for FP16' }),
     );
-    expect(() => tensorFromJsonValues('x', 'FP16', [1], [-70000])).toThrow('element 0 is -70000, expected a number in [-65504, 65504] for FP16');
+    expect(() => tensorFromJsonValues('x', 'FP16', [1], [-70000])).toThrow('element 0 is -70000, expected a number that rounds into [-65504, 65504] for FP16');
   });
 
   it('accepts FP16 numbers that round to its largest finite value', () => {
