@@ -24,7 +24,7 @@ function jsonText(body: unknown): string {
     const text = record['text'] ?? record['data'];
     if (typeof text === 'string') return text;
   }
-  const got = Array.isArray(body) ? 'a JSON list' : typeof body === 'object' && body !== null ? 'a JSON object without a "text" string' : `JSON ${typeof body}`;
+  const got = Array.isArray(body) ? 'a JSON list' : body === null ? 'JSON null' : typeof body === 'object' ? 'a JSON object without a "text" string' : `a JSON ${typeof body}`;
   throw invalid(`the body is ${got}`);
 }
 

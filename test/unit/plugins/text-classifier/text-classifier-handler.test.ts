@@ -82,6 +82,11 @@ describe('text-classifier preprocess', () => {
     expect(error.message).toMatch(/^text-classifier: the body is a JSON object without a "text" string;/);
   });
 
+  it('refuses a JSON null or number, naming what it got', async () => {
+    const messages = await Promise.all([null, 42].map(async (body) => (await rejection(prepared({ body, contentType: 'application/json' }))).message));
+    expect(messages.map((m) => m.split(';')[0])).toEqual(['text-classifier: the body is JSON null', 'text-classifier: the body is a JSON number']);
+  });
+
   it('fails naming the setting when the tokenizer file is missing', async () => {
     const error = await rejection(prepared(text('good'), sentiment.description, { tokenizer: 'missing.json' }));
     expect([error.code, error.message]).toEqual([
