@@ -94,7 +94,7 @@ export class GrpcServerCall extends EventEmitter {
 
   readonly #stream: ServerHttp2Stream;
   readonly #method: GrpcMethod;
-  readonly #limits: GrpcCallOptions;
+  readonly #options: GrpcCallOptions;
   readonly #decoder: GrpcMessageDecoder;
   #deadline = Number.POSITIVE_INFINITY;
   #timer: LongTimeout | undefined;
@@ -126,7 +126,7 @@ export class GrpcServerCall extends EventEmitter {
     stream: ServerHttp2Stream,
     headers: IncomingHttpHeaders,
     method: GrpcMethod,
-    limits: GrpcCallOptions,
+    options: GrpcCallOptions,
     scope?: GrpcCallScope,
     live?: Set<GrpcServerCall>,
     rawHeaders?: readonly string[],
@@ -134,10 +134,10 @@ export class GrpcServerCall extends EventEmitter {
     super();
     this.#stream = stream;
     this.#method = method;
-    this.#limits = limits;
+    this.#options = options;
     this.#scope = scope;
     const encoding = headers['grpc-encoding'];
-    this.#decoder = new GrpcMessageDecoder(limits.maxReceiveMessageBytes, typeof encoding === 'string' ? encoding : undefined);
+    this.#decoder = new GrpcMessageDecoder(options.maxReceiveMessageBytes, typeof encoding === 'string' ? encoding : undefined);
     this.metadata = metadataFromHeaders(headers, rawHeaders);
     stream.on('error', ignoreStreamError);
     stream.once('close', () => {
@@ -212,7 +212,7 @@ export class GrpcServerCall extends EventEmitter {
 
   /** The most bytes a response message may serialize to (`grpc.maxSendMessageBytes`). */
   get maxSendMessageBytes(): number {
-    return this.#limits.maxSendMessageBytes;
+    return this.#options.maxSendMessageBytes;
   }
 
   /**
@@ -228,7 +228,7 @@ export class GrpcServerCall extends EventEmitter {
     } catch {
       return undefined;
     }
-    if (bytes.byteLength <= this.#limits.maxSendMessageBytes) (this.#serialized ??= new WeakMap()).set(message, bytes);
+    if (bytes.byteLength <= this.#options.maxSendMessageBytes) (this.#serialized ??= new WeakMap()).set(message, bytes);
     return bytes.byteLength;
   }
 
@@ -417,8 +417,8 @@ export class GrpcServerCall extends EventEmitter {
         return undefined;
       }
     }
-    if (bytes.byteLength > this.#limits.maxSendMessageBytes) {
-      this.#fail(new GrpcWireError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#limits.maxSendMessageBytes)})`, 'SLUICE_RESPONSE_TOO_LARGE'));
+    if (bytes.byteLength > this.#options.maxSendMessageBytes) {
+      this.#fail(new GrpcWireError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#options.maxSendMessageBytes)})`, 'SLUICE_RESPONSE_TOO_LARGE'));
       return undefined;
     }
     return frameMessage(bytes);
@@ -460,7 +460,7 @@ export class GrpcServerCall extends EventEmitter {
 
   #tellEnded(code: number, error: unknown): void {
     this.#onStatus?.(code, error);
-    this.#limits.ended?.(code, error);
+    this.#options.ended?.(code, error);
   }
 
   #finish(trailers: OutgoingHttpHeaders, last?: Buffer): void {
