@@ -142,15 +142,13 @@ export class Telemetry {
     this.histograms = new LocalHistograms(resource, scope);
     this.gauges = new CurrentGauges(resource, scope);
     this.sums = new CurrentSums(resource, scope);
-    // The exporter is built against its own copy of sdk-metrics (same major and minor), so the types differ only nominally.
-    type PrometheusProducers = NonNullable<ConstructorParameters<typeof PrometheusExporter>[0]>['metricProducers'];
     this.prometheus = new PrometheusExporter({
       preventServerStart: true,
       withoutScopeInfo: true,
       withoutTargetInfo: true,
-      metricProducers: [this.sums, this.gauges, this.histograms] as unknown as PrometheusProducers,
+      metricProducers: [this.sums, this.gauges, this.histograms],
     });
-    const readers: MetricReader[] = [this.prometheus as unknown as MetricReader];
+    const readers: MetricReader[] = [this.prometheus];
     if (settings.metricsOtlp) {
       const exporter = new OTLPMetricExporter({ url: settings.metricsEndpoint });
       readers.push(
