@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
+import { OCR_SAMPLE_LINES, OCR_SAMPLE_PAGE } from '../../scripts/ocr-sample-page.js';
 import { renderTextPng } from '../support/ocr/text-image.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { copyExampleWorkflows } from '../support/workflows/workflow-store.js';
@@ -33,6 +35,11 @@ describe('the ocr workflow over HTTP', () => {
     const { status, body } = await read();
     expect(status).toBe(200);
     expect(body).toMatchObject({ text: 'HELLO 2024\nSluice reads text', lines: LINES });
+  });
+
+  it('reads the sample page of examples/ocr/, as the documentation shows', async () => {
+    const page = await readFile(join(packageRoot(), OCR_SAMPLE_PAGE));
+    expect(await readImage(t, page)).toMatchObject({ status: 200, body: { text: OCR_SAMPLE_LINES.join('\n'), lines: OCR_SAMPLE_LINES } });
   });
 
   it('boxes every line it read', async () => {
