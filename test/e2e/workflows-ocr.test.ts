@@ -37,9 +37,16 @@ describe('the ocr workflow over HTTP', () => {
     expect(body).toMatchObject({ text: 'HELLO 2024\nSluice reads text', lines: LINES });
   });
 
-  it('reads the sample page of examples/ocr/, as the documentation shows', async () => {
+  it('reads the sample page of examples/ocr/ line for line', async () => {
     const page = await readFile(join(packageRoot(), OCR_SAMPLE_PAGE));
     expect(await readImage(t, page)).toMatchObject({ status: 200, body: { text: OCR_SAMPLE_LINES.join('\n'), lines: OCR_SAMPLE_LINES } });
+  });
+
+  it('answers the sample page as docs/workflows.md shows', async () => {
+    const doc = await readFile(join(packageRoot(), 'docs', 'workflows.md'), 'utf8');
+    const shown = /--data-binary @examples\/ocr\/page\.png\n```[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    const page = await readFile(join(packageRoot(), OCR_SAMPLE_PAGE));
+    expect(await readImage(t, page)).toEqual(expect.objectContaining({ status: 200, body: JSON.parse(shown ?? 'null') as unknown }));
   });
 
   it('boxes every line it read', async () => {

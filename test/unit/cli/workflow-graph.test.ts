@@ -49,6 +49,13 @@ describe('the graphs of the example workflows', () => {
     expect(graph && printDot(workflowDiagram(graph.plan, { notes: graph.notes }))).toBe(readFileSync(join(GOLDEN, `${name}.dot`), 'utf8'));
   });
 
+  it('draws the OCR example of docs/workflows.md as workflows/ocr.yaml, which the page says it is', async () => {
+    const doc = readFileSync(join(root, 'docs', 'workflows.md'), 'utf8');
+    const example = /```yaml\n(apiVersion: sluice\/v1\nkind: Workflow\nmetadata: \{ name: ocr,[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const graph = await loader.load({ text: example, name: 'ocr.yaml' });
+    expect(printMermaid(workflowDiagram(graph.plan))).toBe(readFileSync(join(GOLDEN, 'ocr.mmd'), 'utf8'));
+  });
+
   it.each(EXAMPLES)('the golden files of %s keep to the Mermaid and DOT subsets', (name) => {
     expect(mermaidProblems(readFileSync(join(GOLDEN, `${name}.mmd`), 'utf8'))).toEqual([]);
     expect(dotProblems(readFileSync(join(GOLDEN, `${name}.dot`), 'utf8'))).toEqual([]);
