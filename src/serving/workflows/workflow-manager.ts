@@ -23,7 +23,7 @@ import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflow
  * The document of a TorchServe spec; undefined for anything else. A file that is not even YAML is left
  * to the workflow parser, which reports every problem at its line and column.
  */
-function torchServeDocument(source: WorkflowSource): unknown {
+export function torchServeDocument(source: Pick<WorkflowSource, 'text' | 'name'>): unknown {
   let document: unknown;
   try {
     document = parseSpecYaml(source.text, source.name);

@@ -3,17 +3,12 @@ import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../common/errors/index.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../plugins/sdk/node-handler.js';
 import type { InferenceService } from '../../inference-service.js';
-import { convertedHandlerName, torchServeParents } from './torchserve-conversion.js';
+import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';
 import type { TorchServeSpec } from './torchserve-spec.js';
 
 /** A function node of a TorchServe spec, as its module exports it. */
 type SpecFunction = (input: WorkflowValue, context: NodeHandlerContext) => unknown;
 
-/** What a node of a converted spec takes: `body`, or one input per parent. */
-function inputNames(spec: TorchServeSpec, node: string): readonly string[] {
-  const parents = torchServeParents(spec, node);
-  return parents.length <= 1 ? ['body'] : parents;
-}
 
 /** The value a TorchServe node sees: its one input, or the object of its parents' results. */
 function nodeInput(inputs: Readonly<Record<string, WorkflowValue>>, names: readonly string[]): WorkflowValue {
@@ -25,7 +20,7 @@ function nodeInput(inputs: Readonly<Record<string, WorkflowValue>>, names: reado
  * input as the request body (raw bytes stay bytes, anything else is JSON).
  */
 function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, model: string, inference: InferenceService): NodeHandler {
-  const names = inputNames(spec, node);
+  const names = convertedNodeInputs(spec, node);
   return {
     name: convertedHandlerName(workflow, node),
     inputs: names,
@@ -47,7 +42,7 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
 
 /** A function node: the export of the spec's handler module named after the node. */
 function functionNodeHandler(workflow: string, spec: TorchServeSpec, node: string, fn: SpecFunction): NodeHandler {
-  const names = inputNames(spec, node);
+  const names = convertedNodeInputs(spec, node);
   return {
     name: convertedHandlerName(workflow, node),
     inputs: names,
