@@ -112,6 +112,16 @@ export class DescribedApi {
     return this.schemaProblems(content[media]?.schema, answer.body);
   }
 
+  /** Why `value` does not have the shape of the component schema `name` (empty when it has). */
+  componentProblems(name: string, value: unknown): string[] {
+    return this.schemaProblems({ $ref: `${COMPONENT_SCHEMAS}${name}` }, value);
+  }
+
+  /** Every operation of the document, by operationId. */
+  operationIds(): string[] {
+    return Object.values(this.document.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+  }
+
   /** The documented media type or range that `contentType` falls under: the type itself, then its range, then any. */
   private pickMedia(content: Readonly<Record<string, unknown>>, contentType: string): string | undefined {
     const media = mediaTypeOf(contentType);
