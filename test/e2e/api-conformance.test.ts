@@ -141,6 +141,7 @@ describe('answers of an open server, against the descriptions its ports serve', 
     await client.load();
   });
   afterAll(() => t.close());
+  const api = (): DescribedApi => client.api('inference');
 
   it.each(PORTS)('the %s port’s description routes', async (port) => {
     expect(verdict(await client.check(port, 'OPTIONS', '/'))).toEqual(conforming('describeApiOptions', 200));
@@ -154,9 +155,13 @@ describe('answers of an open server, against the descriptions its ports serve', 
   });
 
   it('TorchServe predictions: answers of the classifier and passthrough handlers and of an envelope, and refusals', async () => {
-    expect(verdict(await client.check('inference', 'POST', '/predictions/iris', { json: SETOSA }))).toEqual(conforming('predict', 200));
-    expect(verdict(await client.check('inference', 'POST', '/predictions/iris/1.0', { json: { data: [SETOSA, SETOSA] } }))).toEqual(conforming('predictVersion', 200));
-    expect(verdict(await client.check('inference', 'POST', '/predictions/mlp', { json: { inputs: { input: [ROW] } } }))).toEqual(conforming('predict', 200));
+    // The documented answer also takes what other handlers answer, so the built-in handlers' are checked against their own shapes too.
+    const classified = await client.check('inference', 'POST', '/predictions/iris', { json: SETOSA });
+    expect({ ...verdict(classified), shape: api().componentProblems('Classification', classified.body) }).toEqual({ ...conforming('predict', 200), shape: [] });
+    const batch = await client.check('inference', 'POST', '/predictions/iris/1.0', { json: { data: [SETOSA, SETOSA] } });
+    expect({ ...verdict(batch), shape: (batch.body as unknown[]).flatMap((item) => api().componentProblems('Classification', item)) }).toEqual({ ...conforming('predictVersion', 200), shape: [] });
+    const passed = await client.check('inference', 'POST', '/predictions/mlp', { json: { inputs: { input: [ROW] } } });
+    expect({ ...verdict(passed), shape: api().componentProblems('OutputTensorData', passed.body) }).toEqual({ ...conforming('predict', 200), shape: [] });
     expect(verdict(await client.check('inference', 'POST', '/predictions/iris?envelope=json', { json: { instances: [SETOSA] } }))).toEqual(conforming('predict', 200));
     expect(verdict(await client.check('inference', 'POST', '/predictions/nope', { json: SETOSA }))).toEqual(conforming('predict', 404));
     expect(verdict(await client.check('inference', 'POST', '/predictions/iris', { body: '[1, 2', headers: { 'content-type': 'application/json' } }))).toMatchObject(refused('predict', 400));
@@ -203,7 +208,9 @@ describe('answers of an open server, against the descriptions its ports serve', 
   it('KServe v1: status, predictions, and refusals', async () => {
     expect(verdict(await client.check('inference', 'GET', '/v1/models/iris'))).toEqual(conforming('kserveV1ModelStatus', 200));
     expect(verdict(await client.check('inference', 'GET', '/v1/models/nope'))).toEqual(conforming('kserveV1ModelStatus', 404));
-    expect(verdict(await client.check('inference', 'POST', '/v1/models/iris:predict', { json: { instances: [SETOSA, SETOSA] } }))).toEqual(conforming('kserveV1Predict', 200));
+    const predicted = await client.check('inference', 'POST', '/v1/models/iris:predict', { json: { instances: [SETOSA, SETOSA] } });
+    const predictions = (predicted.body as { predictions: unknown[] }).predictions;
+    expect({ ...verdict(predicted), shape: predictions.flatMap((item) => api().componentProblems('Classification', item)) }).toEqual({ ...conforming('kserveV1Predict', 200), shape: [] });
     expect(verdict(await client.check('inference', 'POST', '/v1/models/mlp:predict', { json: { inputs: [ROW] } }))).toEqual(conforming('kserveV1Predict', 200));
     expect(verdict(await client.check('inference', 'POST', '/v1/models/iris:predict', { json: { instances: [] } }))).toMatchObject(refused('kserveV1Predict', 400));
     expect(verdict(await client.check('inference', 'POST', '/v1/models/iris:predict', { json: { instances: [[1, 2]] } }))).toEqual(conforming('kserveV1Predict', 400));
@@ -212,7 +219,8 @@ describe('answers of an open server, against the descriptions its ports serve', 
   it('workflow runs, with and without debug, over /wfpredict and OIP, and refusals', async () => {
     const inputs = { measurements: [SETOSA] };
     expect(verdict(await client.check('inference', 'POST', '/wfpredict/iris-second-opinion', { json: inputs }))).toEqual(conforming('runWorkflow', 200));
-    expect(verdict(await client.check('inference', 'POST', '/wfpredict/iris-second-opinion?debug=true', { json: inputs }))).toEqual(conforming('runWorkflow', 200));
+    const debugged = await client.check('inference', 'POST', '/wfpredict/iris-second-opinion?debug=true', { json: inputs });
+    expect({ ...verdict(debugged), shape: api().componentProblems('WorkflowDebugAnswer', debugged.body) }).toEqual({ ...conforming('runWorkflow', 200), shape: [] });
     expect(verdict(await client.check('inference', 'POST', '/v2/models/iris-second-opinion/infer', { json: { inputs: [{ ...IRIS_INPUT, name: 'measurements' }] } }))).toEqual(
       conforming('oipInfer', 200),
     );
