@@ -462,8 +462,9 @@ export class GrpcServerCall extends EventEmitter {
     if (this.#inflater?.push(bytes, compressed) === false) this.#stream.pause();
   };
 
+  /** A message of a streamed request, decompressed; those after a refused one never come here. */
   readonly #onInflatedMessage = (bytes: Buffer): void => {
-    if (this.#ended || this.#requestError !== undefined) return;
+    if (this.#ended) return;
     try {
       this.emit('data', this.#deserialize(bytes));
     } catch (error) {

@@ -172,6 +172,14 @@ describe('Http2GrpcServer: compressed messages', () => {
       expect(answer.status).toBe('0');
     });
 
+    it('answers a stream’s message still inflating on the thread pool when a length prefix over the limit follows it, then ends it RESOURCE_EXHAUSTED', async () => {
+      const overLimit = Buffer.alloc(5);
+      overLimit.writeUInt32BE(LIMIT + 1, 1);
+      const answer = await raw('/test.Echo/Chat', Buffer.concat([frameMessage(gzipSync(randomBytes(100 * 1024)), true), overLimit]), { 'grpc-encoding': 'gzip' });
+      expect(messagesOf(answer).map((m) => m.bytes.toString())).toEqual(['102400 bytes']);
+      expect(answer.status).toBe(String(status.RESOURCE_EXHAUSTED));
+    });
+
     it('answers a stream’s messages before a gzip bomb, then ends it RESOURCE_EXHAUSTED without reading on', async () => {
       const body = Buffer.concat([frameMessage(gzipSync(Buffer.from('before')), true), frameMessage(gzipSync(Buffer.alloc(64 * LIMIT)), true), frameMessage(Buffer.from('after'))]);
       const answer = await raw('/test.Echo/Chat', body, { 'grpc-encoding': 'gzip' });
