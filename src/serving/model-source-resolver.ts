@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  checkRemoteUrl,
   downloadArchive,
   extractModelArchive,
   loadManifest,
@@ -69,6 +70,8 @@ export class ModelSourceResolver {
   }
 
   private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {
+    // Checked before anything is made in the store: a refused URL leaves no trace there.
+    checkRemoteUrl(url, this.config.allowedUrls);
     const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);

@@ -526,6 +526,19 @@ describe('bad input', () => {
     expect(await register(url)).toMatchObject({ status: 403, body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
   });
 
+  it.each(['http://%5B', 'https://'])('registering the malformed URL %s → 403 ForbiddenException, nothing made in the model store', async (url) => {
+    expect(await register(url)).toMatchObject({
+      status: 403,
+      body: {
+        code: 403,
+        type: 'ForbiddenException',
+        errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
+        message: `url ${JSON.stringify(url)} is not a valid URL; only http(s) URLs that match the allowed URL patterns and do not point at link-local or cloud metadata addresses are accepted`,
+      },
+    });
+    expect(await readdir(t.config.modelStore)).not.toContain('.downloads');
+  });
+
   it('a binary BYTES element that is not UTF-8 → 400 before it is queued, so it never joins a batch', async () => {
     // One element of the binary extension's BYTES layout: a 4-byte little-endian length, then the bytes.
     const element = Buffer.from([2, 0, 0, 0, 0x61, 0xff]);
