@@ -61,8 +61,8 @@ export async function readWorkflowSource(url: string, config: SluiceConfig, head
   }
   throw new SluiceError(
     'SLUICE_WORKFLOW_NOT_FOUND',
-    `the workflow store ${store} holds no workflow called ${JSON.stringify(url)} (looked for ${url}.yaml, ${url}.yml and ${url}/${WORKFLOW_FILE_NAME}; name an archive with its ${ARCHIVE_EXTENSION} extension)`,
-    { url },
+    `the workflow store holds no workflow called ${JSON.stringify(url)} (looked for ${url}.yaml, ${url}.yml and ${url}/${WORKFLOW_FILE_NAME}; name an archive with its ${ARCHIVE_EXTENSION} extension)`,
+    { url, workflowStore: store },
   );
 }
 
