@@ -156,7 +156,7 @@ describe('management API', () => {
     const whole = await readFile(join(t.config.modelStore, 'iris-archive.sluice'));
     await writeFile(join(t.config.modelStore, 'cut-short.sluice'), whole.subarray(0, Math.floor(whole.length / 2)));
     const answer = await manage('/models?url=cut-short.sluice', 'POST');
-    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ARCHIVE_INVALID', message: expect.stringMatching(/^cut-short\.sluice: /) as unknown } });
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ARCHIVE_INVALID', message: expect.stringMatching(/^cut-short\.sluice: is truncated /) as unknown } });
     expect(JSON.stringify(answer.body)).not.toContain(t.dir);
   });
 

@@ -271,9 +271,16 @@ export async function unpackArchive(archive: string, workDir: string, limits: Ar
     for await (const entry of extractor) await unpacker.accept(entry);
     await piping;
   } catch (error) {
-    extractor.destroy();
-    await piping.catch(() => undefined);
-    throw streamError(archive, error);
+    const stopped = new Error('unpacking stopped');
+    extractor.destroy(stopped);
+    const stageError = await piping.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    // A stage that failed first (the archive ends early, or is corrupt) destroyed the entry being read,
+    // whose own error (its stream destroyed) would then hide what is wrong with the archive.
+    const firstFailure = isSluiceError(error) || stageError === undefined || stageError === stopped ? error : stageError;
+    throw streamError(archive, firstFailure);
   }
   return unpacker.result(archiveHash.digest('hex'));
 }

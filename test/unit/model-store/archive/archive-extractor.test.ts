@@ -354,6 +354,21 @@ describe('extractModelArchive', () => {
       expect(await readdir(join(store, '.extracted'))).toEqual([finalDir.slice(join(store, '.extracted').length + 1)]);
     });
 
+    it('reports an archive cut off while an entry is being written as truncated', async () => {
+      // Bytes gzip cannot shrink, so that most cuts fall inside this entry's data.
+      let seed = 1;
+      const noise = Buffer.from(Array.from({ length: 256 * 1024 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23));
+      const whole = await buildArchive({ ...FILES, 'noise.bin': noise });
+      const otherwise: string[] = [];
+      for (let part = 1; part < 32; part++) {
+        const cut = Math.floor((whole.length * part) / 32);
+        const { message } = await extractionError(whole.subarray(0, cut));
+        if (message !== `${archive}: is truncated (the compressed data ends early); copy or download the archive again`) otherwise.push(`${cut}: ${message}`);
+      }
+      expect(otherwise).toEqual([]);
+      await expectNothingWritten();
+    });
+
     it('reports a missing archive file', async () => {
       await expect(extractModelArchive(join(root, 'in', 'nope.sluice'), store)).rejects.toMatchObject({
         code: 'SLUICE_MANIFEST_NOT_FOUND',
