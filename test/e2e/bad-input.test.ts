@@ -562,6 +562,18 @@ describe('bad input', () => {
     expect(described.recentBatchSizes).toEqual([]);
   });
 
+  it('a JSON BYTES element holding a lone surrogate → 400 naming the input and the element, as a binary one that is not UTF-8 is', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/echo-bytes/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [2], datatype: 'BYTES', data: ['ok', '\ud800'] }] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'input `input`: BYTES element 1 holds the lone UTF-16 surrogate \\ud800, which is no character and has no UTF-8 encoding; send text only (a character beyond U+FFFF as both halves of its surrogate pair)',
+        errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
+      },
+    });
+  });
+
   it('a BYTES element holding a NUL byte → 400', async () => {
     expect(await requestJson(`${t.inference}/v2/models/echo-bytes/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [1], datatype: 'BYTES', data: ['a\u0000b'] }] } })).toMatchObject({
       status: 400,
