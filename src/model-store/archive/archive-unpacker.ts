@@ -88,7 +88,8 @@ class Unpacker {
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) {
       const problem = `has more than ${this.limits.maxEntries} entries, the most an archive may have`;
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `${problem}; remove files the model does not need`);
+      // One of the archive limits, as the size limits are: the same code, and the same advice to raise it.
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `${problem}; remove files the model does not need, or raise archive.maxEntries if it really needs them`);
     }
     const named = normalizeArchivePath(name);
     if (!named.ok) {

@@ -219,8 +219,8 @@ describe('extractModelArchive', () => {
       [
         'too many entries',
         () => gzipOf([archiveManifestEntry(FILES), ...fileEntries(), { header: { name: 'c' }, content: 'c' }, { header: { name: 'd' }, content: 'd' }]),
-        'SLUICE_ARCHIVE_INVALID',
-        () => 'has more than 3 entries, the most an archive may have; remove files the model does not need',
+        'SLUICE_ARCHIVE_ENTRY_TOO_LARGE',
+        () => 'has more than 3 entries, the most an archive may have; remove files the model does not need, or raise archive.maxEntries if it really needs them',
         { maxEntries: 3 },
       ],
       [
