@@ -6,7 +6,7 @@ import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { readBody } from '../common/body-reader.js';
+import { dropUnreadBody, readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
@@ -200,7 +200,7 @@ export class InferenceLane implements RequestLane {
         try {
           await authenticate(auth, request, server?.context);
         } catch (thrown) {
-          return failed(thrown);
+          return failed(thrown, !(await dropUnreadBody(request)));
         }
       }
       let read: Buffer;
