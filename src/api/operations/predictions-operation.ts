@@ -67,18 +67,15 @@ export class PredictionsOperation {
     }
     const resolved = this.core.registry.resolve(model, version); // an unknown model is refused whatever the body holds
     const chosen = chooseEnvelope(envelope, resolved.manifest.envelope, this.core.envelopes);
-    const { budget, api, requestId, traceContext } = context;
-    const request = {
-      model,
-      ...(version !== undefined ? { version } : {}),
-      budget,
-      ...(context.gather === true ? { gather: true } : {}),
-      api,
-      ...(requestId !== undefined ? { requestId } : {}),
-      ...(traceContext !== undefined ? { traceContext } : {}),
-    };
-    if (chosen === undefined) return { kind: 'answer', value: (await this.core.inference.predict({ ...request, request: codec.handlerRequest(input) })).result };
-    const answer = await this.core.inference.predictEnveloped({ ...request, envelope: chosen, body: codec.envelopeRequest(input) });
+    // Read here, once the model and envelope are known to be good, and before the body is read: a bad
+    // knob is refused at the step it always was.
+    const budget = context.budget;
+    const { gather, api, requestId, traceContext } = context;
+    if (chosen === undefined) {
+      const answer = await this.core.inference.predict({ model, version, budget, gather, api, requestId, traceContext, request: codec.handlerRequest(input) });
+      return { kind: 'answer', value: answer.result };
+    }
+    const answer = await this.core.inference.predictEnveloped({ model, version, budget, gather, api, requestId, traceContext, envelope: chosen, body: codec.envelopeRequest(input) });
     return { kind: 'enveloped', response: answer.result };
   }
 
