@@ -1,0 +1,24 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { ObjectStore } from './object-store.js';
+import type { ObjectStoreLocation } from './object-store-url.js';
+import { S3ObjectStore, s3ClientFromEnvironment } from './s3-object-store.js';
+
+/**
+ * Opens the object store a location lies in, with the credentials of the environment Sluice runs in. One
+ * SDK client per kind of store is made on first use and kept, so credentials are resolved (and refreshed
+ * by the SDK) once, not per registration.
+ */
+export class ObjectStoreOpener {
+  private s3?: S3Client;
+  private readonly env: NodeJS.ProcessEnv;
+
+  /** `env` is read as it is now (a server's environment is fixed when it starts); default `process.env`. */
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.env = { ...env };
+  }
+
+  open(location: ObjectStoreLocation): ObjectStore {
+    this.s3 ??= s3ClientFromEnvironment(this.env);
+    return new S3ObjectStore(this.s3, location.bucket, location.url);
+  }
+}
