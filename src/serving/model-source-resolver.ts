@@ -112,6 +112,11 @@ export class ModelSourceResolver {
       timeoutMs: this.config.download.timeoutMs,
       archiveLimits: this.config.archive,
       ...(this.logger !== undefined ? { logger: this.logger } : {}),
+    }).catch((error: unknown) => {
+      // Sluice's own messages name the URL and the bucket, never a credential.
+      const fields = isSluiceError(error) ? { code: error.code, reason: error.message } : { reason: String(error) };
+      this.logger?.warn('model source not fetched', { source: url, ...fields });
+      throw error;
     });
     return { manifest: await this.manifestOf(fetched.dir, url), origin: { url, dir: fetched.dir } };
   }

@@ -10,12 +10,9 @@ import { S3ObjectStore, s3ClientFromEnvironment } from './s3-object-store.js';
  */
 export class ObjectStoreOpener {
   private s3?: S3Client;
-  private readonly env: NodeJS.ProcessEnv;
 
-  /** `env` is read as it is now (a server's environment is fixed when it starts); default `process.env`. */
-  constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.env = { ...env };
-  }
+  /** `env` is read when the first source of a kind is opened, as the SDK's credential chain reads it. */
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   open(location: ObjectStoreLocation): ObjectStore {
     this.s3 ??= s3ClientFromEnvironment(this.env);
