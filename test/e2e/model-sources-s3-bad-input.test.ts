@@ -167,7 +167,7 @@ describe('model sources: S3 bad input', () => {
         status: 403,
         body: {
           errorCode: 'SLUICE_SOURCE_ACCESS_DENIED',
-          message: expect.stringContaining('s3 bucket "models" refused access to the prefix "fine/" of s3 bucket "models" (InvalidAccessKeyId, HTTP 403)'),
+          message: expect.stringContaining('access to the prefix "fine/" of s3 bucket "models" was refused (InvalidAccessKeyId, HTTP 403)'),
         },
       });
       expect(JSON.stringify(answer.body)).not.toContain(SECRET);

@@ -28,25 +28,25 @@ export function objectStoreError(label: string, url: string, what: string, failu
     case 'denied':
       return new SluiceError(
         'SLUICE_SOURCE_ACCESS_DENIED',
-        `${label} refused access to ${what} (${described(failure)}); ${credentialsAdvice}, and that they may list and read it`,
+        `access to ${what} was refused (${described(failure)}); ${credentialsAdvice}, and that they may list and read it`,
         details,
       );
     case 'unavailable':
       return new SluiceError(
         'SLUICE_SOURCE_UNAVAILABLE',
-        `${label} could not be reached or kept failing while reading ${what} (${described(failure)}), retries included; try again later`,
+        `reading ${what} failed: the store could not be reached or kept failing (${described(failure)}), retries included; try again later`,
         details,
       );
     case 'changed':
       return new SluiceError(
         'SLUICE_MANAGEMENT_DOWNLOAD_FAILED',
-        `${what} in ${label} changed while it was being downloaded (${described(failure)}); register it again once it stays put`,
+        `${what} changed while it was being downloaded (${described(failure)}); register it again once it stays put`,
         details,
       );
     case 'timeout':
-      return new SluiceError('SLUICE_MANAGEMENT_DOWNLOAD_FAILED', `reading ${what} from ${label} did not finish in time; raise download.timeoutMs or try again`, details);
+      return new SluiceError('SLUICE_MANAGEMENT_DOWNLOAD_FAILED', `reading ${what} did not finish in time; raise download.timeoutMs or try again`, details);
     default:
-      return new SluiceError('SLUICE_MANAGEMENT_DOWNLOAD_FAILED', `reading ${what} from ${label} failed (${described(failure)}); check the URL and the store, then try again`, details);
+      return new SluiceError('SLUICE_MANAGEMENT_DOWNLOAD_FAILED', `reading ${what} failed (${described(failure)}); check the URL and the store, then try again`, details);
   }
 }
 
