@@ -28,7 +28,13 @@ export { checkObjectStoreUrl, checkRemoteUrl, checkResolvedAddress, isForbiddenA
 export { isObjectStoreUrl, parseObjectStoreUrl, type ObjectStoreLocation, type ObjectStoreScheme } from './sources/object-store-url.js';
 export type { ObjectStore, StoredObject } from './sources/object-store.js';
 export { ObjectStoreOpener } from './sources/object-store-opener.js';
-export { fetchObjectStoreModel, type FetchedSource, type ObjectStoreFetchOptions } from './sources/object-store-fetcher.js';
+export {
+  fetchObjectStoreFile,
+  fetchObjectStoreModel,
+  type FetchedSource,
+  type ObjectStoreFetchOptions,
+  type ObjectStoreFileOptions,
+} from './sources/object-store-fetcher.js';
 export { SOURCES_DIR_NAME } from './sources/source-dirs.js';
 export { DownloadProgress, PROGRESS_INTERVAL_MS } from './sources/download-progress.js';
 export {

@@ -8,6 +8,24 @@ import { makeTempDir } from '../support/temp-dir.js';
 import { memoryLogger, requestJson, startTestServer, type JsonAnswer, type TestServer } from '../support/test-server.js';
 
 const ALLOWED = ['s3://models/.*'];
+const ONE_STEP_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: s3-flow, version: "1.0" }
+inputs:
+  measurements: { datatype: FP32, shape: [-1, 4] }
+nodes:
+  classify:
+    model: iris
+    inputs: { input: $request.measurements }
+outputs:
+  probabilities: classify.probabilities
+`;
+const TORCHSERVE_SPEC = `models:
+  classifier:
+    url: s3://models/team/spec-model/
+dag:
+  classifier: []
+`;
 const IRIS_INPUT = { inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: [5.1, 3.5, 1.4, 0.2] }] };
 
 async function uploadDirectory(s3: LoopbackS3, dir: string, prefix: string, only?: readonly string[]): Promise<void> {
@@ -37,6 +55,8 @@ describe('model sources: S3', () => {
     const archive = join(serverDir.dir, 'mlp.sluice');
     await packModelArchive(join(models, 'mlp'), archive);
     await s3.put('models', 'archives/mlp.sluice', await readFile(archive));
+    await s3.put('models', 'flows/one-step.yaml', ONE_STEP_WORKFLOW);
+    await s3.put('models', 'flows/torchserve-spec.yaml', TORCHSERVE_SPEC);
     t = await start();
   });
   afterAll(async () => {
@@ -99,6 +119,31 @@ describe('model sources: S3', () => {
     expect(await infer('iris')).toMatchObject({ status: 200 });
     expect(await infer('bare')).toMatchObject({ status: 200 });
     expect(await requestJson(`${t.management}/models/mlp`)).toMatchObject({ status: 200 });
+  });
+
+  it('registers a workflow file from S3', async () => {
+    expect(await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/one-step.yaml')}`, { method: 'POST' })).toMatchObject({ status: 200 });
+    const answer = await requestJson(`${t.inference}/v2/models/s3-flow/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'measurements', shape: [1, 4], datatype: 'FP32', data: [5.1, 3.5, 1.4, 0.2] }] },
+    });
+    expect(answer).toMatchObject({ status: 200 });
+  });
+
+  it('registers the S3 models a TorchServe workflow spec from S3 names', async () => {
+    await uploadDirectory(s3, join(packageRoot(), 'model-store', 'iris'), 'team/spec-model/', ['model.onnx']);
+    const answer = await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/torchserve-spec.yaml')}&workflow_name=spec-flow`, { method: 'POST' });
+    expect(answer).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/models/spec-model`)).toMatchObject({ status: 200, body: [{ modelUrl: 's3://models/team/spec-model/' }] });
+  });
+
+  it('loads the S3 sources sluice.yaml lists at start-up', async () => {
+    const other = await startTestServer({ demoModels: [], config: { allowedUrls: ALLOWED, models: ['s3://models/team/iris/', 's3://models/archives/mlp.sluice'] } });
+    try {
+      expect(await requestJson(`${other.management}/models`)).toMatchObject({ status: 200, body: { models: [{ modelName: 'iris' }, { modelName: 'mlp' }] } });
+    } finally {
+      await other.close();
+    }
   });
 
   it('leaves no temporary behind', async () => {

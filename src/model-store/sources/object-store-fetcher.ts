@@ -280,3 +280,30 @@ function namedAfterUrl(error: unknown, file: string, url: string): unknown {
   const details = Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, typeof value === 'string' && value.startsWith(file) ? url + value.slice(file.length) : value]));
   return new SluiceError(error.code, url + error.message.slice(file.length), details, { cause: error });
 }
+
+/** Limits of {@link fetchObjectStoreFile}. */
+export interface ObjectStoreFileOptions {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * Downloads the one object `location` names to `file` (a workflow file or archive): streamed, checked
+ * against `maxBytes` before and while it arrives, its size and MD5 checked, the file removed on any
+ * failure. Throws `SLUICE_SOURCE_NOT_FOUND` when there is no such object.
+ */
+export async function fetchObjectStoreFile(location: ObjectStoreLocation, store: ObjectStore, file: string, options: ObjectStoreFileOptions): Promise<void> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const object = location.prefix === '' || location.prefix.endsWith('/') ? undefined : await store.head(location.prefix, signal);
+  if (object === undefined) {
+    throw new SluiceError('SLUICE_SOURCE_NOT_FOUND', `${store.label} has no object ${JSON.stringify(location.prefix)} (${location.url}); check the key`, {
+      url: location.url,
+      source: store.label,
+    });
+  }
+  checkTotal(location.url, object.size, options.maxBytes);
+  const progress = new DownloadProgress(options.logger, location.url, object.size);
+  await downloadObject(location, store, object, file, options.maxBytes, signal, (count) => { progress.add(count); });
+  progress.finish();
+}
