@@ -141,7 +141,9 @@ export async function fetchObjectStoreModel(location: ObjectStoreLocation, store
   const total = files.reduce((sum, f) => sum + f.object.size, 0);
   checkTotal(location.url, total, options.maxBytes);
 
-  const version = sha256(JSON.stringify([location.url, ...files.map((f) => [f.object.key, f.object.etag, f.object.size]).sort()]));
+  // Keyed by where the objects are, not how the URL was spelt: `s3://b/m` and `s3://b/m/` are one source.
+  const where = [location.scheme, location.account ?? '', location.bucket, prefixDir];
+  const version = sha256(JSON.stringify([...where, ...files.map((f) => [f.object.key, f.object.etag, f.object.size]).sort()]));
   const name = (location.prefix.replace(/\/$/, '').split('/').pop() ?? '').replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || location.bucket;
   const finalDir = join(sourcesDir, `${name.slice(0, 64)}-${version.slice(0, 16)}`);
   if (await exists(finalDir)) {
