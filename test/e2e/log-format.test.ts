@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLI_MAIN, runCli } from '../support/cli-process.js';
+import { CLI_MAIN, freePort, runCli } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -93,4 +93,22 @@ describe('log format of the built server', () => {
     const lines = outputLines(finished.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'about to fail', step: 1 }));
   }, 30_000);
+
+  it('keeps serving, and stops cleanly, when the reader of its log goes away', async () => {
+    const port = await freePort();
+    await writeFile(config, (await readFile(config, 'utf8')).replace('inference: { port: 0 }', `inference: { port: ${port} }`));
+    const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground', '--config', config], { cwd: dir, env: { PATH: process.env['PATH'] }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdout.destroy();
+    let status = 0;
+    for (let tries = 0; tries < 300 && status !== 200; tries++) {
+      status = await fetch(`http://127.0.0.1:${port}/ping`).then(
+        (answer) => answer.status,
+        () => 0,
+      );
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGTERM');
+    expect({ status, exit: await exited }).toEqual({ status: 200, exit: 0 });
+  }, 60_000);
 });
