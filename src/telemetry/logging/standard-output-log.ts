@@ -22,7 +22,13 @@ const FLUSH_WAIT_MS = 5000;
 
 type Destination = ReturnType<typeof pino.destination>;
 
-let shared: Destination | undefined;
+/** The process's standard output: its pino destination, and the stream loggers write to. */
+interface StandardOutput {
+  readonly destination: Destination;
+  readonly stream: LogStream;
+}
+
+let shared: StandardOutput | undefined;
 /** Lines dropped since the last report. */
 let dropped = 0;
 /** Who reports dropped lines: the first logger made for standard output. */
@@ -36,21 +42,46 @@ function reportDrops(): void {
 }
 
 /**
+ * `destination` with each line written at most {@link GATHER_WAIT_MS} after it was logged: the first line
+ * after a write sets one timer. SonicBoom's own `periodicFlush` writes every period whether lines wait or
+ * not (an empty write when none do), which woke an idle server ten times a second.
+ */
+function writtenWithin(destination: Destination): LogStream {
+  let timerSet = false;
+  const flush = (): void => {
+    timerSet = false;
+    try {
+      destination.flush();
+    } catch {
+      // Ended by pino as the process exits: what was waiting is written.
+    }
+  };
+  return {
+    write: (line) => {
+      destination.write(line);
+      if (timerSet) return;
+      timerSet = true;
+      setTimeout(flush, GATHER_WAIT_MS).unref();
+    },
+  };
+}
+
+/**
  * The process's one pino destination (SonicBoom) on standard output: every logger writing there shares
  * it, so that their lines keep one order. Lines are gathered ({@link GATHERED_BYTES}, at most
  * {@link GATHER_WAIT_MS}) and written asynchronously; pino writes what is waiting synchronously when the
  * process exits, whatever the reason. A write that fails (standard output closed) loses its lines, not
  * the server.
  */
-function standardOutput(): Destination {
+function standardOutput(): StandardOutput {
   if (shared !== undefined) return shared;
-  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHERED_BYTES, periodicFlush: GATHER_WAIT_MS, maxLength: MAX_WAITING_BYTES });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHERED_BYTES, maxLength: MAX_WAITING_BYTES });
   destination.on('error', () => undefined);
   destination.on('drop', () => {
     dropped += 1;
   });
   destination.on('drain', reportDrops);
-  return (shared = destination);
+  return (shared = { destination, stream: writtenWithin(destination) });
 }
 
 /** `json` or `pretty` for `format`: `auto` is pretty when standard output is a terminal. */
@@ -89,9 +120,9 @@ function prettyStream(destination: LogStream): LogStream {
  * `format` says so, pretty ones (see {@link resolveLogFormat}).
  */
 export function standardOutputLogger(level: LogLevel, format: LogFormat): Logger {
-  const destination = standardOutput();
+  const output = standardOutput().stream;
   // Not `process.stdout.isTTY`: making `process.stdout` would turn a pipe on descriptor 1 non-blocking.
-  const stream = resolveLogFormat(format, isatty(1)) === 'pretty' ? prettyStream(destination) : destination;
+  const stream = resolveLogFormat(format, isatty(1)) === 'pretty' ? prettyStream(output) : output;
   const logger = createLogger(level, stream);
   dropReporter ??= logger;
   return logger;
@@ -102,8 +133,8 @@ export function standardOutputLogger(level: LogLevel, format: LogFormat): Logger
  * for a clean stop, whose last lines would otherwise wait for the exit.
  */
 export function flushStandardOutput(): Promise<void> {
-  const destination = shared;
-  if (destination === undefined) return Promise.resolve();
+  if (shared === undefined) return Promise.resolve();
+  const { destination } = shared;
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, FLUSH_WAIT_MS).unref();
     // The callback's error, if any, is the sync to disk that a pipe or terminal cannot do: the lines are written.
