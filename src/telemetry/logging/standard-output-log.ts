@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
-import type { prettyFactory } from 'pino-pretty';
 import type { Logger, LogFormat, LogLevel } from '../../common/logger.js';
 import { createLogger, type LogStream } from './pino-logger.js';
+import { prettyLogStream } from './pretty-log-stream.js';
 
 /**
  * Bytes of lines gathered before they are written: a server under load answers many requests at once,
@@ -91,38 +90,13 @@ export function resolveLogFormat(format: LogFormat, toTerminal: boolean): 'json'
 }
 
 /**
- * pino-pretty's line formatter, loaded when a pretty log is first asked for: loading it cost every
- * `sluice` command some 40 ms, and JSON logs never need it.
- */
-function loadPrettyFactory(): typeof prettyFactory {
-  const loaded = createRequire(import.meta.url)('pino-pretty') as { prettyFactory: typeof prettyFactory };
-  return loaded.prettyFactory;
-}
-
-/**
- * The lines of a JSON stream made readable, written to `destination`: one line each, local time of day,
- * the level in capitals, the message, then the fields as JSON (colours when the terminal has them). The
- * lines are made as they are logged, on this thread, and go to the same destination as JSON lines, so
- * that the same flush writes them out (pino-pretty's own stream would add its stream buffers and
- * destination, which that flush cannot reach).
- */
-function prettyStream(destination: LogStream): LogStream {
-  const pretty = loadPrettyFactory()({ singleLine: true, translateTime: 'SYS:HH:MM:ss.l', errorLikeObjectKeys: [] });
-  return {
-    write: (line) => {
-      destination.write(pretty(line));
-    },
-  };
-}
-
-/**
  * A logger writing to standard output (see {@link standardOutput}) at `level`, as JSON lines or, when
  * `format` says so, pretty ones (see {@link resolveLogFormat}).
  */
 export function standardOutputLogger(level: LogLevel, format: LogFormat): Logger {
   const output = standardOutput().stream;
   // Not `process.stdout.isTTY`: making `process.stdout` would turn a pipe on descriptor 1 non-blocking.
-  const stream = resolveLogFormat(format, isatty(1)) === 'pretty' ? prettyStream(output) : output;
+  const stream = resolveLogFormat(format, isatty(1)) === 'pretty' ? prettyLogStream(output) : output;
   const logger = createLogger(level, stream);
   dropReporter ??= logger;
   return logger;
