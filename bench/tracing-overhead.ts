@@ -11,12 +11,15 @@
  * sampled variant, at least 0.75 for `always_on`. Five rounds by default: on a shared machine a single
  * round of any variant can run slower than usual. Absolute figures depend on the machine; the ratios,
  * measured in one run, are what to compare. On Linux it also prints the CPU time of the server's
- * JavaScript thread per request, whose ratio other work on a shared machine moves less.
+ * JavaScript thread per request, whose ratio other work on a shared machine moves less, and the bytes
+ * the collector received per request (a server that dropped spans sends fewer).
  *
- * `--split` adds a fourth variant per round: tracing off, but with an AsyncLocalStorage enabled (what an
- * async context manager would cost by itself; Sluice passes trace context explicitly and installs none).
+ * `--split` adds a variant per round: tracing off, but with an AsyncLocalStorage enabled (what an async
+ * context manager would cost by itself; Sluice passes trace context explicitly and installs none).
+ * `--batch-sizes 256,2048` adds an `always_on` variant per size, exporting batches of that many spans
+ * (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, with a queue four times as large), to compare them with the default.
  *
- *   npm run bench:tracing -- [--duration 8] [--rounds 5] [--concurrency 16] [--split] [--json FILE]
+ *   npm run bench:tracing -- [--duration 8] [--rounds 5] [--concurrency 16] [--split] [--batch-sizes LIST] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -41,25 +44,37 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '16' },
     split: { type: 'boolean', default: false },
+    'batch-sizes': { type: 'string', default: '' },
     json: { type: 'string' },
   },
 });
 const durationSeconds = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.concurrency);
+const batchSizes = values['batch-sizes']
+  .split(',')
+  .filter((size) => size.trim() !== '')
+  .map(Number);
 
 function progress(text: string): void {
   process.stderr.write(text + '\n');
 }
 
-/** The stand-in collector (`otlp-collector.ts`), in a process of its own: its URL, and how to stop it and read its counts. */
-async function startCollector(): Promise<{ url: string; stop: () => Promise<{ requests: number; bytes: number }> }> {
+/** What the collector stand-in received: export requests and their bytes. */
+interface Exported {
+  readonly requests: number;
+  readonly bytes: number;
+}
+
+/** The stand-in collector (`otlp-collector.ts`), in a process of its own: its URL, its counts so far, and how to stop it. */
+async function startCollector(): Promise<{ url: string; counts: () => Promise<Exported>; stop: () => Promise<Exported> }> {
   const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'otlp-collector.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await waitForStdoutLine(child, (line) => /^ready (\d+)$/.exec(line)?.[1]);
   return {
     url: `http://127.0.0.1:${port}`,
+    counts: async () => (await (await fetch(`http://127.0.0.1:${port}/counts`)).json()) as Exported,
     stop: async () => {
-      const counts = waitForStdoutLine(child, (line) => (line.startsWith('{') ? (JSON.parse(line) as { requests: number; bytes: number }) : undefined));
+      const counts = waitForStdoutLine(child, (line) => (line.startsWith('{') ? (JSON.parse(line) as Exported) : undefined));
       child.kill('SIGTERM');
       const result = await counts;
       await stopChild(child);
@@ -91,25 +106,37 @@ const variants: readonly Variant[] = [
     target: 0.95,
   },
   { name: 'on', label: 'always_on', env: { ...traced, OTEL_TRACES_SAMPLER: 'always_on' }, target: 0.75 },
+  ...batchSizes.map((size) => ({
+    name: `on-${size}`,
+    label: `always_on, batches of ${size}`,
+    env: { ...traced, OTEL_TRACES_SAMPLER: 'always_on', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: String(size), OTEL_BSP_MAX_QUEUE_SIZE: String(4 * size) },
+  })),
   ...(values.split ? [{ name: 'context', label: 'AsyncLocalStorage only (no spans, no tracing)', env: { ...process.env, OTEL_TRACES_EXPORTER: 'none', NODE_OPTIONS: contextOnlyOptions } }] : []),
 ];
 
 /**
- * A run's load figures and the CPU time of the server's main (JavaScript) thread per answered request,
- * where spans are made and exported (Linux only, else NaN).
+ * A run's load figures, the CPU time of the server's main (JavaScript) thread per answered request, where
+ * spans are made and exported (Linux only, else NaN), and the bytes the collector received per answered
+ * request (warm-up included, and what the server sends when it stops): a variant that dropped spans
+ * would send fewer.
  */
-async function measure(variant: Variant): Promise<LoadMeasurement & { cpuUsPerRequest: number }> {
+async function measure(variant: Variant): Promise<LoadMeasurement & { cpuUsPerRequest: number; exportedBytesPerRequest: number }> {
+  const exportedBefore = await collector.counts();
   const server = await startSluice(distRoot, join(repoRoot, 'model-store'), ['mlp'], { env: variant.env });
+  let m: LoadMeasurement;
+  let ticks: number;
+  let warmUp: LoadMeasurement;
   try {
-    await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
+    warmUp = await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds: WARM_UP_SECONDS });
     const linux = process.platform === 'linux';
     const before = linux ? await mainThreadTicks(server.pid) : NaN;
-    const m = await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds });
-    const ticks = linux ? (await mainThreadTicks(server.pid)) - before : NaN;
-    return { ...m, cpuUsPerRequest: (ticks * 1e6) / PROC_TICKS_PER_SECOND / m.ok };
+    m = await runLoad({ baseUrl: server.baseUrl, request: mlp.sluiceRequest, connections, durationSeconds });
+    ticks = linux ? (await mainThreadTicks(server.pid)) - before : NaN;
   } finally {
     await server.stop();
   }
+  const exportedBytes = (await collector.counts()).bytes - exportedBefore.bytes;
+  return { ...m, cpuUsPerRequest: (ticks * 1e6) / PROC_TICKS_PER_SECOND / m.ok, exportedBytesPerRequest: exportedBytes / (warmUp.ok + m.ok) };
 }
 
 interface Run {
@@ -120,17 +147,27 @@ interface Run {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly non2xx: number;
+  readonly exportedBytesPerRequest: number;
 }
 
 const runs: Run[] = [];
-let exported: { requests: number; bytes: number };
+let exported: Exported;
 try {
   for (let round = 1; round <= rounds; round++) {
     // Alternate the order, so that no variant always runs on a warmer (or busier) machine.
     for (const variant of roundOrder(variants, round - 1)) {
       progress(`round ${round}: ${variant.label}, c=${connections}, ${durationSeconds} s`);
       const m = await measure(variant);
-      runs.push({ round, variant: variant.name, requestsPerSecond: m.requestsPerSecond, cpuUsPerRequest: m.cpuUsPerRequest, p50Ms: m.p50Us / 1000, p99Ms: m.p99Us / 1000, non2xx: m.non2xx });
+      runs.push({
+        round,
+        variant: variant.name,
+        requestsPerSecond: m.requestsPerSecond,
+        cpuUsPerRequest: m.cpuUsPerRequest,
+        p50Ms: m.p50Us / 1000,
+        p99Ms: m.p99Us / 1000,
+        non2xx: m.non2xx,
+        exportedBytesPerRequest: m.exportedBytesPerRequest,
+      });
     }
   }
 } finally {
@@ -149,6 +186,7 @@ const medianThroughput = (variant: Variant): number => median(roundNumbers.map((
 const medianCpuUs = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, variant)));
 /** Each round's main-thread CPU per request untraced over that of `variant`: the throughput ratio a CPU-bound server would see. */
 const medianCpuRatio = (variant: Variant): number => median(roundNumbers.map((round) => cpuUs(round, OFF) / cpuUs(round, variant)));
+const medianExported = (variant: Variant): number => median(roundNumbers.map((round) => runOf(round, variant)?.exportedBytesPerRequest ?? NaN));
 const compared = variants.filter((v) => v !== OFF);
 const verdict = (variant: Variant): string => {
   if (variant.target === undefined) return '';
@@ -159,17 +197,18 @@ const lines = [
   `MLP, c=${connections}, ${rounds} round(s) of ${durationSeconds} s per variant; traced variants export OTLP/HTTP protobuf to loopback`,
   ...runs.map(
     (r) =>
-      `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  main-thread CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`,
+      `  round ${r.round} ${r.variant.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  main-thread CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}  exported ${r.exportedBytesPerRequest.toFixed(0)} B/req`,
   ),
   ...roundNumbers.map((round) => `  round ${round} ratios to off: ${compared.map((v) => `${v.name} ${roundRatio(round, v).toFixed(3)}`).join(', ')}`),
   `the collector received ${exported.requests} exports, ${(exported.bytes / 1e6).toFixed(1)} MB`,
   '',
-  `${'variant'.padEnd(46)} ${'median req/s'.padStart(12)} ${'µs/req'.padStart(7)} ${'ratio'.padStart(6)} ${'CPU ratio'.padStart(9)}`,
+  `${'variant'.padEnd(46)} ${'median req/s'.padStart(12)} ${'µs/req'.padStart(7)} ${'B/req'.padStart(6)} ${'ratio'.padStart(6)} ${'CPU ratio'.padStart(9)}`,
   ...variants.map((v) =>
     [
       v.label.padEnd(46),
       medianThroughput(v).toFixed(0).padStart(12),
       medianCpuUs(v).toFixed(0).padStart(7),
+      medianExported(v).toFixed(0).padStart(6),
       (v === OFF ? '1' : medianRatio(v).toFixed(3)).padStart(6),
       (v === OFF ? '1' : medianCpuRatio(v).toFixed(3)).padStart(9),
       verdict(v),
@@ -179,7 +218,17 @@ const lines = [
 process.stdout.write(lines.join('\n') + '\n');
 if (values.json !== undefined) {
   const summary = Object.fromEntries(
-    compared.map((v) => [v.name, { ratio: medianRatio(v), cpuRatio: medianCpuRatio(v), requestsPerSecond: medianThroughput(v), target: v.target ?? null, pass: v.target === undefined ? null : medianRatio(v) >= v.target }]),
+    compared.map((v) => [
+      v.name,
+      {
+        ratio: medianRatio(v),
+        cpuRatio: medianCpuRatio(v),
+        requestsPerSecond: medianThroughput(v),
+        exportedBytesPerRequest: medianExported(v),
+        target: v.target ?? null,
+        pass: v.target === undefined ? null : medianRatio(v) >= v.target,
+      },
+    ]),
   );
   await writeFile(values.json, JSON.stringify({ connections, durationSeconds, rounds, runs, summary, untracedRequestsPerSecond: medianThroughput(OFF), exported }, null, 2));
 }
