@@ -35,7 +35,8 @@ export async function startInBackground(config: SluiceConfig, args: readonly str
   const stopHint = commandLine('stop', configFile);
   let lock: StartLock;
   try {
-    await makeDirectories(files.dir);
+    // 0700: token-auth keeps its keys in the same folder.
+    await makeDirectories(files.dir, { mode: 0o700 });
     lock = await takeStartLock(files.lockFile);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -10,6 +10,7 @@ import { configDirectoryOf } from './run-files.js';
 import { parseStartFlags } from './start-flags.js';
 import { runStatus } from './status-command.js';
 import { runStop } from './stop-command.js';
+import { runWorkflowCommand } from './workflow-graph/workflow-command.js';
 
 /** Whether the arguments of a command ask for help rather than for the command. */
 function asksForHelp(args: readonly string[]): boolean {
@@ -47,6 +48,8 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
       return asksForHelp(rest) ? help() : runStatus(rest, cwd);
     case 'archive':
       return runArchive(rest, cwd);
+    case 'workflow':
+      return asksForHelp(rest) ? help() : runWorkflowCommand(rest, cwd, env);
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}; see sluice --help`);
   }

@@ -42,3 +42,22 @@ export function parseCommandFlags<const T extends FlagOptions>(args: readonly st
     throw new UsageError(`${message}; see sluice --help`);
   }
 }
+
+/**
+ * {@link parseCommandFlags} for a command that also takes operands (`sluice workflow graph NAME`): the
+ * arguments that are no flag come back as `positionals`, in order.
+ */
+export function parseCommandArguments<const T extends FlagOptions>(
+  args: readonly string[],
+  options: T,
+  emptyAllowed: readonly string[] = [],
+): { readonly values: FlagValues<T>; readonly positionals: readonly string[] } {
+  try {
+    const parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true, tokens: true });
+    refuseAmbiguous(parsed.tokens, emptyAllowed);
+    return { values: parsed.values, positionals: parsed.positionals };
+  } catch (error) {
+    const message = typeof (error as { message?: unknown }).message === 'string' ? (error as { message: string }).message : String(error);
+    throw new UsageError(`${message}; see sluice --help`);
+  }
+}

@@ -9,6 +9,9 @@ Usage:
   sluice archive <model-dir | workflow-dir> [-o FILE]
                                    pack a model directory (model.yaml) or a workflow
                                    directory (workflow.yaml) into a .sluice archive
+  sluice workflow graph <name | file.yaml> [options]
+                                   print a workflow's graph as Mermaid or Graphviz DOT,
+                                   after checking it as a registration would
   sluice --help | -h               this text
   sluice --version                 the Sluice version
 
@@ -27,6 +30,13 @@ working directory without one); stop and status look there.
 
 Options of archive:
   -o, --output FILE    archive to write (default: ./<name>-<version>.sluice)
+
+Options of workflow graph (a name is looked up in the workflow store; a path with a /
+or ending in .yaml or .yml is read as a file):
+  --format FORMAT      mermaid (default) or dot
+  --config FILE        configuration file, as for start (the stores, models and plugins)
+  --workflow-store DIR workflow store (default: ./workflows)
+  --model-store DIR    model store the workflow's models are read from (default: ./model-store)
 
 Configuration precedence: defaults < config file < SLUICE_* environment variables < flags.
 See docs/configuration.md for every key.

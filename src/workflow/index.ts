@@ -1,6 +1,6 @@
 /**
  * Workflows: YAML graphs of model, handler and sub-workflow nodes, in four pure stages —
- * parse → validate → plan → execute. See docs/workflows.md.
+ * parse → validate → plan → execute — and diagrams of a plan (Mermaid, DOT). See docs/workflows.md.
  */
 export { loadWorkflow, type LoadedWorkflow, type LoadWorkflowOptions } from './load-workflow.js';
 export { workflowSignature } from './workflow-signature.js';
@@ -17,6 +17,19 @@ export { planWorkflow } from './planner/plan-workflow.js';
 export type { PlannedNode, WorkflowPlan } from './planner/workflow-plan.js';
 
 export { executeWorkflow } from './executor/execute-workflow.js';
+
+export {
+  bindingText,
+  workflowDiagram,
+  type DiagramEdge,
+  type DiagramEdgeKind,
+  type DiagramVertex,
+  type DiagramVertexKind,
+  type WorkflowDiagram,
+  type WorkflowDiagramOptions,
+} from './diagram/workflow-diagram.js';
+export { mermaidText, printMermaid } from './diagram/mermaid-printer.js';
+export { dotString, printDot } from './diagram/dot-printer.js';
 export type { ModelCall, ModelCaller, NodeEndEvent, WorkflowServices } from './executor/workflow-services.js';
 export type {
   ExecuteOptions,

@@ -29,14 +29,17 @@ describe('README examples', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({
-      demoModels: ['iris', 'iris-quick', 'mlp'],
+      demoModels: ['iris', 'iris-quick', 'mlp', 'ppocr-det', 'ppocr-rec'],
       // As `npm start` runs: token-auth guards the management API, keys in <dir>/.sluice/key_file.json.
       auth: { management: DEFAULT_CONFIG.auth.management },
       prepare: async (store, dir) => {
         await mkdir(join(dir, 'workflows'));
-        for (const file of ['iris-second-opinion.yaml', 'torchserve-iris.yaml', 'torchserve-iris.js']) {
+        for (const file of ['iris-second-opinion.yaml', 'torchserve-iris.yaml', 'torchserve-iris.js', 'ocr.yaml']) {
           await copyFile(join(packageRoot(), 'workflows', file), join(dir, 'workflows', file));
         }
+        // The README's paths are the repository's: the OCR sample page is sent from examples/ocr/.
+        await mkdir(join(dir, 'examples', 'ocr'), { recursive: true });
+        await copyFile(join(packageRoot(), 'examples', 'ocr', 'page.png'), join(dir, 'examples', 'ocr', 'page.png'));
         await packModelArchive(join(store, 'iris'), join(store, 'iris-1.0.sluice'));
         await writeFile(join(dir, '.curlrc'), '--fail-with-body\n--silent\n--show-error\n');
       },

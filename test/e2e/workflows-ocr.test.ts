@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { packageRoot } from '../../src/common/package-root.js';
+import { OCR_SAMPLE_LINES, OCR_SAMPLE_PAGE } from '../../scripts/ocr-sample-page.js';
 import { renderTextPng } from '../support/ocr/text-image.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { copyExampleWorkflows } from '../support/workflows/workflow-store.js';
@@ -33,6 +35,18 @@ describe('the ocr workflow over HTTP', () => {
     const { status, body } = await read();
     expect(status).toBe(200);
     expect(body).toMatchObject({ text: 'HELLO 2024\nSluice reads text', lines: LINES });
+  });
+
+  it('reads the sample page of examples/ocr/ line for line', async () => {
+    const page = await readFile(join(packageRoot(), OCR_SAMPLE_PAGE));
+    expect(await readImage(t, page)).toMatchObject({ status: 200, body: { text: OCR_SAMPLE_LINES.join('\n'), lines: OCR_SAMPLE_LINES } });
+  });
+
+  it('answers the sample page as docs/workflows.md shows', async () => {
+    const doc = await readFile(join(packageRoot(), 'docs', 'workflows.md'), 'utf8');
+    const shown = /--data-binary @examples\/ocr\/page\.png\n```[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    const page = await readFile(join(packageRoot(), OCR_SAMPLE_PAGE));
+    expect(await readImage(t, page)).toEqual(expect.objectContaining({ status: 200, body: JSON.parse(shown ?? 'null') as unknown }));
   });
 
   it('boxes every line it read', async () => {

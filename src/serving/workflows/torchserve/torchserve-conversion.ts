@@ -13,9 +13,10 @@ function parentsOf(spec: TorchServeSpec, node: string): readonly string[] {
   return spec.parents.get(node) ?? [];
 }
 
-/** The parents of `node` in the spec's DAG, in DAG order. */
-export function torchServeParents(spec: TorchServeSpec, node: string): readonly string[] {
-  return parentsOf(spec, node);
+/** What a node of a converted spec takes: `body`, or one input per parent when it has several. */
+export function convertedNodeInputs(spec: TorchServeSpec, node: string): readonly string[] {
+  const parents = parentsOf(spec, node);
+  return parents.length <= 1 ? ['body'] : parents;
 }
 
 /**

@@ -1,19 +1,15 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../common/errors/index.js';
+import { RequestBudget, signalCancellation } from '../../../common/request-budget.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../plugins/sdk/node-handler.js';
 import type { InferenceService } from '../../inference-service.js';
-import { convertedHandlerName, torchServeParents } from './torchserve-conversion.js';
+import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';
 import type { TorchServeSpec } from './torchserve-spec.js';
 
 /** A function node of a TorchServe spec, as its module exports it. */
 type SpecFunction = (input: WorkflowValue, context: NodeHandlerContext) => unknown;
 
-/** What a node of a converted spec takes: `body`, or one input per parent. */
-function inputNames(spec: TorchServeSpec, node: string): readonly string[] {
-  const parents = torchServeParents(spec, node);
-  return parents.length <= 1 ? ['body'] : parents;
-}
 
 /** The value a TorchServe node sees: its one input, or the object of its parents' results. */
 function nodeInput(inputs: Readonly<Record<string, WorkflowValue>>, names: readonly string[]): WorkflowValue {
@@ -25,7 +21,7 @@ function nodeInput(inputs: Readonly<Record<string, WorkflowValue>>, names: reado
  * input as the request body (raw bytes stay bytes, anything else is JSON).
  */
 function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, model: string, inference: InferenceService): NodeHandler {
-  const names = inputNames(spec, node);
+  const names = convertedNodeInputs(spec, node);
   return {
     name: convertedHandlerName(workflow, node),
     inputs: names,
@@ -35,7 +31,8 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
       const answer = await inference.predict({
         model,
         request: { body, contentType: body instanceof Uint8Array ? 'application/octet-stream' : 'application/json' },
-        isCancelled: () => context.signal.aborted,
+        // The node's signal aborts when its attempt times out or its run ends.
+        budget: RequestBudget.of({ cancellation: signalCancellation(context.signal) }),
         gather: true,
         api: 'workflow',
         ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),
@@ -47,7 +44,7 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
 
 /** A function node: the export of the spec's handler module named after the node. */
 function functionNodeHandler(workflow: string, spec: TorchServeSpec, node: string, fn: SpecFunction): NodeHandler {
-  const names = inputNames(spec, node);
+  const names = convertedNodeInputs(spec, node);
   return {
     name: convertedHandlerName(workflow, node),
     inputs: names,
