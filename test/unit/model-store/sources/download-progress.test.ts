@@ -1,10 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { DownloadProgress } from '../../../../src/model-store/index.js';
-import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
+import type { LogFields, Logger } from '../../../../src/common/logger.js';
 
-function progressLines(): { lines: Record<string, unknown>[]; logger: JsonLogger } {
+/** A logger that keeps each line as its message and fields. */
+function progressLines(): { lines: Record<string, unknown>[]; logger: Logger } {
   const lines: Record<string, unknown>[] = [];
-  return { lines, logger: new JsonLogger('info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)) };
+  const logger: Logger = {
+    debug: (msg: string, fields?: LogFields) => lines.push({ msg, ...fields }),
+    info: (msg: string, fields?: LogFields) => lines.push({ msg, ...fields }),
+    warn: (msg: string, fields?: LogFields) => lines.push({ msg, ...fields }),
+    error: (msg: string, fields?: LogFields) => lines.push({ msg, ...fields }),
+    child: () => logger,
+  };
+  return { lines, logger };
 }
 
 describe('DownloadProgress', () => {
