@@ -37,7 +37,7 @@ describe('model sources: S3 bad input', () => {
   beforeAll(async () => {
     s3 = await startLoopbackS3();
     await s3.createBucket('models');
-    for (const prefix of ['cut/', 'tampered/', 'fine/']) {
+    for (const prefix of ['cut/', 'tampered/', 'fine/', 'throttled/', 'overloaded/']) {
       for (const name of await readdir(IRIS)) await s3.put('models', `${prefix}${name}`, await readFile(join(IRIS, name)));
     }
     await s3.put('models', 'docs/readme.txt', 'no model here');
@@ -47,7 +47,12 @@ describe('model sources: S3 bad input', () => {
     const bytes = await readFile(stored);
     bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
     await writeFile(stored, bytes);
-    proxy = await startCuttingProxy(s3.endpoint, (path) => path.startsWith('/models/cut/') && !path.includes('list-type'));
+    proxy = await startCuttingProxy(
+      s3.endpoint,
+      (path) => path.startsWith('/models/cut/') && !path.includes('list-type'),
+      // Two 503 SlowDown answers before each object of throttled/ passes; overloaded/ never passes.
+      (path, before) => (path.startsWith('/models/throttled/') && before < 2) || path.startsWith('/models/overloaded/'),
+    );
     restoreEnv = setEnvironment(s3Environment(proxy.url));
     t = await startTestServer({
       demoModels: ['iris'],
@@ -136,6 +141,27 @@ describe('model sources: S3 bad input', () => {
     expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_MANAGEMENT_DOWNLOAD_FAILED' } });
     expect(answer.body).toMatchObject({ message: expect.stringMatching(/"tampered\/model\.onnx" of s3:\/\/models\/tampered\/ failed: its MD5 [0-9a-f]{32} does not match the checksum the store lists, [0-9a-f]{32}/) });
     expect((await sourceDirs()).filter((name) => name.startsWith('tampered-'))).toEqual([]);
+    await checkHealthy(t);
+  });
+
+  it('a store throttling with 503 SlowDown is retried with backoff until it answers', async () => {
+    const answer = await requestJson(`${t.management}/models?url=${encodeURIComponent('s3://models/throttled/')}&model_name=throttled`, { method: 'POST' });
+    expect(answer).toMatchObject({ status: 200 });
+    expect(proxy.requests.filter((r) => r === 'GET /models/throttled/model.onnx?x-id=GetObject').length).toBe(3);
+  });
+
+  it('a store that keeps answering 503 → 503 SLUICE_SOURCE_UNAVAILABLE once the retries are spent', async () => {
+    const before = proxy.requests.length;
+    expect(await register('s3://models/overloaded/')).toMatchObject({
+      status: 503,
+      body: {
+        errorCode: 'SLUICE_SOURCE_UNAVAILABLE',
+        message:
+          'reading the object "overloaded/labels.txt" of s3 bucket "models" failed: the store could not be reached or kept failing (SlowDown, HTTP 503), retries included; try again later',
+      },
+    });
+    // Five attempts at the first object, the SDK's standard strategy with S3_MAX_ATTEMPTS; none at the others.
+    expect(proxy.requests.slice(before).filter((r) => r.startsWith('GET /models/overloaded/')).length).toBe(5);
     await checkHealthy(t);
   });
 
