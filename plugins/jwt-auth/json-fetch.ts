@@ -1,5 +1,27 @@
 import { messageOf } from './jwks-file.js';
 
+/** The largest body read, in bytes: key sets and OpenID configurations are a few kilobytes. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+/** The body of `response` as text, refused once it passes {@link MAX_JSON_BYTES}, so a wrong URL cannot fill the memory. */
+async function boundedText(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BYTES) {
+      await reader.cancel();
+      throw new Error(`its body is larger than ${MAX_JSON_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Why a fetch failed, as one line: Node's `fetch failed` carries the real reason (ECONNREFUSED…) in its cause. */
 function fetchProblem(error: unknown, timeoutMs: number): string {
   const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
@@ -10,7 +32,7 @@ function fetchProblem(error: unknown, timeoutMs: number): string {
 
 /**
  * GETs `url` and parses its body as JSON, within `timeoutMs` for the whole exchange. Anything else than a
- * 200 with a JSON body (a redirect included: a key set is fetched from where it was configured or
+ * 200 with a JSON body of at most {@link MAX_JSON_BYTES} (a redirect included: a key set is fetched from where it was configured or
  * discovered, nowhere else) is thrown as an `Error` whose message says what went wrong, in words fit to
  * follow "cannot use <url>: ".
  */
@@ -29,8 +51,9 @@ export async function fetchJson(url: URL, timeoutMs: number): Promise<unknown> {
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await boundedText(response);
   } catch (error) {
+    if (error instanceof Error && error.message.startsWith('its body is larger')) throw error;
     throw new Error(fetchProblem(error, timeoutMs), { cause: error });
   }
   try {

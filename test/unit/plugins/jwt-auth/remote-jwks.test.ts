@@ -119,6 +119,7 @@ describe('jwt-auth with a JWKS URL or OpenID discovery', () => {
       ['answers a redirect', 302, '', 'it answered HTTP 302, a redirect to https://elsewhere.example/jwks, which is not followed; expected 200 with a JSON body'],
       ['is not JSON', 200, '<html>', 'its body is not JSON ('],
       ['has no keys', 200, { keys: [] }, 'it must be a JSON object with a non-empty "keys" list'],
+      ['answers a body over a mebibyte', 200, `{"keys": [], "padding": "${'x'.repeat(1024 * 1024)}"}`, 'its body is larger than 1048576 bytes'],
       ['holds a private key', 200, { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }] }, 'every key must be a JWK object, and a public one (no "d" member)'],
     ])('when the JWKS %s', async (_case, status, body, reason) => {
       idp.answer('/jwks', { status, body, ...(status === 302 ? { headers: { location: 'https://elsewhere.example/jwks' } } : {}) });
