@@ -19,6 +19,12 @@ Options of start:
   --config FILE        configuration file (default: ./sluice.yaml when it exists)
   --model-store DIR    model store directory (default: ./model-store)
   --models LIST        models to load at start-up: all, or names separated by commas
+  --model-dir DIR      also serve this model directory (a model.yaml, or just model.onnx)
+  --model-name NAME    ... under this name; give both, as KServe does
+  --inference-port N   HTTP inference port (default 8080)
+  --management-port N  HTTP management port (default 8081)
+  --grpc-inference-port N
+                       gRPC inference port (default 7070)
   --log-level LEVEL    debug | info | warn | error | silent
   --no-snapshot        do not restore the last snapshot of registered models
   --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM

@@ -1,6 +1,6 @@
 import type { LogLevel } from '../common/logger.js';
 import { LOG_LEVELS } from '../common/logger.js';
-import type { ConfigLayer } from '../config/index.js';
+import { listConfigKeys, OVERRIDES_SOURCE, parseConfigValue, type ConfigLayer } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { parseCommandFlags } from './command-flags.js';
 
@@ -17,6 +17,21 @@ function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
+/**
+ * The flags that set a listener's port, by the key they set. KServe's runtimes take their HTTP and gRPC
+ * ports as flags (8080 and 8081), and Sluice's management port is 8081 by default, so a ServingRuntime
+ * moves the three together.
+ */
+const PORT_FLAGS = { 'inference-port': 'inference.port', 'management-port': 'management.port', 'grpc-inference-port': 'grpc.inference.port' } as const;
+
+/** `--inference-port 8080` as the config value it sets, read as `SLUICE_INFERENCE_PORT` would be. */
+function portOf(key: (typeof PORT_FLAGS)[keyof typeof PORT_FLAGS], raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const info = listConfigKeys().find((k) => k.key === key);
+  if (info === undefined) throw new Error(`the configuration schema has no key ${key}`);
+  return parseConfigValue(info, raw, OVERRIDES_SOURCE) as number;
+}
+
 /** Parses the arguments after `start`. */
 export function parseStartFlags(args: readonly string[]): StartFlags {
   const values = parseCommandFlags(
@@ -25,6 +40,11 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
       config: { type: 'string' },
       'model-store': { type: 'string' },
       models: { type: 'string' },
+      'model-dir': { type: 'string' },
+      'model-name': { type: 'string' },
+      'inference-port': { type: 'string' },
+      'management-port': { type: 'string' },
+      'grpc-inference-port': { type: 'string' },
       'log-level': { type: 'string' },
       'no-snapshot': { type: 'boolean' },
       foreground: { type: 'boolean' },
@@ -35,9 +55,18 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
   const logLevel = values['log-level'];
   if (logLevel !== undefined && !isLogLevel(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   const models = values.models;
+  const inferencePort = portOf(PORT_FLAGS['inference-port'], values['inference-port']);
+  const managementPort = portOf(PORT_FLAGS['management-port'], values['management-port']);
+  const grpcInferencePort = portOf(PORT_FLAGS['grpc-inference-port'], values['grpc-inference-port']);
   const overrides: ConfigLayer = {
     ...(values['model-store'] !== undefined ? { modelStore: values['model-store'] } : {}),
     ...(models !== undefined ? { models: models === 'all' ? 'all' : models.split(',').map((m) => m.trim()).filter((m) => m !== '') } : {}),
+    ...(values['model-dir'] !== undefined ? { modelDir: values['model-dir'] } : {}),
+    ...(values['model-name'] !== undefined ? { modelName: values['model-name'] } : {}),
+    // Sections merge key by key (the loader checks the layer against the schema), so a port alone keeps its host.
+    ...(inferencePort !== undefined ? { inference: { port: inferencePort } } : {}),
+    ...(managementPort !== undefined ? { management: { port: managementPort } } : {}),
+    ...(grpcInferencePort !== undefined ? { grpc: { inference: { port: grpcInferencePort } } as ConfigLayer['grpc'] } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),
   };
   return { configFile: values.config, foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };

@@ -99,6 +99,10 @@ export interface SluiceConfig {
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
+  /** A model directory served under {@link modelName} besides the store's models; empty for none. Absolute once loaded. */
+  readonly modelDir: string;
+  /** The model name {@link modelDir} is served under; empty when it is. */
+  readonly modelName: string;
   /** Absolute once loaded. */
   readonly workflowStore: string;
   /** Which workflows of the workflow store are registered at start-up. */
@@ -137,7 +141,7 @@ export type ConfigLayer = { readonly [K in keyof SluiceConfig]?: LayerValue<Slui
  * Keys whose values are filesystem paths, resolved against the directory of the source that sets
  * them (an empty value stays empty: "not set"). Dotted, as in error messages.
  */
-export const CONFIG_PATH_KEYS = ['modelStore', 'workflowStore', 'snapshot.file', 'grpc.tls.certFile', 'grpc.tls.keyFile'] as const;
+export const CONFIG_PATH_KEYS = ['modelStore', 'modelDir', 'workflowStore', 'snapshot.file', 'grpc.tls.certFile', 'grpc.tls.keyFile'] as const;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -168,6 +172,8 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   },
   modelStore: './model-store',
   models: 'all',
+  modelDir: '',
+  modelName: '',
   workflowStore: './workflows',
   workflows: 'all',
   plugins: [],
