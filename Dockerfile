@@ -16,7 +16,7 @@ ARG CUDA_IMAGE=nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --no-update-notifier
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
 COPY plugins plugins
@@ -45,7 +45,7 @@ COPY package.json package-lock.json .npmrc ./
 # .npmrc keeps every install script from running (ignore-scripts): the packages ship their binaries.
 # A linux/amd64 image never loads the ONNX Runtime builds of other platforms (about 245 MB), nor the
 # packages' type declarations and source maps (about 40 MB).
-RUN npm ci --omit=dev --no-audit --no-fund \
+RUN npm ci --omit=dev --no-audit --no-fund --no-update-notifier \
  && rm -rf node_modules/onnxruntime-node/bin/napi-v6/darwin \
            node_modules/onnxruntime-node/bin/napi-v6/win32 \
            node_modules/onnxruntime-node/bin/napi-v6/linux/arm64 \
