@@ -123,6 +123,13 @@ export interface SluiceConfig {
   readonly logLevel: LogLevel;
   readonly snapshot: SnapshotConfig;
   readonly shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM or SIGINT, how long the server answers readiness "not ready" while still serving everything,
+   * before it closes its ports and drains (`shutdownTimeoutMs`): the time load balancers need to stop sending.
+   */
+  readonly drainDelayMs: number;
+  /** How long `sluice start` (in the background) waits for the server to load its models and serve. */
+  readonly startTimeoutMs: number;
   readonly archive: ArchiveLimitsConfig;
   readonly download: DownloadConfig;
   readonly runtime: RuntimeConfig;
@@ -187,6 +194,8 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   logLevel: 'info',
   snapshot: { enabled: true, file: './.sluice/snapshot.json' },
   shutdownTimeoutMs: 30000,
+  drainDelayMs: 0,
+  startTimeoutMs: 60000,
   archive: { maxEntryBytes: 2 * GIB, maxTotalBytes: 4 * GIB, maxEntries: 10000 },
   download: { maxBytes: 2 * GIB, timeoutMs: 300000 },
   runtime: {

@@ -124,6 +124,14 @@ describeWithTools('the Helm chart', ['helm'], () => {
     }).toEqual({ grace: 130, shutdownTimeoutMs: 120_000, preStop: undefined });
   });
 
+  it('follows shutdown.notReadyDelaySeconds in Sluice’s drainDelayMs and in the grace period', async () => {
+    const rendered = await renderChart({ shutdown: { timeoutSeconds: 30, preStopSleepSeconds: 5, notReadyDelaySeconds: 15 } });
+    expect({
+      grace: objectOf(rendered.objects, 'Deployment').spec?.template.spec?.terminationGracePeriodSeconds,
+      drainDelayMs: renderedConfig(rendered.objects)['drainDelayMs'],
+    }).toEqual({ grace: 5 + 15 + 30 + 10, drainDelayMs: 15_000 });
+  });
+
   it('runs as a non-root user on a read-only root file system, with every path Sluice writes on a writable volume', () => {
     const container = sluiceContainer(defaults.objects);
     const pod = objectOf(defaults.objects, 'Deployment').spec?.template.spec;
@@ -202,7 +210,7 @@ describeWithTools('the Helm chart', ['helm'], () => {
     ['a key of sluice.yaml the chart sets', { config: { modelStore: '/elsewhere' } }, 'config.modelStore is set by the chart from its other values'],
     ['a listener of sluice.yaml', { config: { inference: { port: 9000 } } }, 'config.inference: the chart sets the listeners'],
     ['jwt-auth without a key set', { auth: { inference: 'jwt-auth', jwt: { issuer: 'https://id.example.com/', audience: 'sluice' } } }, 'auth: an API uses jwt-auth, so auth.jwt.jwks'],
-    ['a not-ready delay Sluice does not have yet', { shutdown: { notReadyDelaySeconds: 5 } }, 'shutdown.notReadyDelaySeconds: Sluice has no not-ready delay yet'],
+    ['a drain delay set in config', { config: { drainDelayMs: 5000 } }, 'config.drainDelayMs is set by the chart from its other values'],
   ])('refuses %s, saying why', async (_what, values, message) => {
     const rendered = await renderChart(values);
     expect({ code: rendered.code, named: rendered.stderr.includes(message) ? message : rendered.stderr }).toEqual({ code: 1, named: message });

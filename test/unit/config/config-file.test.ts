@@ -107,7 +107,7 @@ describe('config file', () => {
     expect(configErrorMessage(() => load(dir))).toBe(
       'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, grpc, modelStore, ' +
         'models, modelDir, modelName, workflowStore, workflows, plugins, pluginLoadTimeoutMs, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, requestReceiveTimeoutMs, allowedUrls, logLevel, ' +
-        'snapshot, shutdownTimeoutMs, archive, download, runtime, telemetry)',
+        'snapshot, shutdownTimeoutMs, drainDelayMs, startTimeoutMs, archive, download, runtime, telemetry)',
     );
   });
 

@@ -63,10 +63,10 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if eq .Values.modelStore.source "image" }}{{ .Values.modelStore.image.path }}{{ else }}/models{{ end }}
 {{- end }}
 
-{{/* terminationGracePeriodSeconds: as given, else the preStop sleep, Sluice's drain and 10 s to spare. */}}
+{{/* terminationGracePeriodSeconds: as given, else the preStop sleep, Sluice's not-ready delay and drain, and 10 s to spare. */}}
 {{- define "sluice.terminationGracePeriodSeconds" -}}
 {{- if kindIs "invalid" .Values.shutdown.terminationGracePeriodSeconds }}
-{{- add .Values.shutdown.preStopSleepSeconds .Values.shutdown.timeoutSeconds 10 }}
+{{- add .Values.shutdown.preStopSleepSeconds (int .Values.shutdown.notReadyDelaySeconds) .Values.shutdown.timeoutSeconds 10 }}
 {{- else }}
 {{- .Values.shutdown.terminationGracePeriodSeconds }}
 {{- end }}
@@ -78,7 +78,7 @@ two would be ignored without a word.
 */}}
 {{- define "sluice.checkConfig" -}}
 {{- $config := .Values.config }}
-{{- range $key := list "auth" "modelStore" "models" "modelDir" "modelName" "shutdownTimeoutMs" "plugins" }}
+{{- range $key := list "auth" "modelStore" "models" "modelDir" "modelName" "shutdownTimeoutMs" "drainDelayMs" "plugins" }}
 {{- if hasKey $config $key }}
 {{- fail (printf "config.%s is set by the chart from its other values (docs/deployment.md lists which); remove it from config" $key) }}
 {{- end }}
@@ -102,9 +102,6 @@ two would be ignored without a word.
 {{- end }}
 {{- if .Values.auth.sharedKeysSecret }}
 {{- fail "auth.sharedKeysSecret: Sluice cannot take given API keys yet (token-auth makes its own keys per pod); leave it empty" }}
-{{- end }}
-{{- if ne (int .Values.shutdown.notReadyDelaySeconds) 0 }}
-{{- fail "shutdown.notReadyDelaySeconds: Sluice has no not-ready delay yet; leave it 0 (shutdown.preStopSleepSeconds keeps traffic away before SIGTERM)" }}
 {{- end }}
 {{- if include "sluice.usesAuth" (list . "jwt-auth") }}
 {{- if and (not .Values.auth.jwt.existingSecret) (not .Values.auth.jwt.jwks) }}
@@ -135,6 +132,7 @@ two would be ignored without a word.
 {{- $_ = set $snapshot "file" "/var/lib/sluice/snapshot.json" }}
 {{- $_ = set $config "snapshot" $snapshot }}
 {{- $_ = set $config "shutdownTimeoutMs" (mul .Values.shutdown.timeoutSeconds 1000) }}
+{{- $_ = set $config "drainDelayMs" (mul (int .Values.shutdown.notReadyDelaySeconds) 1000) }}
 {{- $plugins := list (dict "name" "token-auth" "config" (dict "keyFile" "/var/lib/sluice/key_file.json")) }}
 {{- if include "sluice.usesAuth" (list . "jwt-auth") }}
 {{- $jwt := dict "jwksFile" "/etc/sluice-auth/jwks.json" "issuer" .Values.auth.jwt.issuer "audience" .Values.auth.jwt.audience }}
