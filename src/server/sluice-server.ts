@@ -229,7 +229,24 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     // everything. Inside the try: a start-up that fails here (a corrupt snapshot, say) closes the ports and
     // releases the plugins and telemetry too.
     logger.info('ports open: loading models; readiness answers ready once they are loaded');
+    // While start-up loads, the listeners alone do not keep the process running: a start-up left waiting on
+    // a promise nothing can settle still ends the process, saying so (cli/process-run.ts), as it did before
+    // the ports opened first. Requests in progress keep it running.
+    const listeners = [
+      ...[inference, management, metrics].map((app) => (keep: boolean) => {
+        const server = app.app.getHttpServer();
+        if (keep) server.ref();
+        else server.unref();
+      }),
+      ...(grpc ? [grpc.inference, grpc.management] : []).map((port) => (keep: boolean) => {
+        port.keepProcessAlive(keep);
+      }),
+    ];
+    for (const keep of listeners) keep(false);
     const startup = await stage(core.start(options.restoreSnapshot ?? true));
+    for (const keep of listeners) keep(true);
+    // `listening` says a port serves what start-up loaded: logged only now, though the ports opened first.
+    for (const port of [inference, management, metrics, ...(grpc ? [grpc.inference, grpc.management] : [])]) port.logListening();
     // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.
     await stage(core.serving());
     await stage(notifyProvidersServing(guards, config.pluginLoadTimeoutMs));
