@@ -84,7 +84,13 @@ export interface TelemetryConfig {
  * Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). A
  * session's device and its own thread are the executor's to choose, per model.
  */
-export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId' | 'dedicatedThread'>>>;
+export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId' | 'dedicatedThread'>>> & {
+  /**
+   * Whether CPU sessions run on the session thread instead of the event loop (`dedicatedThread`), so that
+   * health checks and other requests are answered while a long run computes. The GPU executor has its own.
+   */
+  readonly sessionThread: boolean;
+};
 
 /**
  * The complete server configuration, as `schemas/config.schema.json` describes it. Produced by
@@ -205,6 +211,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
     executionProviders: ['cpu'],
+    sessionThread: false,
   },
   telemetry: {
     serviceName: 'sluice',
