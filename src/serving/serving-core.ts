@@ -184,7 +184,14 @@ export class ServingCore {
    * snapshot's, or the configured ones). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
-    const models = await this.manager.startup(restoreSnapshot);
+    // Only while the models load: the workflows' start-up looks models up and must see them as they are.
+    this.registry.setStartingUp(true);
+    let models: StartupReport;
+    try {
+      models = await this.manager.startup(restoreSnapshot);
+    } finally {
+      this.registry.setStartingUp(false);
+    }
     const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
     this.started = true;
     return { ...models, workflows };

@@ -46,7 +46,7 @@ describe('an orchestrator’s view of a start-up', () => {
     await cleanup();
   });
 
-  it('listens before the models load: liveness answers while they load, readiness only once they are loaded', async () => {
+  it('listens before the models load: liveness answers while they load, readiness and predictions only once they are loaded', async () => {
     const runtime = new GatedLoadRuntime();
     runtime.gate.hold();
     const [inference, grpcInference, grpcManagement] = [await freePort(), await freePort(), await freePort()];
@@ -73,13 +73,20 @@ describe('an orchestrator’s view of a start-up', () => {
         live: await statusOf(`${url}/v2/health/live`),
         ping: await statusOf(`${url}/ping`),
         ready: await requestJson(`${url}/v2/health/ready`),
+        prediction: await requestJson(`${url}/predictions/iris`, { method: 'POST', json: SETOSA }),
       };
       runtime.gate.release();
       server = await starting;
-      expect({ ...whileLoading, ready: { status: whileLoading.ready.status, body: whileLoading.ready.body } }).toEqual({
+      const answered = (a: { status: number; body: unknown }): { status: number; body: unknown } => ({ status: a.status, body: a.body });
+      expect({ ...whileLoading, ready: answered(whileLoading.ready), prediction: answered(whileLoading.prediction) }).toEqual({
         live: 200,
         ping: 200,
         ready: { status: 503, body: { ready: false } },
+        // A model not loaded yet is no 404: a load balancer is told to retry elsewhere.
+        prediction: {
+          status: 503,
+          body: expect.objectContaining({ code: 503, errorCode: 'SLUICE_SERVER_STARTING', message: 'model `iris` is not registered yet: the server is still loading its models; retry shortly, or on another replica' }) as unknown,
+        },
       });
       expect(await requestJson(`${url}/v2/health/ready`)).toMatchObject({ status: 200, body: { ready: true } });
       expect(await requestJson(`${url}/predictions/iris`, { method: 'POST', json: SETOSA })).toMatchObject({ status: 200, body: { label: 'setosa' } });

@@ -4,7 +4,7 @@ import { describe, it } from '@jest/globals';
 import { packageRoot } from '../../../src/common/package-root.js';
 
 /** The programs the deployment checks run. */
-export type DeployTool = 'helm' | 'podman' | 'mmdebstrap';
+export type DeployTool = 'helm' | 'podman' | 'mmdebstrap' | 'nginx';
 
 /**
  * Set to `required` (CI does) to make a deployment check fail when a tool is missing; elsewhere such a check
@@ -28,12 +28,13 @@ function onPath(name: string): string | undefined {
 /** Where `deploy/scripts/deploy-tools.sh` puts helm (and kubectl). */
 export const DEPLOY_BIN = join(packageRoot(), '.scratch', 'deploy', 'bin');
 
-/** The path of `tool`, or undefined: helm from deploy-tools.sh's folder or PATH, the others from PATH. */
+/** The path of `tool`, or undefined: helm from deploy-tools.sh's folder or PATH, nginx from PATH or /usr/sbin (a user's PATH may lack it), the others from PATH. */
 export function findTool(tool: DeployTool): string | undefined {
   if (tool === 'helm') {
     const local = join(DEPLOY_BIN, 'helm');
     return isExecutable(local) ? local : onPath('helm');
   }
+  if (tool === 'nginx') return onPath('nginx') ?? (isExecutable('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined);
   return onPath(tool);
 }
 
