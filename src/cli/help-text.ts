@@ -26,6 +26,8 @@ Options of start:
   --grpc-inference-port N
                        gRPC inference port (default 7070)
   --log-level LEVEL    debug | info | warn | error | silent
+  --log-format FORMAT  auto | json | pretty (auto: pretty on a terminal, JSON
+                       otherwise; a background server's log file is always JSON)
   --no-snapshot        do not restore the last snapshot of registered models
   --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM
 

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  checkRemoteUrl,
+  DOWNLOADS_DIR_NAME,
   downloadArchive,
   extractModelArchive,
   loadManifest,
@@ -20,9 +22,6 @@ export interface ModelSource {
   readonly manifest: ModelManifest;
   readonly origin: ModelOrigin;
 }
-
-/** Where downloads wait (inside the store) until they are unpacked. */
-const DOWNLOAD_DIR = '.downloads';
 
 /**
  * An error about the downloaded archive `file` as one about `url`: the user gave the URL, and the file was
@@ -78,7 +77,9 @@ export class ModelSourceResolver {
   }
 
   private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {
-    const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
+    // Checked before anything is made in the store: a refused URL leaves no trace there.
+    checkRemoteUrl(url, this.config.allowedUrls);
+    const downloads = join(this.config.modelStore, DOWNLOADS_DIR_NAME);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);
     try {

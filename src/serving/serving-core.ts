@@ -28,6 +28,7 @@ import { InferenceService } from './inference-service.js';
 import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
+import { sweepStaleTemporaries } from './stale-temporaries-sweep.js';
 
 function frozenRegistry<T extends { readonly name: string }>(kind: string): NamedRegistry<T> {
   const registry = new NamedRegistry<T>(kind);
@@ -127,6 +128,10 @@ export class ServingCore {
     this.metrics.watchUtilization(() =>
       this.registry.all().flatMap((v) => v.workers().map((w) => ({ model: v.name, version: v.version, instance: w.id, utilization: w.utilization }))),
     );
+    this.metrics.watchLoad(() =>
+      this.registry.all().map((v) => ({ model: v.name, version: v.version, queued: v.queue().pending, inFlight: v.requestsInFlight })),
+    );
+    this.telemetry.observeProcess();
     this.inference = new InferenceService(this.registry, this.metrics, this.hooks);
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
@@ -181,13 +186,15 @@ export class ServingCore {
 
   /**
    * Loads what start-up serves: the models (snapshot or configuration), then the workflows (the
-   * snapshot's, or the configured ones). It writes no snapshot; {@link serving} does.
+   * snapshot's, or the configured ones), once the stale temporaries of a server killed mid-work are
+   * removed (`sweepStaleTemporaries`). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
     // Only while the models load: the workflows' start-up looks models up and must see them as they are.
     this.registry.setStartingUp(true);
     let models: StartupReport;
     try {
+      await sweepStaleTemporaries(this.config, this.logger);
       models = await this.manager.startup(restoreSnapshot);
     } finally {
       this.registry.setStartingUp(false);

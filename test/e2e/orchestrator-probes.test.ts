@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/index.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
-import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import { standardOutputLogger } from '../../src/telemetry/logging/standard-output-log.js';
 import { freePort, runCli, startServerProcess } from '../support/cli-process.js';
 import { Gate } from '../support/gate.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
@@ -65,7 +65,7 @@ describe('an orchestrator’s view of a start-up', () => {
       },
     });
     const url = `http://127.0.0.1:${inference}`;
-    const starting = startServer({ config, logger: new JsonLogger('silent'), runtime, configDirectory: dir });
+    const starting = startServer({ config, logger: standardOutputLogger('silent', 'json'), runtime, configDirectory: dir });
     let server: SluiceServer | undefined;
     try {
       await runtime.gate.untilArrived(1);

@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { ApiDescriptionController, OPENAPI_DOCUMENT } from '../openapi/api-description.controller.js';
-import { MANAGEMENT_ROUTES } from '../openapi/management-routes.js';
-import { buildOpenApiDocument } from '../openapi/route-doc.js';
+import { ApiDescriptionController, apiDescriptionProvider } from '../openapi/api-description.controller.js';
 import { ModelsController } from './models.controller.js';
 import { WorkflowsController } from '../workflows/workflows.controller.js';
 
@@ -16,10 +14,7 @@ export class ManagementApiModule {
       controllers: [ModelsController, WorkflowsController, ApiDescriptionController],
       providers: [
         { provide: ServingCore, useValue: core },
-        {
-          provide: OPENAPI_DOCUMENT,
-          useValue: buildOpenApiDocument('Sluice management API', core.serverVersion, 'TorchServe-compatible model management.', MANAGEMENT_ROUTES),
-        },
+        apiDescriptionProvider('management', core),
       ],
     };
   }

@@ -1,25 +1,33 @@
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError, type ErrorCode } from '../../../common/errors/index.js';
 
 /** Raw query parameters as Fastify parses them (repeated keys become lists). */
 export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
 
-function bad(message: string): SluiceError {
-  return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
-}
+/** The codes a refused query parameter may carry: the management API's, or a plain invalid request's (plugin endpoints on the inference port). */
+export type QueryErrorCode = Extract<ErrorCode, 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' | 'SLUICE_REQUEST_INVALID'>;
 
 /**
  * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
- * silently), integers, decimals and booleans must be exactly that, and every error names the parameter.
+ * silently), a parameter given more than once too, integers, decimals and booleans must be exactly that,
+ * and every error names the parameter.
  */
 export class QueryReader {
+  private readonly code: QueryErrorCode;
+
   constructor(
     private readonly query: RawQuery,
     allowed: readonly string[],
+    code: QueryErrorCode = 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
   ) {
+    this.code = code;
     const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
-      throw bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
+      throw this.bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
     }
+  }
+
+  private bad(message: string): SluiceError {
+    return new SluiceError(this.code, message);
   }
 
   /** Refuses any query parameter, for a route that takes none: a misplaced one must not pass silently. */
@@ -30,14 +38,14 @@ export class QueryReader {
   /** A string parameter. */
   string(name: string): string | undefined {
     const value = this.query[name];
-    if (Array.isArray(value)) throw bad(`query parameter \`${name}\` is given more than once`);
+    if (Array.isArray(value)) throw this.bad(`query parameter \`${name}\` is given more than once`);
     return value;
   }
 
   /** A required string parameter. */
   requiredString(name: string): string {
     const value = this.string(name);
-    if (value === undefined || value === '') throw bad(`query parameter \`${name}\` is required`);
+    if (value === undefined || value === '') throw this.bad(`query parameter \`${name}\` is required`);
     return value;
   }
 
@@ -46,7 +54,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
     }
     return Number(value);
   }
@@ -56,7 +64,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw bad(`query parameter \`${name}\` must be a number between ${min} and ${max} (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be a number between ${min} and ${max} (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`);
     }
     return Number(value);
   }
@@ -67,7 +75,7 @@ export class QueryReader {
     if (value === undefined) return undefined;
     const parts = value === '' ? [] : value.split(',').map((part) => part.trim());
     if (!parts.every((part) => /^\d+$/.test(part) && Number(part) >= min && Number(part) <= max)) {
-      throw bad(`query parameter \`${name}\` must be integers between ${min} and ${max} separated by commas, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be integers between ${min} and ${max} separated by commas, got ${JSON.stringify(value)}`);
     }
     return parts.map(Number);
   }
@@ -77,7 +85,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!(allowed as readonly string[]).includes(value)) {
-      throw bad(`query parameter \`${name}\` must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
     }
     return value as T;
   }
@@ -86,7 +94,7 @@ export class QueryReader {
   boolean(name: string): boolean | undefined {
     const value = this.string(name);
     if (value === undefined) return undefined;
-    if (value !== 'true' && value !== 'false') throw bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
+    if (value !== 'true' && value !== 'false') throw this.bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
     return value === 'true';
   }
 }

@@ -1,66 +1,141 @@
-import type { QueryDoc, RouteDoc } from './route-doc.js';
+import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
+import { DESCRIPTION_ROUTES } from './description-routes.js';
+import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
+import { schemaRef } from './schemas/json-schema.js';
+
+const { maxBatchDelayMs, maxResponseTimeoutS, maxWorkers } = REGISTRATION_LIMITS;
+
+function json(schema: string, description: string): AnswerDoc {
+  return { description, content: { 'application/json': schemaRef(schema) } };
+}
+
+const DONE = json('ManagementStatus', 'Done.');
 
 const WORKER_QUERY: readonly QueryDoc[] = [
-  { name: 'min_worker', type: 'integer', description: 'Minimum workers (instances); the version is scaled to it' },
-  { name: 'max_worker', type: 'integer', description: 'Maximum workers; must be >= min_worker' },
-  { name: 'synchronous', type: 'boolean', description: 'Accepted for TorchServe compatibility; scaling is always immediate' },
-  { name: 'timeout', type: 'integer', description: 'Accepted for TorchServe compatibility' },
+  { name: 'min_worker', description: 'Workers to scale to at once; a max_worker below it, or the current maximum, rises with it.', schema: schemaRef('WorkerCount') },
+  { name: 'max_worker', description: 'The most workers; must be at least min_worker. Alone, below the current minimum, it lowers the minimum with it.', schema: { type: 'integer', minimum: 1, maximum: maxWorkers } },
+  { name: 'synchronous', description: 'Accepted for TorchServe clients; changes nothing (the answer comes once the new bounds are set).', schema: { type: 'boolean' } },
+  { name: 'timeout', description: 'Accepted for TorchServe clients; changes nothing.', schema: { type: 'integer', minimum: -1 } },
 ];
 
-/** Every route of the management port. */
+const REGISTER_QUERY: readonly QueryDoc[] = [
+  { name: 'url', required: true, description: 'A model-store name (a directory or a .sluice archive) or an http(s) URL matching allowedUrls.', schema: { type: 'string', minLength: 1 } },
+  { name: 'model_name', description: 'The name to register under (default: the manifest’s).', schema: schemaRef('ModelName') },
+  { name: 'batch_size', description: 'The largest batch (default: the manifest’s batching.maxBatchSize).', schema: schemaRef('BatchSize') },
+  { name: 'max_batch_delay', description: 'Batch delay in milliseconds, fractions allowed (0.25).', schema: { type: 'number', minimum: 0, maximum: maxBatchDelayMs } },
+  { name: 'initial_workers', description: 'Workers to start (default: the manifest’s workers.min).', schema: schemaRef('WorkerCount') },
+  { name: 'synchronous', description: 'true: answer 200 once loaded; false: answer 202 and load in the background.', schema: { type: 'boolean', default: true } },
+  { name: 'response_timeout', description: 'Response timeout in seconds.', schema: { type: 'integer', minimum: 1, maximum: maxResponseTimeoutS } },
+  {
+    name: 'preferred_batch_sizes',
+    description: 'Preferred batch sizes, comma-separated (empty for none), each once and none above the batch size.',
+    schema: { type: 'array', items: schemaRef('BatchSize'), uniqueItems: true },
+    explode: false,
+  },
+  { name: 'priority_levels', description: 'Priority levels requests may use (1 = highest).', schema: schemaRef('PriorityLevel') },
+  { name: 'default_priority', description: 'The priority of requests that give none; at most priority_levels (or the manifest’s).', schema: schemaRef('PriorityLevel') },
+  { name: 'queue_policy', description: 'What happens to a queued request past its own timeout.', schema: schemaRef('QueuePolicy') },
+  { name: 'preserve_ordering', description: 'Answer in arrival order.', schema: { type: 'boolean' } },
+  { name: 'job_queue_size', description: 'Requests that may wait.', schema: schemaRef('JobQueueSize') },
+];
+
+/** Every route of the management port; the model routes refuse a query parameter they do not list (400). */
 export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
-  { method: 'options', path: '/', summary: 'This OpenAPI description', tag: 'Description' },
-  { method: 'get', path: '/api-description', summary: 'This OpenAPI description', tag: 'Description' },
+  ...DESCRIPTION_ROUTES,
   {
     method: 'post',
     path: '/models',
-    summary: 'Register a model from the model store or an allowed URL',
+    operationId: 'registerModel',
+    summary: 'Register every version found at url, from the model store or an allowed URL',
     tag: 'Models',
-    query: [
-      { name: 'url', type: 'string', required: true, description: 'A model-store name (directory or .sluice archive) or a URL matching allowedUrls' },
-      { name: 'model_name', type: 'string', description: "Name to register under (default: the manifest's)" },
-      { name: 'batch_size', type: 'integer', description: 'Largest batch (default: the manifest\'s batching.maxBatchSize)' },
-      { name: 'max_batch_delay', type: 'number', description: 'Batch delay in milliseconds, fractions allowed (0.5)' },
-      { name: 'initial_workers', type: 'integer', description: "Workers to start (default: the manifest's workers.min)" },
-      { name: 'synchronous', type: 'boolean', description: 'true (default): answer 200 once loaded; false: answer 202 and load in the background' },
-      { name: 'response_timeout', type: 'integer', description: 'Response timeout in seconds' },
-      { name: 'preferred_batch_sizes', type: 'string', description: 'Preferred batch sizes, comma-separated' },
-      { name: 'priority_levels', type: 'integer', description: 'Priority levels requests may use (1 = highest)' },
-      { name: 'default_priority', type: 'integer', description: 'Priority of requests that give none' },
-      { name: 'queue_policy', type: 'string', description: 'reject or delay: what happens to a queued request past its own timeout' },
-      { name: 'preserve_ordering', type: 'boolean', description: 'Answer in arrival order' },
-      { name: 'job_queue_size', type: 'integer', description: 'Requests that may wait' },
-    ],
+    query: REGISTER_QUERY,
+    answers: { '200': json('ManagementStatus', 'Registered and loaded.'), '202': json('ManagementStatus', 'Accepted (synchronous=false): loading in the background.') },
+    errors: [400, 403, 404, 409, 500],
   },
   {
     method: 'get',
     path: '/models',
-    summary: 'List registered models',
+    operationId: 'listModels',
+    summary: 'List registered models, a page at a time',
     tag: 'Models',
     query: [
-      { name: 'limit', type: 'integer', description: 'Page size (default 100)' },
-      { name: 'next_page_token', type: 'string', description: 'Token from the previous page' },
+      { name: 'limit', description: 'Page size.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+      { name: 'next_page_token', description: 'The nextPageToken of the previous page.', schema: { type: 'string', pattern: '^[0-9]+$' } },
     ],
+    answers: { '200': json('ModelList', 'A page of models.') },
+    errors: [400],
   },
-  { method: 'get', path: '/models/{model}', summary: 'Describe the default version', tag: 'Models' },
-  { method: 'get', path: '/models/{model}/{version}', summary: 'Describe a version, or every version with "all"', tag: 'Models' },
-  { method: 'put', path: '/models/{model}', summary: 'Scale the default version', tag: 'Models', query: WORKER_QUERY },
-  { method: 'put', path: '/models/{model}/{version}', summary: 'Scale a version', tag: 'Models', query: WORKER_QUERY },
-  { method: 'delete', path: '/models/{model}', summary: 'Unregister every version of a model', tag: 'Models' },
-  { method: 'delete', path: '/models/{model}/{version}', summary: 'Unregister a version', tag: 'Models' },
-  { method: 'put', path: '/models/{model}/{version}/set-default', summary: 'Make a version the default', tag: 'Models' },
+  {
+    method: 'get',
+    path: '/models/{model}',
+    operationId: 'describeModel',
+    summary: 'Describe the default version',
+    tag: 'Models',
+    answers: { '200': json('ModelDescriptions', 'The default version (a one-element list).') },
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/models/{model}/{version}',
+    operationId: 'describeModelVersion',
+    summary: 'Describe a version, or every version with all',
+    tag: 'Models',
+    pathParameters: { version: 'VersionOrAll' },
+    answers: { '200': json('ModelDescriptions', 'The version, or every version.') },
+    errors: [400, 404],
+  },
+  { method: 'put', path: '/models/{model}', operationId: 'scaleModel', summary: 'Scale the default version', tag: 'Models', query: WORKER_QUERY, answers: { '200': DONE }, errors: [400, 404, 500] },
+  { method: 'put', path: '/models/{model}/{version}', operationId: 'scaleModelVersion', summary: 'Scale a version', tag: 'Models', query: WORKER_QUERY, answers: { '200': DONE }, errors: [400, 404, 500] },
+  {
+    method: 'delete',
+    path: '/models/{model}',
+    operationId: 'unregisterModel',
+    summary: 'Unregister every version of a model',
+    tag: 'Models',
+    answers: { '200': DONE },
+    errors: [400, 404, 409, 500],
+  },
+  {
+    method: 'delete',
+    path: '/models/{model}/{version}',
+    operationId: 'unregisterModelVersion',
+    summary: 'Unregister a version (not the default while others exist)',
+    tag: 'Models',
+    answers: { '200': DONE },
+    errors: [400, 404, 409, 500],
+  },
+  { method: 'put', path: '/models/{model}/{version}/set-default', operationId: 'setDefaultVersion', summary: 'Make a version the default', tag: 'Models', answers: { '200': DONE }, errors: [400, 404, 500] },
   {
     method: 'post',
     path: '/workflows',
+    operationId: 'registerWorkflow',
     summary: 'Register (or replace) a workflow from the workflow store or an allowed URL',
     tag: 'Workflows',
     query: [
-      { name: 'url', type: 'string', required: true, description: 'A workflow-store name (name.yaml or a directory with workflow.yaml) or an allowed URL' },
-      { name: 'workflow_name', type: 'string', description: "Name to register under (default: the file's metadata.name)" },
-      { name: 'handler', type: 'string', description: 'For a TorchServe workflow spec: the module in the workflow store exporting its function nodes' },
+      { name: 'url', required: true, description: 'A workflow-store name (name.yaml, or a directory with workflow.yaml) or an allowed URL.', schema: { type: 'string', minLength: 1 } },
+      { name: 'workflow_name', description: 'The name to register under (default: the file’s metadata.name).', schema: schemaRef('WorkflowName') },
+      { name: 'handler', description: 'For a TorchServe workflow spec: the module in the workflow store exporting its function nodes.', schema: { type: 'string', minLength: 1 } },
     ],
+    answers: { '200': json('ManagementStatus', 'Registered.') },
+    errors: [400, 403, 404, 409, 500],
   },
-  { method: 'get', path: '/workflows', summary: 'List registered workflows', tag: 'Workflows' },
-  { method: 'get', path: '/workflows/{workflow}', summary: 'Describe a workflow: nodes, models, versions, readiness', tag: 'Workflows' },
-  { method: 'delete', path: '/workflows/{workflow}', summary: 'Unregister a workflow', tag: 'Workflows' },
+  { method: 'get', path: '/workflows', operationId: 'listWorkflows', summary: 'List registered workflows', tag: 'Workflows', answers: { '200': json('WorkflowList', 'The workflows.') }, errors: [] },
+  {
+    method: 'get',
+    path: '/workflows/{workflow}',
+    operationId: 'describeWorkflow',
+    summary: 'Describe a workflow: nodes, models, versions, readiness',
+    tag: 'Workflows',
+    answers: { '200': json('WorkflowDescriptions', 'The workflow (a one-element list).') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: '/workflows/{workflow}',
+    operationId: 'unregisterWorkflow',
+    summary: 'Unregister a workflow',
+    tag: 'Workflows',
+    answers: { '200': DONE },
+    errors: [404, 409, 500],
+  },
 ];

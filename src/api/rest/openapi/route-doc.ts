@@ -1,61 +1,65 @@
+import type { JsonSchema } from './schemas/json-schema.js';
+
 /** A query parameter of a documented route. */
 export interface QueryDoc {
   readonly name: string;
-  readonly type: 'string' | 'integer' | 'number' | 'boolean';
   readonly description: string;
+  readonly schema: JsonSchema;
   readonly required?: boolean;
+  /** For a list: `false` takes it comma-separated in one parameter (`1,2,4`), `true` as the name repeated. */
+  readonly explode?: boolean;
 }
+
+/** Bodies by media type or range (`application/json`, `application/octet-stream`, any type): each body’s schema. */
+export type ContentDoc = Readonly<Record<string, JsonSchema>>;
+
+/** The request body of a documented route. */
+export interface RequestBodyDoc {
+  readonly description: string;
+  readonly required: boolean;
+  readonly content: ContentDoc;
+}
+
+/** An answer of a documented route that is not an error (errors come from {@link RouteDoc.errors}). */
+export interface AnswerDoc {
+  readonly description: string;
+  readonly content: ContentDoc;
+  /** Component headers (`components/headers`) the answer carries. */
+  readonly headers?: readonly string[];
+}
+
+/**
+ * Who may call a route. `port`: whoever the port's auth provider lets through (anyone on an open port);
+ * `open`: anyone, as health checks stay open on a guarded port; `own`: the route checks a bearer token
+ * itself (token-auth's key rotation takes the API key), whatever guards the port.
+ */
+export type RouteAccess = 'port' | 'open' | 'own';
 
 /** One documented route; `path` uses OpenAPI templates (`/predictions/{model}`). */
 export interface RouteDoc {
   readonly method: 'get' | 'post' | 'put' | 'delete' | 'options';
   readonly path: string;
+  /** Unique within the port: the method name a generated client gives the route. */
+  readonly operationId: string;
   readonly summary: string;
+  readonly description?: string;
   readonly tag: string;
+  /**
+   * The component parameter (`components/parameters`) of each path template, by template name, where it
+   * is not the usual one (`model` → Model, `version` → Version, `workflow` → Workflow).
+   */
+  readonly pathParameters?: Readonly<Record<string, string>>;
+  /** Component parameters the route also reads: headers (`Priority`, `TimeoutMs`), shared query parameters. */
+  readonly parameters?: readonly string[];
   readonly query?: readonly QueryDoc[];
-  /** Media types the body may have; no body when omitted. */
-  readonly body?: readonly string[];
-  /** Media type of a 200 answer (JSON when omitted). */
-  readonly produces?: string;
-}
-
-/** An OpenAPI 3.0 document (only the parts Sluice fills). */
-export interface OpenApiDocument {
-  readonly openapi: string;
-  readonly info: { readonly title: string; readonly version: string; readonly description: string };
-  readonly paths: Record<string, Record<string, unknown>>;
-}
-
-const ERROR_RESPONSE = { description: 'Error: a JSON body with the message and the stable `errorCode` (see docs/errors.md)' };
-
-/** Builds the OpenAPI document of one port from its route list. */
-export function buildOpenApiDocument(title: string, version: string, description: string, routes: readonly RouteDoc[]): OpenApiDocument {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    const queryParams = (route.query ?? []).map((q) => ({
-      name: q.name,
-      in: 'query',
-      required: q.required ?? false,
-      description: q.description,
-      schema: { type: q.type },
-    }));
-    const operation: Record<string, unknown> = {
-      summary: route.summary,
-      tags: [route.tag],
-      parameters: [...pathParams, ...queryParams],
-      responses: {
-        '200': { description: 'Success', content: { [route.produces ?? 'application/json']: {} } },
-        default: ERROR_RESPONSE,
-      },
-    };
-    if (route.body) operation['requestBody'] = { required: true, content: Object.fromEntries(route.body.map((type) => [type, {}])) };
-    paths[route.path] = { ...paths[route.path], [route.method]: operation };
-  }
-  return { openapi: '3.0.3', info: { title, version, description }, paths };
+  readonly body?: RequestBodyDoc;
+  /** The answers that are not errors, by status. */
+  readonly answers: Readonly<Record<string, AnswerDoc>>;
+  /**
+   * The error statuses worth naming for this route; each gets the route family's error body (TorchServe's
+   * or the OIP one) and the codes answered with it. Any other error is the `default` answer.
+   */
+  readonly errors: readonly number[];
+  /** Default `port`. */
+  readonly access?: RouteAccess;
 }
