@@ -31,7 +31,7 @@ import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/t
 import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
 import { listenFailure, type NamedListener } from './listen-failure.js';
 import { abandonableStages, abandonedStart } from './start-abandonment.js';
-import { stopGracefully, type ClosablePort } from './graceful-stop.js';
+import { delayDrain, stopGracefully, type ClosablePort } from './graceful-stop.js';
 
 export { isAbandonedStart } from './start-abandonment.js';
 
@@ -83,7 +83,10 @@ export interface SluiceServer {
   readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
   /** What the plugins registered, and which plugins are loaded. */
   readonly plugins: PluginExtensions;
-  /** Stops accepting, drains in-flight requests (bounded by `shutdownTimeoutMs`), frees everything. Idempotent. */
+  /**
+   * Answers not-ready while still serving for `drainDelayMs`, then stops accepting, drains in-flight requests
+   * (bounded by `shutdownTimeoutMs`) and frees everything. Idempotent.
+   */
   stop(): Promise<{ drained: boolean }>;
 }
 
@@ -93,8 +96,9 @@ function ownTelemetryOf(settings: TelemetrySettings, logger: Logger): Telemetry 
 }
 
 /**
- * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
- * writes the snapshot and calls the started auth providers' `serving`. A model that fails to load is logged and skipped; a port
+ * Opens the inference, management and metrics ports and the two gRPC ports, then loads the models (liveness
+ * answers meanwhile, readiness only once they are loaded), then writes the snapshot and calls the started
+ * auth providers' `serving`. A model that fails to load is logged and skipped; a port
  * that cannot bind, or a snapshot that cannot be restored, fails the start, and a start that fails shuts down
  * whatever it had started (models, ports, plugins, its own telemetry) before it throws. A port that cannot be
  * opened (in use, a host that is no local address) is `SLUICE_CONFIG_INVALID` naming its key; two listeners
@@ -197,8 +201,6 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
     return app;
   };
   try {
-    // Inside the try: a start-up that fails here (a corrupt snapshot, say) must release the plugins and telemetry too.
-    const startup = await stage(core.start(options.restoreSnapshot ?? true));
     const inference = await open('inference', InferenceApiModule.forCore(core), config.inference, true);
     const management = await open('management', ManagementApiModule.forCore(core), config.management, true);
     const metrics = await open('metrics', MetricsApiModule.forCore(core), config.metrics, false);
@@ -223,21 +225,45 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
         },
       });
     }
+    // The ports listen before the models load: liveness answers at once, readiness once start-up has loaded
+    // everything. Inside the try: a start-up that fails here (a corrupt snapshot, say) closes the ports and
+    // releases the plugins and telemetry too.
+    logger.info('ports open: loading models; readiness answers ready once they are loaded');
+    // While start-up loads, the listeners alone do not keep the process running: a start-up left waiting on
+    // a promise nothing can settle still ends the process, saying so (cli/process-run.ts), as it did before
+    // the ports opened first. Requests in progress keep it running.
+    const listeners = [
+      ...[inference, management, metrics].map((app) => (keep: boolean) => {
+        const server = app.app.getHttpServer();
+        if (keep) server.ref();
+        else server.unref();
+      }),
+      ...(grpc ? [grpc.inference, grpc.management] : []).map((port) => (keep: boolean) => {
+        port.keepProcessAlive(keep);
+      }),
+    ];
+    for (const keep of listeners) keep(false);
+    const startup = await stage(core.start(options.restoreSnapshot ?? true));
+    for (const keep of listeners) keep(true);
+    // `listening` says a port serves what start-up loaded: logged only now, though the ports opened first.
+    for (const port of [inference, management, metrics, ...(grpc ? [grpc.inference, grpc.management] : [])]) port.logListening();
     // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.
     await stage(core.serving());
     await stage(notifyProvidersServing(guards, config.pluginLoadTimeoutMs));
     let stopping: Promise<{ drained: boolean }> | undefined;
     const stop = (): Promise<{ drained: boolean }> =>
-      (stopping ??= stopGracefully({
-        ports: apps,
-        drainCore: (timeoutMs) => core.shutdown(timeoutMs),
-        release: async () => {
-          await plugins.shutdown();
-          await releaseTelemetry();
-        },
-        timeoutMs: config.shutdownTimeoutMs,
-        logger,
-      }));
+      (stopping ??= delayDrain(core, config.drainDelayMs, logger).then(() =>
+        stopGracefully({
+          ports: apps,
+          drainCore: (timeoutMs) => core.shutdown(timeoutMs),
+          release: async () => {
+            await plugins.shutdown();
+            await releaseTelemetry();
+          },
+          timeoutMs: config.shutdownTimeoutMs,
+          logger,
+        }),
+      ));
     return { core, inference, management, metrics, grpc, startup, plugins, stop };
   } catch (error) {
     // Settled, not all: one port that fails to close must not keep the plugins and telemetry running.

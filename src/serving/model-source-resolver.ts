@@ -55,9 +55,9 @@ function objectStoreModelName(url: string): string {
 
 /**
  * Turns the `url` of a registration into manifests: model-store names (directories, nested version
- * directories, `.sluice` archives, which are unpacked inside the store) or, when allowed by
- * `allowedUrls`, http(s) URLs of archives and object-store URLs (`s3://`, `azure://`) of model
- * directories and archives.
+ * directories, `.sluice` archives, which are unpacked inside the store), the configured `modelName`
+ * (its `modelDir`, which stands in the store's place under that name) or, when allowed by `allowedUrls`,
+ * http(s) URLs of archives and object-store URLs (`s3://`, `azure://`) of model directories and archives.
  */
 export class ModelSourceResolver {
   private readonly defaults: ManifestDefaults;
@@ -79,6 +79,7 @@ export class ModelSourceResolver {
   async resolve(url: string, headers?: Readonly<Record<string, string>>): Promise<ModelSource[]> {
     if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers)];
     if (isObjectStoreUrl(url)) return [await this.fromObjectStore(url)];
+    if (this.config.modelName !== '' && url === this.config.modelName) return [await this.fromModelDir()];
     const entries = await resolveStoreUrl(this.config.modelStore, url);
     return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
   }
@@ -87,6 +88,12 @@ export class ModelSourceResolver {
   async fromEntry(entry: StoreEntry, url: string): Promise<ModelSource> {
     const dir = entry.source === 'archive' ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive) : entry.path;
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
+  }
+
+  /** The configured `modelDir`, served under `modelName` (see `loadModelDirectory`). */
+  async fromModelDir(): Promise<ModelSource> {
+    const { modelDir, modelName } = this.config;
+    return { manifest: await loadModelDirectory(modelDir, modelName, this.defaults), origin: { url: modelName, dir: modelDir } };
   }
 
   /** A source from an already unpacked or downloaded directory (snapshot restore). */

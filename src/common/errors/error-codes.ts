@@ -61,6 +61,7 @@ export const ERROR_CODES = {
   SLUICE_INSTANCE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_HANDLER_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_SERVER_SHUTTING_DOWN: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  SLUICE_SERVER_STARTING: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Workflows: definitions, request inputs and runs.
   SLUICE_WORKFLOW_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_WORKFLOW_NOT_FOUND: { category: 'NOT_FOUND', type: 'WorkflowNotFoundException' },
