@@ -192,6 +192,7 @@ export class ModelManager {
    */
   register(request: RegisterRequest): Promise<ModelVersion[]> {
     checkRegisterRequest(request);
+    this.checkHandler(request.handler);
     if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
     // Downloading and unpacking touch no registered version, so they run before this registration's turn:
     // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
@@ -215,6 +216,11 @@ export class ModelManager {
         return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
       }),
     );
+  }
+
+  /** The names of the handlers a registration may choose (`handler`). */
+  handlerNames(): string[] {
+    return this.deps.loader.handlers.names();
   }
 
   /** Changes worker bounds of a version (the default one when `version` is omitted). */
@@ -380,6 +386,11 @@ export class ModelManager {
     await Promise.all(this.deps.registry.all().map((v) => v.unload(reason)));
   }
 
+  private checkHandler(handler: string | undefined): void {
+    if (handler === undefined || this.handlerNames().includes(handler)) return;
+    throw invalidArgument(`\`handler\` ${JSON.stringify(handler)} is no handler of this server; known handlers: ${this.handlerNames().join(', ')}`);
+  }
+
   private async startupUrls(): Promise<string[]> {
     const { models, modelStore } = this.deps.config;
     if (models !== 'all') return [...models];
@@ -410,6 +421,7 @@ export class ModelManager {
     }
     const overrides = withoutUndefined({
       name: entry.name,
+      handler: entry.handler,
       minWorkers: entry.minWorkers,
       maxWorkers: entry.maxWorkers,
       batchSize: entry.batchSize,

@@ -120,11 +120,11 @@ describe('unregistering a model a registered workflow calls', () => {
   });
 
   it('lets a model a workflow calls scale to 0 workers', async () => {
-    expect(await manage('/models/solo?min_worker=0', 'PUT')).toMatchObject({
+    expect(await manage('/models/solo?min_worker=0&synchronous=true', 'PUT')).toMatchObject({
       status: 200,
       body: { status: 'Model "solo" version 1 now has min_worker=0, max_worker=1' },
     });
-    expect(await manage('/models/solo?min_worker=1', 'PUT')).toMatchObject({ status: 200 });
+    expect(await manage('/models/solo?min_worker=1&synchronous=true', 'PUT')).toMatchObject({ status: 200 });
   });
 
   it('unregisters a version no workflow names while a workflow calling the model without a version can use another', async () => {

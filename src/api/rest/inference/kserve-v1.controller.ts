@@ -30,6 +30,12 @@ function notTaken(request: FastifyRequest, segment: string): SluiceError {
 export class KServeV1Controller {
   constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
 
+  /** KServe's model list: `{models: [name, …]}`, every registered model once, sorted by name. */
+  @Get()
+  list(): { models: string[] } {
+    return { models: this.core.registry.names() };
+  }
+
   /** `{name, ready}` for the model's default version. */
   @Get(':model')
   status(@Param('model') segment: string, @Req() request: FastifyRequest): { name: string; ready: boolean } {

@@ -7,6 +7,15 @@ function bad(message: string): SluiceError {
   return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
 }
 
+/** How a {@link QueryReader} reads what it is given. */
+export interface QueryReaderOptions {
+  /**
+   * An empty value (`limit=&next_page_token=`, as TorchServe's clients send) counts as not given, except
+   * where {@link QueryReader.integerList} reads it as an empty list. Default false: empty is a value.
+   */
+  readonly emptyIsAbsent?: boolean;
+}
+
 /**
  * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
  * silently), integers, decimals and booleans must be exactly that, and every error names the parameter.
@@ -15,6 +24,7 @@ export class QueryReader {
   constructor(
     private readonly query: RawQuery,
     allowed: readonly string[],
+    private readonly options: QueryReaderOptions = {},
   ) {
     const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
@@ -29,9 +39,13 @@ export class QueryReader {
 
   /** A string parameter. */
   string(name: string): string | undefined {
-    const value = this.query[name];
-    if (Array.isArray(value)) throw bad(`query parameter \`${name}\` is given more than once`);
-    return value;
+    const value = this.raw(name);
+    return value === '' && this.options.emptyIsAbsent === true ? undefined : value;
+  }
+
+  /** Whether `name` was given, even empty. */
+  has(name: string): boolean {
+    return this.query[name] !== undefined;
   }
 
   /** A required string parameter. */
@@ -63,7 +77,7 @@ export class QueryReader {
 
   /** A comma-separated list of integers, each within [min, max]. */
   integerList(name: string, min: number, max = Number.MAX_SAFE_INTEGER): number[] | undefined {
-    const value = this.string(name);
+    const value = this.raw(name);
     if (value === undefined) return undefined;
     const parts = value === '' ? [] : value.split(',').map((part) => part.trim());
     if (!parts.every((part) => /^\d+$/.test(part) && Number(part) >= min && Number(part) <= max)) {
@@ -88,5 +102,11 @@ export class QueryReader {
     if (value === undefined) return undefined;
     if (value !== 'true' && value !== 'false') throw bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
     return value === 'true';
+  }
+
+  private raw(name: string): string | undefined {
+    const value = this.query[name];
+    if (Array.isArray(value)) throw bad(`query parameter \`${name}\` is given more than once`);
+    return value;
   }
 }
