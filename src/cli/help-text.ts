@@ -9,6 +9,9 @@ Usage:
   sluice archive <model-dir | workflow-dir> [-o FILE]
                                    pack a model directory (model.yaml) or a workflow
                                    directory (workflow.yaml) into a .sluice archive
+  sluice import-mar <model.mar> [options]
+                                   convert a TorchServe model archive holding an ONNX
+                                   model into a model directory of the model store
   sluice workflow graph <name | file.yaml> [options]
                                    print a workflow's graph as Mermaid or Graphviz DOT,
                                    after checking it as a registration would
@@ -28,6 +31,13 @@ working directory without one); stop and status look there.
 
 Options of archive:
   -o, --output FILE    archive to write (default: ./<name>-<version>.sluice)
+
+Options of import-mar:
+  -o, --output DIR     model directory to write (default: <model store>/<model name>)
+  --model-store DIR    model store (default: the config's, ./model-store)
+  --handler NAME       Sluice handler to use when the archive's is not a TorchServe base
+                       handler Sluice maps (image_classifier, text_classifier)
+  --config FILE        configuration file the model store is read from
 
 Options of workflow graph (a name is looked up in the workflow store; a path with a /
 or ending in .yaml or .yml is read as a file):

@@ -12,7 +12,7 @@ export { loadManifest, modelNamePattern, type ManifestDefaults } from './manifes
 export { readLabels } from './manifest/labels-reader.js';
 export { isPathInside } from './fs/path-containment.js';
 
-export { ARCHIVE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
+export { ARCHIVE_EXTENSION, MAR_FILE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
 export { scanModelStore } from './store/model-store-scanner.js';
 export { resolveStoreUrl } from './store/store-url-resolver.js';
 export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
@@ -33,7 +33,9 @@ export {
   type ArchiveManifest,
 } from './archive/archive-format.js';
 export { packArchive, packModelArchive, type PackResult } from './archive/archive-packer.js';
-export { extractArchive, extractModelArchive, EXTRACTED_DIR_NAME, type ArchiveContent } from './archive/archive-extractor.js';
+export { extractArchive, extractModelArchive, EXTRACTED_DIR_NAME, modelExtractedRoot, type ArchiveContent } from './archive/archive-extractor.js';
+export { extractMarArchive, importMarArchive } from './mar/mar-extractor.js';
+export { convertMar, EXPORT_GUIDE, MAR_HANDLER_MAP, type MarConversion, type MarConversionOptions } from './mar/mar-conversion.js';
 export type { ArchiveIdentity, ArchiveKind } from './archive/archive-format.js';
 
 export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotModel, type SnapshotWorkflow } from './snapshot/snapshot.js';

@@ -196,7 +196,7 @@ export class ModelManager {
     if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
     // Downloading and unpacking touch no registered version, so they run before this registration's turn:
     // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
-    return this.deps.sources.resolve(request.url, request.traceHeaders).then((sources) =>
+    return this.deps.sources.resolve(request.url, request.traceHeaders, { handler: request.handler }).then((sources) =>
       this.mutations.run(() => this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }))),
     );
   }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   downloadArchive,
+  extractMarArchive,
   extractModelArchive,
+  modelExtractedRoot,
   loadManifest,
   resolveStoreUrl,
   type ManifestDefaults,
@@ -22,6 +24,23 @@ export interface ModelSource {
 
 /** Where downloads wait (inside the store) until they are unpacked. */
 const DOWNLOAD_DIR = '.downloads';
+
+/** What a registration tells the unpacking of its archives. */
+export interface ResolveOptions {
+  /** The Sluice handler the registration asks for: a TorchServe `.mar` with a custom handler is converted with it. */
+  readonly handler?: string | undefined;
+}
+
+/** Whether `file` starts as a zip does (a TorchServe `.mar`), rather than as a gzip'd `.sluice`. */
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    return bytesRead === 4 && buffer[0] === 0x50 && buffer[1] === 0x4b && (buffer[2] === 0x03 || buffer[2] === 0x05);
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * An error about the downloaded archive `file` as one about `url`: the user gave the URL, and the file was
@@ -51,15 +70,20 @@ export class ModelSourceResolver {
    * Every model version `url` stands for. `headers` go with a download (the registration's trace
    * context), and nowhere else.
    */
-  async resolve(url: string, headers?: Readonly<Record<string, string>>): Promise<ModelSource[]> {
-    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers)];
+  async resolve(url: string, headers?: Readonly<Record<string, string>>, options: ResolveOptions = {}): Promise<ModelSource[]> {
+    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers, options)];
     const entries = await resolveStoreUrl(this.config.modelStore, url);
-    return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
+    return Promise.all(entries.map((entry) => this.fromEntry(entry, url, options)));
   }
 
   /** The manifest of one store entry. */
-  async fromEntry(entry: StoreEntry, url: string): Promise<ModelSource> {
-    const dir = entry.source === 'archive' ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive) : entry.path;
+  async fromEntry(entry: StoreEntry, url: string, options: ResolveOptions = {}): Promise<ModelSource> {
+    const dir =
+      entry.source === 'archive'
+        ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive)
+        : entry.source === 'mar'
+          ? await this.fromMar(entry.path, options)
+          : entry.path;
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
@@ -68,7 +92,12 @@ export class ModelSourceResolver {
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
-  private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {
+  /** A TorchServe `.mar` converted into `<store>/.extracted/`. */
+  private async fromMar(file: string, options: ResolveOptions): Promise<string> {
+    return extractMarArchive(file, await modelExtractedRoot(this.config.modelStore), this.config.archive, options.handler !== undefined ? { handler: options.handler } : {});
+  }
+
+  private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined, options: ResolveOptions): Promise<ModelSource> {
     const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);
@@ -79,7 +108,8 @@ export class ModelSourceResolver {
         allowedPatterns: this.config.allowedUrls,
         ...(headers !== undefined ? { headers } : {}),
       });
-      const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive).catch((error: unknown) => {
+      const unpack = (await isZip(file)) ? this.fromMar(file, options) : extractModelArchive(file, this.config.modelStore, this.config.archive);
+      const dir = await unpack.catch((error: unknown) => {
         throw namedAfterUrl(error, file, url);
       });
       return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };

@@ -1,4 +1,5 @@
 import { SluiceError } from '../../common/errors/index.js';
+import { MAR_HANDLER_MAP } from '../../model-store/index.js';
 
 /**
  * A TorchServe management parameter Sluice accepted but does not act on: what was given and why it
@@ -10,11 +11,8 @@ export interface IgnoredParameter {
   readonly reason: string;
 }
 
-/** TorchServe's base handlers that have a Sluice handler doing the same work. */
-export const TORCHSERVE_HANDLER_MAP: Readonly<Record<string, string>> = {
-  image_classifier: 'image-classifier',
-  text_classifier: 'text-classifier',
-};
+/** TorchServe's base handlers that have a Sluice handler doing the same work (as `.mar` conversion maps them). */
+export const TORCHSERVE_HANDLER_MAP: Readonly<Record<string, string>> = MAR_HANDLER_MAP;
 
 /** TorchServe's `runtime` values: Sluice runs the model file itself, so none of them changes anything. */
 const TORCHSERVE_RUNTIMES = ['python', 'python3', 'LSP', 'LDP'] as const;
