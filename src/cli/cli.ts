@@ -39,8 +39,15 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
     case 'start': {
       if (asksForHelp(rest)) return help();
       const flags = parseStartFlags(rest);
-      const { config, sources } = loadConfigWithSources({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
-      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectoryOf(cwd, flags.configFile), sources);
+      const { config, sources, warnings } = loadConfigWithSources({
+        configFile: flags.configFile,
+        ...(flags.tsConfigFile !== undefined ? { tsConfigFile: flags.tsConfigFile } : {}),
+        cwd,
+        env,
+        overrides: flags.overrides,
+      });
+      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectoryOf(cwd, flags.configFile), sources, warnings);
+      for (const warning of warnings) process.stderr.write(`sluice: warning: ${warning}\n`);
       return startInBackground(config, rest, cwd, flags.configFile);
     }
     case 'stop':

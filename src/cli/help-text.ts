@@ -20,6 +20,8 @@ Usage:
 
 Options of start:
   --config FILE        configuration file (default: ./sluice.yaml when it exists)
+  --ts-config FILE     a TorchServe config.properties, read over the config file
+                       (docs/migrating-from-torchserve.md lists the keys)
   --model-store DIR    model store directory (default: ./model-store)
   --models LIST        models to load at start-up: all, or names separated by commas
   --log-level LEVEL    debug | info | warn | error | silent
@@ -46,6 +48,7 @@ or ending in .yaml or .yml is read as a file):
   --workflow-store DIR workflow store (default: ./workflows)
   --model-store DIR    model store the workflow's models are read from (default: ./model-store)
 
-Configuration precedence: defaults < config file < SLUICE_* environment variables < flags.
+Configuration precedence: defaults < config file < --ts-config file < SLUICE_* environment
+variables < flags.
 See docs/configuration.md for every key.
 `;

@@ -7,6 +7,8 @@ import { parseCommandFlags } from './command-flags.js';
 /** `sluice start` options. */
 export interface StartFlags {
   readonly configFile: string | undefined;
+  /** A TorchServe `config.properties` (`--ts-config`). */
+  readonly tsConfigFile: string | undefined;
   readonly foreground: boolean;
   readonly restoreSnapshot: boolean;
   /** Config keys set by flags (the highest-precedence layer). */
@@ -23,6 +25,7 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     args,
     {
       config: { type: 'string' },
+      'ts-config': { type: 'string' },
       'model-store': { type: 'string' },
       models: { type: 'string' },
       'log-level': { type: 'string' },
@@ -40,5 +43,5 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     ...(models !== undefined ? { models: models === 'all' ? 'all' : models.split(',').map((m) => m.trim()).filter((m) => m !== '') } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),
   };
-  return { configFile: values.config, foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
+  return { configFile: values.config, tsConfigFile: values['ts-config'], foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { Logger } from '../common/logger.js';
 import { nameRuleProblem } from '../common/name-rule.js';
-import type { SluiceConfig } from '../config/index.js';
+import type { ModelVersionSettingsConfig, SluiceConfig } from '../config/index.js';
 import {
   MANIFEST_FILE_NAME,
   isPathInside,
@@ -333,9 +333,10 @@ export class ModelManager {
         }
       } else {
         for (const url of await this.startupUrls()) {
-          await attempt(url, async () => this.loadAll(await this.deps.sources.resolve(url), {}));
+          await attempt(url, async () => this.loadConfigured(await this.deps.sources.resolve(url)));
         }
         this.defaultToHighestVersions();
+        this.applyConfiguredDefaults();
       }
       return {
         loaded,
@@ -389,6 +390,30 @@ export class ModelManager {
   private checkHandler(handler: string | undefined): void {
     if (handler === undefined || this.handlerNames().includes(handler)) return;
     throw invalidArgument(`\`handler\` ${JSON.stringify(handler)} is no handler of this server; known handlers: ${this.handlerNames().join(', ')}`);
+  }
+
+  /**
+   * Loads a start-up URL's versions with the settings `modelSettings` gives them: all at once (all or
+   * nothing) when it gives none, else each version with its own.
+   */
+  private async loadConfigured(sources: readonly ModelSource[]): Promise<ModelVersion[]> {
+    const settingsOf = (s: ModelSource): ModelVersionSettingsConfig | undefined => this.deps.config.modelSettings[s.manifest.name]?.[s.manifest.version];
+    if (sources.every((s) => settingsOf(s) === undefined)) return this.loadAll(sources, {});
+    const loaded: ModelVersion[] = [];
+    for (const source of sources) {
+      const { isDefault: _appliedAfterwards, ...settings } = settingsOf(source) ?? {};
+      loaded.push(...(await this.loadAll([source], withoutUndefined(settings))));
+    }
+    return loaded;
+  }
+
+  /** Makes the versions `modelSettings` marks `isDefault` their model's default, where they loaded. */
+  private applyConfiguredDefaults(): void {
+    for (const [name, versions] of Object.entries(this.deps.config.modelSettings)) {
+      for (const [version, settings] of Object.entries(versions)) {
+        if (settings.isDefault === true && this.deps.registry.has(name, version)) this.deps.registry.setDefault(name, version);
+      }
+    }
   }
 
   private async startupUrls(): Promise<string[]> {
