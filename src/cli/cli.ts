@@ -7,6 +7,7 @@ import { UsageError } from './cli-errors.js';
 import { runForeground } from './foreground-server.js';
 import { HELP_TEXT } from './help-text.js';
 import { runImportMar } from './import-mar-command.js';
+import { runInit } from './init-command.js';
 import { configDirectoryOf } from './run-files.js';
 import { parseStartFlags } from './start-flags.js';
 import { runStatus } from './status-command.js';
@@ -56,6 +57,8 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
       return asksForHelp(rest) ? help() : runStatus(rest, cwd);
     case 'archive':
       return runArchive(rest, cwd);
+    case 'init':
+      return asksForHelp(rest) ? help() : runInit(rest, cwd);
     case 'import-mar':
       return asksForHelp(rest) ? help() : runImportMar(rest, cwd, env);
     case 'workflow':

@@ -9,6 +9,10 @@ Usage:
   sluice archive <model-dir | workflow-dir> [-o FILE]
                                    pack a model directory (model.yaml) or a workflow
                                    directory (workflow.yaml) into a .sluice archive
+  sluice init <model.onnx> [--name NAME]
+                                   write beside an ONNX model the model.yaml Sluice makes
+                                   for a directory holding only it, for editing (never
+                                   overwrites one)
   sluice import-mar <model.mar> [options]
                                    convert a TorchServe model archive holding an ONNX
                                    model into a model directory of the model store

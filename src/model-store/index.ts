@@ -8,7 +8,7 @@ export {
   type RawModelManifest,
   type WorkerSettings,
 } from './manifest/model-manifest.js';
-export { loadManifest, modelNamePattern, type ManifestDefaults } from './manifest/manifest-loader.js';
+export { completeManifest, loadManifest, modelNamePattern, type ManifestDefaults } from './manifest/manifest-loader.js';
 export { loadModelDirectory, MADE_MANIFEST_VERSION, MODEL_FILE_NAME } from './manifest/model-directory.js';
 export { readLabels } from './manifest/labels-reader.js';
 export { isPathInside } from './fs/path-containment.js';
@@ -16,6 +16,7 @@ export { isPathInside } from './fs/path-containment.js';
 export { ARCHIVE_EXTENSION, MAR_FILE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
 export { scanModelStore, scanStoreName } from './store/model-store-scanner.js';
 export { resolveStoreUrl } from './store/store-url-resolver.js';
+export { onnxFileNameOf, placeOnnxFile } from './store/onnx-file-placement.js';
 export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
 export {
   downloadArchive,

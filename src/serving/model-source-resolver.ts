@@ -9,6 +9,9 @@ import {
   extractModelArchive,
   modelExtractedRoot,
   loadManifest,
+  loadModelDirectory,
+  onnxFileNameOf,
+  placeOnnxFile,
   resolveStoreUrl,
   type ManifestDefaults,
   type ModelManifest,
@@ -42,6 +45,12 @@ async function isZip(file: string): Promise<boolean> {
   }
 }
 
+/** A model name from a downloaded file's name (`resnet 18.onnx` → `resnet-18`): the registration's `model_name` may replace it. */
+function modelNameFromFile(fileName: string): string {
+  const stem = fileName.slice(0, -'.onnx'.length).replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128);
+  return stem === '' ? 'model' : stem;
+}
+
 /**
  * An error about the downloaded archive `file` as one about `url`: the user gave the URL, and the file was
  * a temporary one of the server's, gone by the time they read the message.
@@ -56,8 +65,9 @@ function namedAfterUrl(error: unknown, file: string, url: string): unknown {
 
 /**
  * Turns the `url` of a registration into manifests: model-store names (directories, nested version
- * directories, `.sluice` archives, which are unpacked inside the store) or, when allowed by
- * `allowedUrls`, http(s) URLs of archives.
+ * directories, directories holding only `model.onnx`, `.sluice` archives and `.mar` archives, which are
+ * unpacked inside the store) or, when allowed by `allowedUrls`, http(s) URLs of archives or of a bare
+ * `.onnx` model file (served with a made manifest, as a store directory holding only `model.onnx` is).
  */
 export class ModelSourceResolver {
   private readonly defaults: ManifestDefaults;
@@ -78,6 +88,9 @@ export class ModelSourceResolver {
 
   /** The manifest of one store entry. */
   async fromEntry(entry: StoreEntry, url: string, options: ResolveOptions = {}): Promise<ModelSource> {
+    if (entry.source === 'model-file') {
+      return { manifest: await loadModelDirectory(entry.path, entry.storeName, this.defaults), origin: { url, dir: entry.path } };
+    }
     const dir =
       entry.source === 'archive'
         ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive)
@@ -108,6 +121,13 @@ export class ModelSourceResolver {
         allowedPatterns: this.config.allowedUrls,
         ...(headers !== undefined ? { headers } : {}),
       });
+      const onnxFile = onnxFileNameOf(url);
+      if (onnxFile !== undefined && !(await isZip(file))) {
+        // A bare model file: served from a directory of its own with a made manifest, as a store directory holding only model.onnx is.
+        const name = modelNameFromFile(onnxFile);
+        const dir = await placeOnnxFile(file, await modelExtractedRoot(this.config.modelStore), name);
+        return { manifest: await loadModelDirectory(dir, name, this.defaults), origin: { url, dir } };
+      }
       const unpack = (await isZip(file)) ? this.fromMar(file, options) : extractModelArchive(file, this.config.modelStore, this.config.archive);
       const dir = await unpack.catch((error: unknown) => {
         throw namedAfterUrl(error, file, url);

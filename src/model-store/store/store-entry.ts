@@ -1,5 +1,9 @@
-/** Where a model version in the store comes from: an unpacked directory, a `.sluice` archive or a TorchServe `.mar`. */
-export type StoreEntrySource = 'directory' | 'archive' | 'mar';
+/**
+ * Where a model version in the store comes from: an unpacked directory (with `model.yaml`), a directory
+ * holding only `model.onnx` (its manifest made by `loadModelDirectory`), a `.sluice` archive or a
+ * TorchServe `.mar`.
+ */
+export type StoreEntrySource = 'directory' | 'model-file' | 'archive' | 'mar';
 
 /** One model version found in the model store. */
 export interface StoreEntry {
