@@ -11,6 +11,8 @@ export interface BenchServer {
   readonly baseUrl: string;
   /** The management API (Sluice only). */
   readonly managementUrl?: string;
+  /** The metrics port, serving `/metrics` (Sluice only). */
+  readonly metricsUrl?: string;
   /** `host:port` of the gRPC inference API (Sluice only). */
   readonly grpcInference?: string;
   /** The server's process id. */
@@ -46,16 +48,18 @@ export function startHttpFloor(distRoot: string): Promise<BenchServer> {
 interface ServingLine {
   readonly inference: string;
   readonly management: string;
+  readonly metrics?: string;
   readonly grpcInference?: string;
 }
 
 function servingLine(line: string): ServingLine | undefined {
   if (!line.startsWith('{')) return undefined;
-  const parsed = JSON.parse(line) as { msg?: unknown; inference?: unknown; management?: unknown; grpcInference?: unknown };
+  const parsed = JSON.parse(line) as { msg?: unknown; inference?: unknown; management?: unknown; metrics?: unknown; grpcInference?: unknown };
   if (parsed.msg !== 'Sluice is serving' || typeof parsed.inference !== 'string' || typeof parsed.management !== 'string') return undefined;
   return {
     inference: parsed.inference,
     management: parsed.management,
+    ...(typeof parsed.metrics === 'string' ? { metrics: parsed.metrics } : {}),
     ...(typeof parsed.grpcInference === 'string' ? { grpcInference: parsed.grpcInference } : {}),
   };
 }
@@ -112,6 +116,7 @@ export async function startSluice(distRoot: string, modelStore: string, models: 
     return {
       baseUrl: urls.inference,
       managementUrl: urls.management,
+      ...(urls.metrics !== undefined ? { metricsUrl: urls.metrics } : {}),
       ...(urls.grpcInference !== undefined ? { grpcInference: urls.grpcInference } : {}),
       pid: child.pid ?? 0,
       stop,

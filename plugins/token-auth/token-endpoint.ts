@@ -3,7 +3,9 @@ import type { TokenKeyService } from './token-key-service.js';
 import { ROTATABLE_KEY_TYPES, type RotatableKeyType } from './token-keys.js';
 
 function keyType(request: EndpointRequest): RotatableKeyType {
-  const type = request.query['type'];
+  // Refused as on every management route: another parameter (a typo), or `type` given twice, whose first
+  // value would otherwise decide which key is rotated.
+  const type = request.checkedQuery(['type'])['type'];
   const known = ROTATABLE_KEY_TYPES.find((candidate) => candidate === type);
   if (known === undefined) {
     throw new SluiceError('SLUICE_REQUEST_INVALID', `GET /token needs ?type=inference or ?type=management (got ${JSON.stringify(type ?? null)})`, {
@@ -16,7 +18,8 @@ function keyType(request: EndpointRequest): RotatableKeyType {
 /**
  * `GET /token?type=inference|management` on the management API: rotates that key and answers the new one
  * with its expiry. It is public to the management guard because it authenticates with the API key itself;
- * any other key gets 403, and a HEAD request 405 before anything rotates. `keysOf` gives the keys, or
+ * any other key gets 403, a HEAD request 405 before anything rotates, and a query with another parameter,
+ * or `type` twice, 400 `SLUICE_MANAGEMENT_INVALID_ARGUMENT` as on the management API's own routes. `keysOf` gives the keys, or
  * throws while token-auth guards no API.
  */
 export function tokenEndpoint(keysOf: () => TokenKeyService): Endpoint {

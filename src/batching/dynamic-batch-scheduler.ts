@@ -102,8 +102,9 @@ export class DynamicBatchScheduler implements Scheduler {
     return new Promise<InferenceOutcome>((resolve, reject) => {
       const { policy } = this.options;
       const sequence = this.sequence;
-      const priority = job.priority ?? policy.defaultPriority;
-      const { signal } = job;
+      const { budget } = job;
+      const priority = budget.priority ?? policy.defaultPriority;
+      const { signal } = budget;
       const onAbort = (): void => {
         if (payload.state !== 'queued') return;
         this.cancel(payload);
@@ -130,7 +131,7 @@ export class DynamicBatchScheduler implements Scheduler {
       this.sequence += 1;
       signal?.addEventListener('abort', onAbort, { once: true });
       if (job.traceContext !== undefined) payload.trace = this.options.tracing?.enqueued(job.traceContext);
-      this.watchDeadline(Math.min(job.deadline, job.queueDeadline ?? Infinity));
+      this.watchDeadline(budget.due);
       // Under load, let the requests that arrive in this turn of the event loop share the batch: run at
       // once, the first of them would run alone while the rest wait for it, batch after batch.
       if (job.gather === true || this.recentBatchMean > GATHER_ABOVE_MEAN_BATCH) this.pumpSoon();
@@ -211,16 +212,17 @@ export class DynamicBatchScheduler implements Scheduler {
   private refusal(job: InferenceJob): SluiceError | undefined {
     const { policy } = this.options;
     if (this.stopping) return new SluiceError('SLUICE_MODEL_UNLOADING', `${this.label} is being unloaded; send the request to another version or retry later`);
-    if (job.priority !== undefined && (!Number.isInteger(job.priority) || job.priority < 1 || job.priority > policy.priorityLevels)) {
+    const { priority } = job.budget;
+    if (priority !== undefined && (!Number.isInteger(priority) || priority < 1 || priority > policy.priorityLevels)) {
       return new SluiceError(
         'SLUICE_REQUEST_INVALID',
-        `priority ${String(job.priority)} is out of range; ${this.label} has priority levels 1 (highest) to ${policy.priorityLevels}`,
+        `priority ${String(priority)} is out of range; ${this.label} has priority levels 1 (highest) to ${policy.priorityLevels}`,
       );
     }
     // A full queue refuses at once unless idle instances take this turn's requests at its end; then
     // `enqueue` decides once the request is in the queue, where it would wait.
     if (this.queues.liveCount >= policy.queueSize && !(this.gathering && this.options.pool.idleCount > 0)) return this.queueFull();
-    if (job.isCancelled?.() === true || job.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
+    if (job.budget.isCancelled() || job.budget.signal?.aborted === true) return new SluiceError('SLUICE_REQUEST_INVALID', 'the client cancelled the request before it was queued');
     // Zero asked for, not zero running: while a failed instance is being replaced, requests wait for it.
     // Asked last, so that a request refused for another reason does not start a worker.
     if (this.options.pool.targetCount === 0 && this.options.wakeFromZero?.() !== true) {
@@ -286,7 +288,7 @@ export class DynamicBatchScheduler implements Scheduler {
       const picked = formBatch(
         this.queues,
         { maxRows: policy.maxBatchSize, preferredSizes: policy.preferredBatchSizes },
-        (p) => p.job.isCancelled?.() === true,
+        (p) => p.job.budget.isCancelled(),
         (p) => {
           this.cancel(p);
         },
@@ -478,25 +480,26 @@ export class DynamicBatchScheduler implements Scheduler {
     const now = performance.now();
     let next = Infinity;
     for (const payload of [...this.queues.inOrder()]) {
-      const { deadline, queueDeadline } = payload.job;
+      const { deadline, timeoutAt } = payload.job.budget;
       if (deadline <= now) {
         this.expire(payload, 'queued', 'its response timeout passed while it was queued');
         continue;
       }
-      if (queueDeadline !== undefined && queueDeadline <= now && !payload.delayed) {
+      if (timeoutAt <= now && !payload.delayed) {
         if (this.options.policy.queuePolicy === 'reject') {
           this.expire(payload, 'queued', 'its own timeout passed while it was queued');
           continue;
         }
         this.queues.demote(payload);
       }
-      next = Math.min(next, deadline, payload.delayed ? Infinity : (queueDeadline ?? Infinity));
+      next = Math.min(next, deadline, payload.delayed ? Infinity : timeoutAt);
     }
     for (const batch of this.running) {
       for (const payload of batch) {
         if (payload.state !== 'executing') continue;
-        if (payload.job.deadline <= now) this.expire(payload, 'executing', 'its response timeout passed while it ran');
-        else next = Math.min(next, payload.job.deadline);
+        const { deadline } = payload.job.budget;
+        if (deadline <= now) this.expire(payload, 'executing', 'its response timeout passed while it ran');
+        else next = Math.min(next, deadline);
       }
     }
     if (next < Infinity) this.watchDeadline(next);

@@ -1,5 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { SluiceError } from '../common/errors/index.js';
+import type { RequestBudget } from '../common/request-budget.js';
 import type { Tensor } from '../common/tensor/index.js';
 
 /** One validated inference request as the scheduler sees it. */
@@ -8,21 +9,14 @@ export interface InferenceJob {
   /** Outputs to compute, in answer order; all of the model's outputs when omitted. */
   readonly outputNames?: readonly string[];
   /**
-   * Hard deadline (the response timeout) in `performance.now()` milliseconds: past it the job answers
-   * `SLUICE_RESPONSE_TIMEOUT`, queued or running.
+   * What bounds the job, read as every layer reads it: its hard `deadline` (the version's response
+   * timeout or the client's earlier one, already folded in: past it the job answers
+   * `SLUICE_RESPONSE_TIMEOUT`, queued or running), its own timeout `timeoutAt` (`x-sluice-timeout-ms`, OIP
+   * `timeout`: the queue policy says what happens when it passes while queued), its `priority` (the
+   * version's default level when absent) and its cancellation: a queued job whose client left is dropped
+   * without running, at once when the cancellation has a signal, else when a batch next forms.
    */
-  readonly deadline: number;
-  /** The request's own deadline (`x-sluice-timeout-ms`, OIP `timeout`); the queue policy says what happens when it passes while queued. */
-  readonly queueDeadline?: number;
-  /** Priority level, 1 = highest; the version's default level when omitted. */
-  readonly priority?: number;
-  /** True once the client has gone away: a queued job whose client left is dropped without running. */
-  readonly isCancelled?: () => boolean;
-  /**
-   * Aborts when the client goes away, for transports that are told (a cancelled gRPC call): a queued job
-   * is then answered and leaves the queue at once, instead of when a batch next forms.
-   */
-  readonly signal?: AbortSignal;
+  readonly budget: RequestBudget;
   /**
    * Start no batch before the current turn of the event loop ends: jobs submitted together (the calls of a
    * workflow `forEach`) then share a batch even when an instance is idle.

@@ -1,7 +1,7 @@
 import { isSluiceError } from '../common/errors/index.js';
 import type { ConfigSources, SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
-import { JsonLogger } from '../telemetry/logging/json-logger.js';
+import { flushStandardOutput, standardOutputLogger } from '../telemetry/logging/standard-output-log.js';
 import { stopInterruptedStart, type StartResult } from './interrupted-start.js';
 import { announceServing } from './serving-notice.js';
 
@@ -26,9 +26,25 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
  * `warnings` (from loading the configuration) are logged first.
  * A configuration problem found during start-up (`SLUICE_CONFIG_INVALID`, such as an auth provider no
  * plugin offers) is thrown with its source in front, to be reported like a bad value in `sluice.yaml`.
+ * The log is written out before it resolves (or throws).
  */
-export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources, warnings: readonly string[] = []): Promise<number> {
-  const logger = new JsonLogger(config.logLevel);
+export async function runForeground(
+  config: SluiceConfig,
+  restoreSnapshot: boolean,
+  configDirectory: string,
+  sources: ConfigSources,
+  warnings: readonly string[] = [],
+): Promise<number> {
+  try {
+    return await serveUntilStopped(config, restoreSnapshot, configDirectory, sources, warnings);
+  } finally {
+    await flushStandardOutput();
+  }
+}
+
+/** {@link runForeground} but for the last lines of its log. */
+async function serveUntilStopped(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources, warnings: readonly string[]): Promise<number> {
+  const logger = standardOutputLogger(config.logLevel, config.logFormat);
   for (const warning of warnings) logger.warn(warning);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
   const stopSignal = firstStopSignal(() => {

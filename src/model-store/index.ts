@@ -15,6 +15,14 @@ export { isPathInside } from './fs/path-containment.js';
 
 export { ARCHIVE_EXTENSION, MAR_FILE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
 export { scanModelStore, scanStoreName } from './store/model-store-scanner.js';
+export {
+  DOWNLOADS_DIR_NAME,
+  removeStaleTemporaries,
+  STALE_TEMPORARY_AGE_MS,
+  storeTemporaries,
+  temporariesBeside,
+  type TemporariesSwept,
+} from './store/stale-temporaries.js';
 export { resolveStoreUrl } from './store/store-url-resolver.js';
 export { onnxFileNameOf, placeOnnxFile } from './store/onnx-file-placement.js';
 export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';

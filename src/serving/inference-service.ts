@@ -2,6 +2,7 @@ import { trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import type { Logger } from '../common/logger.js';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import { InFlightCount } from '../common/in-flight-count.js';
+import { RequestBudget } from '../common/request-budget.js';
 import type { Tensor } from '../common/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';
@@ -21,26 +22,20 @@ import type { ModelRegistry } from './model-registry.js';
 import { preparedRequestProblem } from './prepared-request-problem.js';
 import type { ModelVersion } from './model-version.js';
 
-/** Per-request scheduling knobs, from headers or OIP parameters. */
+/** How one request is run, besides its inputs. */
 export interface RequestKnobs {
-  /** Priority level, 1 = highest. */
-  readonly priority?: number;
   /**
-   * Run a `priority` beyond the version's levels at its lowest level instead of refusing it: a workflow
+   * What the request may spend, as its transport's edge read it (the client's deadline, the request's own
+   * timeout, its cancellation and priority); unbounded when absent (a call inside the server). The
+   * service narrows it by the version's response timeout and hands that one value to the scheduler, the
+   * handler pool and the deadline sweep of handler stages.
+   */
+  readonly budget?: RequestBudget;
+  /**
+   * Run a priority beyond the version's levels at its lowest level instead of refusing it: a workflow
    * gives one priority to models that may have different numbers of levels.
    */
   readonly clampPriority?: boolean;
-  /** The request's own timeout in milliseconds; the version's queue policy applies when it passes while queued. */
-  readonly timeoutMs?: number;
-  /**
-   * The client's own hard deadline (a gRPC deadline), in milliseconds from now: the request's deadline in
-   * the scheduler is the earlier of this and the version's response timeout, queued or running.
-   */
-  readonly deadlineMs?: number;
-  /** True once the client has gone away. */
-  readonly isCancelled?: () => boolean;
-  /** Aborts when the client goes away, for transports that are told (gRPC): a queued request leaves at once. */
-  readonly signal?: AbortSignal;
   /** Let requests submitted in the same turn of the event loop share a batch (workflow `forEach` calls). */
   readonly gather?: boolean;
   /** The API the request came through (`predictions`, `v1`, `v2`, `grpc`, `workflow`), for hooks. */
@@ -138,28 +133,29 @@ function contextFor(shared: HandlerContext, request: Context | undefined, span: 
   return request === undefined || span === undefined ? shared : new TracedHandlerContext(shared, request, span);
 }
 
-/** The context of one handler stage: {@link contextFor}, bounded by `deadline` when there is one. */
-function stageContext(shared: HandlerContext, request: Context | undefined, span: Span | undefined, deadline: number | undefined, bounds: ThreadCallBounds | undefined): HandlerContext {
+/** The context of one handler stage: {@link contextFor}, bounded by `budget` on a handler thread. */
+function stageContext(shared: HandlerContext, request: Context | undefined, span: Span | undefined, budget: RequestBudget | undefined, bounds: ThreadCallBounds | undefined): HandlerContext {
   const context = contextFor(shared, request, span);
-  return deadline === undefined ? context : new BoundedHandlerContext(context, deadline, bounds);
+  return budget === undefined ? context : new BoundedHandlerContext(context, budget, bounds);
 }
 
 /**
- * What bounds a request's wait for a handler thread besides its deadline: the same as its wait in the
- * model's queue (its own timeout under `queuePolicy: reject`, its client leaving, `jobQueueSize`).
+ * What bounds a request's wait for a handler thread besides its budget: the same as its wait in the
+ * model's queue (its own timeout under `queuePolicy: reject`, `jobQueueSize`).
  */
-function threadCallBounds(version: ModelVersion, knobs: RequestKnobs, started: number): ThreadCallBounds {
-  return {
-    ...(knobs.timeoutMs !== undefined && version.settings.queuePolicy === 'reject' ? { queueDeadline: started + knobs.timeoutMs } : {}),
-    ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
-    ...(knobs.signal ? { clientSignal: knobs.signal } : {}),
-    waitLimit: version.settings.jobQueueSize,
-  };
+function threadCallBounds(version: ModelVersion): ThreadCallBounds {
+  return { ownTimeoutEndsWait: version.settings.queuePolicy === 'reject', waitLimit: version.settings.jobQueueSize };
 }
 
-/** When a request started at `started` must be answered by: its version's response timeout, or the client's earlier deadline. */
-function deadlineOf(version: ModelVersion, knobs: RequestKnobs, started: number): number {
-  return started + Math.min(version.settings.responseTimeoutMs, knobs.deadlineMs ?? Infinity);
+/**
+ * The request's budget on `version`: its hard deadline no later than the version's response timeout from
+ * `started`, and its priority clamped to the version's levels when asked.
+ */
+function budgetOn(version: ModelVersion, knobs: RequestKnobs, started: number): RequestBudget {
+  const budget = knobs.budget ?? RequestBudget.of({}, started);
+  const asked = budget.priority;
+  const priority = asked !== undefined && knobs.clampPriority === true ? Math.min(asked, version.settings.priorityLevels) : asked;
+  return budget.within(started + version.settings.responseTimeoutMs, priority);
 }
 
 /**
@@ -246,7 +242,7 @@ export class InferenceService {
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
     let ran;
     try {
-      ran = await this.schedule(version, request.inputs, outputNames, request, started);
+      ran = await this.schedule(version, request.inputs, outputNames, request, budgetOn(version, request, started), started);
     } catch (error) {
       if (!refusedAsInvalid(error)) this.observe(version, false, started, undefined);
       throw error;
@@ -273,14 +269,14 @@ export class InferenceService {
     try {
       const version = this.readyVersion(request.model, request.version, request.traceContext);
       const started = performance.now();
-      const deadline = deadlineOf(version, request, started);
-      call.begin(version, started, deadline);
+      const budget = budgetOn(version, request, started);
+      call.begin(version, started, budget);
       this.handlerCalls.began();
-      // A CPU-heavy handler's stages are bounded on their thread by the pool, which reads the deadline from
+      // A CPU-heavy handler's stages are bounded on their thread by the pool, which reads the budget from
       // the context; an event-loop handler's by the sweep, which they enter while they wait.
       const onLoop = version.handler.cpuHeavy === undefined;
-      const threadDeadline = onLoop ? undefined : deadline;
-      const bounds = onLoop ? undefined : threadCallBounds(version, request, started);
+      const threadBudget = onLoop ? undefined : budget;
+      const bounds = onLoop ? undefined : threadCallBounds(version);
       const sweep = this.stageDeadlines;
       const context = version.handlerContext();
       const traceContext = request.traceContext;
@@ -288,7 +284,7 @@ export class InferenceService {
       const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
       let prepared;
       try {
-        const work = version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, threadDeadline, bounds));
+        const work = version.handler.preprocess([request.request], stageContext(context, traceContext, preprocessSpan, threadBudget, bounds));
         if (onLoop) sweep.enter(call.during('preprocess', preprocessSpan));
         [prepared] = await work;
       } catch (error) {
@@ -306,13 +302,13 @@ export class InferenceService {
       if (problem !== undefined) throw handlerFailure(version, 'preprocess', new Error(problem));
       validateInputs(version.name, version.description.inputs, prepared.inputs, version.acceptsDatatype, version.checkInput);
       const outputNames = prepared.outputNames && validateOutputNames(version.name, version.description.outputs, prepared.outputNames);
-      const ran = await this.schedule(version, prepared.inputs, outputNames, request, started);
+      const ran = await this.schedule(version, prepared.inputs, outputNames, request, budget, started);
       call.queueUs = ran.queueUs;
       const outputs = ran.outputs;
       const postprocessSpan = startChildSpan(traceContext, SPAN.postprocess);
       let answer;
       try {
-        const work = version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, threadDeadline, bounds));
+        const work = version.handler.postprocess([{ request: request.request, outputs, state: prepared.state }], stageContext(context, traceContext, postprocessSpan, threadBudget, bounds));
         if (onLoop) sweep.enter(call.during('postprocess', postprocessSpan));
         [answer] = await work;
       } catch (error) {
@@ -356,7 +352,7 @@ export class InferenceService {
    * batch, and the answers come back in the list's order. A list longer than the version's queue is
    * refused before anything runs. The first entry to fail fails the whole call at once, with that
    * entry's error, its message starting with its place in the list (`instances[2]: …`); the others are
-   * then the requests of a client that has its answer (`isCancelled`), dropped if still queued.
+   * then the requests of a client that has its answer (its cancellation), dropped if still queued.
    */
   async predictEach(request: HandlerListInferenceRequest): Promise<InferenceAnswer<unknown[]>> {
     const version = this.readyVersion(request.model, request.version, request.traceContext);
@@ -422,6 +418,7 @@ export class InferenceService {
     inputs: readonly Tensor[],
     outputNames: readonly string[] | undefined,
     knobs: RequestKnobs,
+    budget: RequestBudget,
     started: number,
   ): Promise<InferenceOutcome> {
     const hooks = this.hooks;
@@ -434,11 +431,7 @@ export class InferenceService {
       const outcome = await version.scheduler.enqueue({
         inputs,
         ...(outputNames ? { outputNames } : {}),
-        deadline: deadlineOf(version, knobs, started),
-        ...(knobs.timeoutMs !== undefined ? { queueDeadline: started + knobs.timeoutMs } : {}),
-        ...(knobs.priority !== undefined ? { priority: knobs.clampPriority === true ? Math.min(knobs.priority, version.settings.priorityLevels) : knobs.priority } : {}),
-        ...(knobs.isCancelled ? { isCancelled: knobs.isCancelled } : {}),
-        ...(knobs.signal ? { signal: knobs.signal } : {}),
+        budget,
         ...(knobs.gather === true ? { gather: true } : {}),
         ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
       });

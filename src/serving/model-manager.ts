@@ -22,6 +22,7 @@ import type { ModelSourceResolver, ModelSource } from './model-source-resolver.j
 import type { ModelVersion } from './model-version.js';
 import { checkModelNotInUse, type ModelUse } from './model-uses.js';
 import { snapshotModels, type ModelSetState } from './model-set-state.js';
+import { storeRelativeError, storeRelativeText } from './store-relative-error.js';
 import { MutationQueue } from './mutation-queue.js';
 import { checkModelNameFree } from './name-claims.js';
 import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from './preferred-batch-sizes.js';
@@ -196,9 +197,12 @@ export class ModelManager {
     if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
     // Downloading and unpacking touch no registered version, so they run before this registration's turn:
     // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
-    return this.deps.sources.resolve(request.url, request.traceHeaders, { handler: request.handler }).then((sources) =>
-      this.mutations.run(() => this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }))),
-    );
+    return this.deps.sources
+      .resolve(request.url, request.traceHeaders, { handler: request.handler })
+      .then((sources) => this.mutations.run(() => this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }))))
+      .catch((error: unknown) => {
+        throw storeRelativeError(error, this.deps.config);
+      });
   }
 
   /**
@@ -208,14 +212,19 @@ export class ModelManager {
    */
   ensureRegistered(request: RegisterRequest): Promise<EnsuredModel[]> {
     checkRegisterRequest(request);
-    return this.deps.sources.resolve(request.url, request.traceHeaders).then((sources) =>
-      this.mutations.run(async () => {
-        const name = (s: ModelSource): string => request.name ?? s.manifest.name;
-        const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
-        if (missing.length > 0) await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
-        return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
-      }),
-    );
+    return this.deps.sources
+      .resolve(request.url, request.traceHeaders)
+      .then((sources) =>
+        this.mutations.run(async () => {
+          const name = (s: ModelSource): string => request.name ?? s.manifest.name;
+          const missing = sources.filter((s) => !this.deps.registry.has(name(s), s.manifest.version));
+          if (missing.length > 0) await this.loadAll(missing, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }));
+          return sources.map((s) => ({ name: name(s), version: s.manifest.version, added: missing.includes(s) }));
+        }),
+      )
+      .catch((error: unknown) => {
+        throw storeRelativeError(error, this.deps.config);
+      });
   }
 
   /** The names of the handlers a registration may choose (`handler`). */
@@ -321,7 +330,8 @@ export class ModelManager {
         for (const entry of snapshot.models) {
           const loadError = await attempt(entry.url, () => this.restoreEntry(entry));
           if (loadError === undefined) continue;
-          this.unrestored.keep(entry, loadError);
+          // The model list shows it: named as answers name paths (the log line has the full one).
+          this.unrestored.keep(entry, storeRelativeText(loadError, this.deps.config));
           kept.push(`${entry.name}@${entry.version}`);
           this.deps.logger.warn(
             'model from the snapshot kept in the snapshot but not loaded: the next start tries it again; unregister it or register it again to change that',

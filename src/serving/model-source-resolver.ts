@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../common/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  checkRemoteUrl,
+  DOWNLOADS_DIR_NAME,
   downloadArchive,
   extractMarArchive,
   extractModelArchive,
@@ -24,9 +26,6 @@ export interface ModelSource {
   readonly manifest: ModelManifest;
   readonly origin: ModelOrigin;
 }
-
-/** Where downloads wait (inside the store) until they are unpacked. */
-const DOWNLOAD_DIR = '.downloads';
 
 /** What a registration tells the unpacking of its archives. */
 export interface ResolveOptions {
@@ -111,7 +110,9 @@ export class ModelSourceResolver {
   }
 
   private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined, options: ResolveOptions): Promise<ModelSource> {
-    const downloads = join(this.config.modelStore, DOWNLOAD_DIR);
+    // Checked before anything is made in the store: a refused URL leaves no trace there.
+    checkRemoteUrl(url, this.config.allowedUrls);
+    const downloads = join(this.config.modelStore, DOWNLOADS_DIR_NAME);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}.sluice`);
     try {

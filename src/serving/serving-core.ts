@@ -28,6 +28,7 @@ import { InferenceService } from './inference-service.js';
 import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
+import { sweepStaleTemporaries } from './stale-temporaries-sweep.js';
 
 function frozenRegistry<T extends { readonly name: string }>(kind: string): NamedRegistry<T> {
   const registry = new NamedRegistry<T>(kind);
@@ -186,9 +187,11 @@ export class ServingCore {
 
   /**
    * Loads what start-up serves: the models (snapshot or configuration), then the workflows (the
-   * snapshot's, or the configured ones). It writes no snapshot; {@link serving} does.
+   * snapshot's, or the configured ones), once the stale temporaries of a server killed mid-work are
+   * removed (`sweepStaleTemporaries`). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
+    await sweepStaleTemporaries(this.config, this.logger);
     const models = await this.manager.startup(restoreSnapshot);
     const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
     return { ...models, workflows };

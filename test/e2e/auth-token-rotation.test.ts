@@ -40,6 +40,18 @@ describe('token-auth key rotation over HTTP', () => {
     expect((await requestJson(`${t.management}/models`, { headers: bearer(before.management.key) })).status).toBe(200);
   });
 
+  it.each([
+    ['type given twice', 'type=inference&type=bogus', 'query parameter `type` is given more than once'],
+    ['a parameter it does not take', 'type=inference&expires=never', 'unknown query parameter `expires`; allowed here: type'],
+  ])('GET /token with %s is 400 SLUICE_MANAGEMENT_INVALID_ARGUMENT, as on every management route, and rotates nothing', async (_case, query, message) => {
+    const before = await keyFile();
+    expect(await requestJson(`${t.management}/token?${query}`, { headers: bearer(before.api.key) })).toMatchObject({
+      status: 400,
+      body: { code: 400, errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message },
+    });
+    expect(await keyFile()).toEqual(before);
+  });
+
   it('GET /token without a key is 401', async () => {
     expect(await requestJson(`${t.management}/token?type=inference`)).toMatchObject({ status: 401, body: { errorCode: 'SLUICE_AUTH_MISSING_CREDENTIALS' } });
   });

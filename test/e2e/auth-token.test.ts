@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
@@ -161,7 +161,8 @@ describe('token-auth through a real server', () => {
 describe('token-auth by default', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ demoModels: ['iris'], auth: { management: 'token-auth' } });
+    // The snapshot where it is by default, in .sluice/ beside the key file: it is written first.
+    t = await startTestServer({ demoModels: ['iris'], auth: { management: 'token-auth' }, config: { snapshot: { enabled: true, file: '.sluice/snapshot.json' } } });
   });
   afterAll(async () => {
     await t.close();
@@ -169,6 +170,13 @@ describe('token-auth by default', () => {
 
   it('writes .sluice/key_file.json in the config directory with mode 0600', async () => {
     expect(((await stat(join(t.dir, '.sluice', 'key_file.json'))).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('keeps the key file in a .sluice folder of mode 0700, though the snapshot written there first made it', async () => {
+    expect({ files: (await readdir(join(t.dir, '.sluice'))).sort(), mode: ((await stat(join(t.dir, '.sluice'))).mode & 0o777).toString(8) }).toEqual({
+      files: ['key_file.json', 'snapshot.json'],
+      mode: '700',
+    });
   });
 
   it('guards the management API with the management key of the key file, and leaves inference open', async () => {

@@ -526,6 +526,19 @@ describe('bad input', () => {
     expect(await register(url)).toMatchObject({ status: 403, body: { code: 403, type: 'ForbiddenException', errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED' } });
   });
 
+  it.each(['http://%5B', 'https://'])('registering the malformed URL %s → 403 ForbiddenException, nothing made in the model store', async (url) => {
+    expect(await register(url)).toMatchObject({
+      status: 403,
+      body: {
+        code: 403,
+        type: 'ForbiddenException',
+        errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
+        message: `url ${JSON.stringify(url)} is not a valid URL; only http(s) URLs that match the allowed URL patterns and do not point at link-local or cloud metadata addresses are accepted`,
+      },
+    });
+    expect(await readdir(t.config.modelStore)).not.toContain('.downloads');
+  });
+
   it('a binary BYTES element that is not UTF-8 → 400 before it is queued, so it never joins a batch', async () => {
     // One element of the binary extension's BYTES layout: a 4-byte little-endian length, then the bytes.
     const element = Buffer.from([2, 0, 0, 0, 0x61, 0xff]);
@@ -547,6 +560,18 @@ describe('bad input', () => {
     });
     const [described] = (await requestJson(`${t.management}/models/echo-bytes`)).body as [{ recentBatchSizes: number[] }];
     expect(described.recentBatchSizes).toEqual([]);
+  });
+
+  it('a JSON BYTES element holding a lone surrogate → 400 naming the input and the element, as a binary one that is not UTF-8 is', async () => {
+    const answer = await requestJson(`${t.inference}/v2/models/echo-bytes/infer`, { method: 'POST', json: { inputs: [{ name: 'input', shape: [2], datatype: 'BYTES', data: ['ok', '\ud800'] }] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'input `input`: BYTES element 1 holds the lone UTF-16 surrogate \\ud800, which is no character and has no UTF-8 encoding; send text only (a character beyond U+FFFF as both halves of its surrogate pair)',
+        errorCode: 'SLUICE_TENSOR_INVALID_VALUE',
+      },
+    });
   });
 
   it('a BYTES element holding a NUL byte → 400', async () => {

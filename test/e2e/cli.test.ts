@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -128,6 +128,17 @@ describe('sluice command line', () => {
     expect(stopped).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Sluice \(pid \d+\) stopped\.\n$/) as unknown });
     expect(existsSync(join(dir, '.sluice', 'sluice.pid'))).toBe(false);
     await expect(fetch(`http://127.0.0.1:${ports.inference}/ping`)).rejects.toThrow();
+  }, 30_000);
+
+  it('makes .sluice, where token-auth keeps its keys by default, with mode 0700 on a background start', async () => {
+    await copyDemoModels(join(dir, 'model-store'), ['iris']);
+    await writeConfig(dir);
+    expect(await runCli(['start'], dir)).toMatchObject({ code: 0 });
+    try {
+      expect(((await stat(join(dir, '.sluice'))).mode & 0o777).toString(8)).toBe('700');
+    } finally {
+      expect(await runCli(['stop'], dir)).toMatchObject({ code: 0 });
+    }
   }, 30_000);
 
   it('refuses a background start while another sluice start of the same config holds the start lock, and leaves the lock alone', async () => {

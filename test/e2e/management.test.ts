@@ -129,7 +129,7 @@ describe('management API', () => {
       status: 400,
       body: {
         errorCode: 'SLUICE_MANIFEST_INVALID',
-        message: `${join(twice, 'b', 'model.yaml')}: \`version\` "1.0" of model \`twice\` is also the version in ${join(twice, 'a', 'model.yaml')}; give each version directory a version of its own`,
+        message: 'twice/b/model.yaml: `version` "1.0" of model `twice` is also the version in twice/a/model.yaml; give each version directory a version of its own',
       },
     });
     expect(await manage('/models/twice')).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
@@ -150,6 +150,29 @@ describe('management API', () => {
         message: `${url}: is not gzip-compressed; a .sluice archive is a gzip-compressed tar file made by Sluice's archive packer`,
       },
     });
+  });
+
+  it('names a bad archive of the model store by its name in the store, not by where the server keeps it', async () => {
+    const whole = await readFile(join(t.config.modelStore, 'iris-archive.sluice'));
+    await writeFile(join(t.config.modelStore, 'cut-short.sluice'), whole.subarray(0, Math.floor(whole.length / 2)));
+    const answer = await manage('/models?url=cut-short.sluice', 'POST');
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_ARCHIVE_INVALID', message: expect.stringMatching(/^cut-short\.sluice: is truncated /) as unknown } });
+    expect(JSON.stringify(answer.body)).not.toContain(t.dir);
+  });
+
+  it('names the model file of an archive that fails to load by its place in the model store', async () => {
+    const packed = join(t.dir, 'broken');
+    await cp(join(t.config.modelStore, 'iris'), packed, { recursive: true });
+    await writeFile(join(packed, 'model.onnx'), 'not an ONNX model');
+    const manifest = join(packed, 'model.yaml');
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('name: iris', 'name: broken'));
+    await packModelArchive(packed, join(t.config.modelStore, 'broken.sluice'));
+    const answer = await manage('/models?url=broken.sluice', 'POST');
+    expect(answer).toMatchObject({
+      status: 500,
+      body: { errorCode: 'SLUICE_MODEL_LOAD_FAILED', message: expect.stringMatching(/^cannot load ONNX model \.extracted\/broken-1\.0-[0-9a-f]{12}\/model\.onnx: /) as unknown },
+    });
+    expect(JSON.stringify(answer.body)).not.toContain(t.dir);
   });
 
   it('answers synchronous=false with 202 and loads in the background', async () => {
@@ -408,12 +431,12 @@ describe('management API', () => {
   });
 
   it('refuses a model whose version is "all", which GET /models/{m}/all could not describe on its own', async () => {
-    const dir = await addStoreModel(t.config.modelStore, 'all-version', (d) => writeIdentityModel(d, 'FP32', [-1, 2]), { name: 'all-version', version: 'all' });
+    await addStoreModel(t.config.modelStore, 'all-version', (d) => writeIdentityModel(d, 'FP32', [-1, 2]), { name: 'all-version', version: 'all' });
     expect(await manage('/models?url=all-version', 'POST')).toMatchObject({
       status: 400,
       body: {
         errorCode: 'SLUICE_MANIFEST_INVALID',
-        message: `${join(dir, 'model.yaml')}: \`version\` must not be "all": the management APIs read "all" as every version of a model (GET /models/<name>/all); choose another version`,
+        message: 'all-version/model.yaml: `version` must not be "all": the management APIs read "all" as every version of a model (GET /models/<name>/all); choose another version',
       },
     });
     expect(await manage('/models/all-version')).toMatchObject({ status: 404 });

@@ -64,7 +64,7 @@ describe('snapshot entries that fail to load at start-up', () => {
       modelUrl: 'iris',
       isDefault: true,
       status: 'NOT_LOADED',
-      loadError: `${join(dir, 'model-store', 'iris', 'model.yaml')}: \`model\` ("model.onnx") does not exist; put the file in the model directory or fix the path`,
+      loadError: 'iris/model.yaml: `model` ("model.onnx") does not exist; put the file in the model directory or fix the path',
       minWorkers: 1,
       maxWorkers: 3,
       batchSize: 1,

@@ -164,12 +164,25 @@ describe('registering workflows from the workflow store', () => {
     });
   });
 
-  it('answers 404 SLUICE_WORKFLOW_NOT_FOUND for a name the store does not hold', async () => {
+  it.each(['http://%5B', 'https://'])('refuses the malformed URL %s with 403, making nothing in the workflow store', async (url) => {
+    expect(await register(`url=${encodeURIComponent(url)}`)).toMatchObject({
+      status: 403,
+      body: {
+        code: 403,
+        type: 'ForbiddenException',
+        errorCode: 'SLUICE_MANAGEMENT_URL_NOT_ALLOWED',
+        message: `url ${JSON.stringify(url)} is not a valid URL; only http(s) URLs that match the allowed URL patterns and do not point at link-local or cloud metadata addresses are accepted`,
+      },
+    });
+    expect(readdirSync(t.config.workflowStore)).not.toContain('.downloads');
+  });
+
+  it('answers 404 SLUICE_WORKFLOW_NOT_FOUND for a name the store does not hold, without the path of the store', async () => {
     expect(await register('url=nowhere')).toMatchObject({
       status: 404,
       body: {
         errorCode: 'SLUICE_WORKFLOW_NOT_FOUND',
-        message: `the workflow store ${t.config.workflowStore} holds no workflow called "nowhere" (looked for nowhere.yaml, nowhere.yml and nowhere/workflow.yaml; name an archive with its .sluice extension)`,
+        message: 'the workflow store holds no workflow called "nowhere" (looked for nowhere.yaml, nowhere.yml and nowhere/workflow.yaml; name an archive with its .sluice extension)',
       },
     });
   });

@@ -1,6 +1,7 @@
 import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
 import type { Endpoint, EndpointContext, EndpointRequest } from '../../src/plugins/sdk/endpoint.js';
 import type { PluginContext } from '../../src/plugins/sdk/plugin.js';
+import { QueryReader } from '../../src/api/rest/management/query-reader.js';
 import { RecordingLogger } from './recording-logger.js';
 
 /** A {@link PluginContext} that records what a plugin registers; extension points other than auth and endpoint throw. */
@@ -61,6 +62,15 @@ export function endpointRequest(endpoint: Endpoint, query: Readonly<Record<strin
     path: endpoint.path,
     params: {},
     query,
+    checkedQuery: (allowed) => {
+      const reader = new QueryReader(query, allowed, endpoint.api === 'management' ? 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' : 'SLUICE_REQUEST_INVALID');
+      return Object.fromEntries(
+        allowed.flatMap((name) => {
+          const value = reader.string(name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      );
+    },
     header: (headerName) => headers[headerName.toLowerCase()],
     body: new Uint8Array(),
   };

@@ -32,3 +32,50 @@ export function parseRawAnswer(text: string): { status: number; headers: Record<
   }
   return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) };
 }
+
+/** What {@link rawExchangeWritingBody} got back: every byte until the server closed, and the first socket error. */
+export interface RawBodyExchange {
+  readonly text: string;
+  /** The first error of the connection (`EPIPE`, `ECONNRESET`), when it had one. */
+  readonly socketError: string | undefined;
+}
+
+/**
+ * Sends `head` to the HTTP port at `baseUrl`, then `bodyBytes` bytes of body as fast as the connection
+ * takes them, without waiting for an answer (as clients that send their whole request before they read do),
+ * and resolves with everything the server sends back until it closes the connection.
+ */
+export function rawExchangeWritingBody(baseUrl: string, head: string, bodyBytes: number): Promise<RawBodyExchange> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    let socketError: string | undefined;
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      socketError ??= error.code ?? error.message;
+    });
+    socket.once('close', () => {
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), socketError });
+    });
+    socket.write(head);
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    let written = 0;
+    const pump = (): void => {
+      while (written < bodyBytes && !socket.destroyed) {
+        const next = piece.subarray(0, Math.min(piece.length, bodyBytes - written));
+        written += next.length;
+        if (!socket.write(next)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+}
+
+/** The status of every answer in `text` (what a connection received), in order. */
+export function rawAnswerStatuses(text: string): number[] {
+  return [...text.matchAll(/(?:^|\r\n)HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+}

@@ -1,4 +1,5 @@
 import { SluiceError } from '../../common/errors/index.js';
+import { RequestBudget, type Cancellation } from '../../common/request-budget.js';
 
 /** Header (HTTP) or metadata entry (gRPC) giving a request's priority level (1 = highest). */
 export const PRIORITY_HEADER = 'x-sluice-priority';
@@ -28,4 +29,32 @@ export function oipParameterKnobs(parameters: Readonly<Record<string, unknown>>)
     ...(priority !== undefined ? { priority } : {}),
     ...(timeoutUs !== undefined ? { timeoutMs: timeoutUs / 1000 } : {}),
   };
+}
+
+/** Where a transport carries the knobs: HTTP headers or gRPC metadata, as refusals name them. */
+export type KnobCarrier = 'header' | 'metadata';
+
+/**
+ * A request's budget from its transport's edge: `x-sluice-priority` and `x-sluice-timeout-ms` (header or
+ * metadata text, refused with `SLUICE_REQUEST_INVALID` when not a positive integer), the client's own
+ * deadline (`deadlineMs` from now, a gRPC deadline) and how the transport tells that the client left.
+ */
+export function budgetOfKnobs(
+  knobs: { readonly priority: unknown; readonly timeout: unknown },
+  carrier: KnobCarrier,
+  edge: { readonly deadlineMs?: number | undefined; readonly cancellation: Cancellation },
+): RequestBudget {
+  const priority = positiveInteger(knobs.priority, `the ${PRIORITY_HEADER} ${carrier}`, 1);
+  const timeoutMs = positiveInteger(knobs.timeout, `the ${TIMEOUT_HEADER} ${carrier}`, 1);
+  return RequestBudget.of({ priority, timeoutMs, deadlineMs: edge.deadlineMs, cancellation: edge.cancellation });
+}
+
+/**
+ * `budget` with what OIP request `parameters` ask, the same on every transport: the smaller of the own
+ * timeouts wins (the header's or metadata's, and `parameters.timeout`), and `parameters.priority`
+ * replaces the edge's priority.
+ */
+export function withOipParameters(budget: RequestBudget, parameters: Readonly<Record<string, unknown>>): RequestBudget {
+  const { timeoutMs, priority } = oipParameterKnobs(parameters);
+  return budget.narrowed(timeoutMs, priority);
 }

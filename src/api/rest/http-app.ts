@@ -125,6 +125,9 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
+  // Before the guard: a request it refuses is in progress until answered, so a receive timeout while its
+  // body is dropped answers it (once), as any request still arriving.
+  const connections = new ConnectionTracker(fastify);
   if (options.auth) installAuthGuard(fastify, options.auth);
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request, payload, done) => {
@@ -146,7 +149,6 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     abortOnError: false,
   });
   app.useGlobalFilters(new ErrorResponseFilter(logger, options.maxRequestSizeBytes));
-  const connections = new ConnectionTracker(fastify);
   const lane = options.lane?.({ logger, observe, maxRequestSizeBytes: options.maxRequestSizeBytes, connections, auth: options.auth, closing: () => closing });
   if (lane) putLaneInFront(fastify.server, lane);
   if (options.extend) {

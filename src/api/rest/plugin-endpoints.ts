@@ -6,6 +6,7 @@ import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
 import type { EndpointContext, EndpointRequest } from '../../plugins/sdk/endpoint.js';
 import { replyWithError } from './common/error-response.filter.js';
+import { QueryReader, type QueryErrorCode, type RawQuery } from './management/query-reader.js';
 import { routePattern, shadowingEndpoint } from './plugin-endpoint-routes.js';
 
 /** A route as registered: method and URL pattern. */
@@ -19,13 +20,25 @@ function stringRecord(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : Array.isArray(v) && typeof v[0] === 'string' ? [[k, v[0]]] : [])));
 }
 
-function endpointRequest(request: FastifyRequest): EndpointRequest {
+/** The query as the management routes read it: a parameter not in `allowed`, or given twice, is refused. */
+function checkedQuery(query: unknown, allowed: readonly string[], code: QueryErrorCode): Record<string, string> {
+  const reader = new QueryReader(typeof query === 'object' && query !== null ? (query as RawQuery) : {}, allowed, code);
+  const checked: Record<string, string> = {};
+  for (const name of allowed) {
+    const value = reader.string(name);
+    if (value !== undefined) checked[name] = value;
+  }
+  return checked;
+}
+
+function endpointRequest(request: FastifyRequest, api: PluginEndpoint['value']['api']): EndpointRequest {
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   return {
     method: request.method,
     path: request.url.split('?')[0] ?? request.url,
     params: stringRecord(request.params),
     query: stringRecord(request.query),
+    checkedQuery: (allowed) => checkedQuery(request.query, allowed, api === 'management' ? 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' : 'SLUICE_REQUEST_INVALID'),
     header: (name) => {
       const value = request.headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
@@ -57,7 +70,7 @@ function bodyBytes(body: unknown): Buffer | undefined {
 
 async function answer(endpoint: PluginEndpoint, context: EndpointContext, request: FastifyRequest, reply: FastifyReply, logger: Logger): Promise<void> {
   try {
-    const response = await endpoint.value.handle(endpointRequest(request), context);
+    const response = await endpoint.value.handle(endpointRequest(request, endpoint.value.api), context);
     const headers = Object.entries(response.headers ?? {});
     const body = response.body;
     const bytes = bodyBytes(body);

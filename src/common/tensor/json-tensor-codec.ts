@@ -146,6 +146,24 @@ function invalid(where: string, index: number, expected: string, value: unknown)
   );
 }
 
+/** `String.prototype.isWellFormed` (Node.js 20 has it; the ES2023 typings do not): no lone surrogate. */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/**
+ * The refusal of a BYTES string holding a lone UTF-16 surrogate (JSON's `"\ud800"`): it is no character
+ * and has no UTF-8 encoding, and encoding it anyway would hand the model U+FFFD in its place.
+ */
+function loneSurrogate(where: string, index: number, text: string): SluiceError {
+  const unit = /\p{Surrogate}/u.exec(text)?.[0].charCodeAt(0) ?? 0;
+  return new SluiceError(
+    'SLUICE_TENSOR_INVALID_VALUE',
+    `${where}: BYTES element ${index} holds the lone UTF-16 surrogate \\u${unit.toString(16)}, which is no character and has no UTF-8 encoding; send text only (a character beyond U+FFFF as both halves of its surrogate pair)`,
+    { index },
+  );
+}
+
 /**
  * The finite range of each floating-point datatype, as messages show it. A number just beyond it that rounds
  * to its largest value (65519 for FP16, say) is taken; one that rounds to an infinity is refused.
@@ -266,7 +284,9 @@ export function tensorFromJsonValues(
   }
   if (datatype === 'BYTES') {
     for (let i = 0; i < values.length; i++) {
-      if (typeof values[i] !== 'string') throw invalid(where, i, 'a string for BYTES', values[i]);
+      const value = values[i];
+      if (typeof value !== 'string') throw invalid(where, i, 'a string for BYTES', value);
+      if (!isWellFormed(value)) throw loneSurrogate(where, i, value);
     }
     return { name, datatype, shape: [...shape], data: utf8BytesElements(values as readonly string[]) };
   }

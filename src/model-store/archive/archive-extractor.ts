@@ -13,6 +13,9 @@ import { parseArchiveManifest, verifyArchiveFiles } from './archive-verifier.js'
 /** Directory inside the model store that holds unpacked archives; hidden from store scans. */
 export const EXTRACTED_DIR_NAME = '.extracted';
 
+/** How the directories an archive is unpacked into, inside {@link EXTRACTED_DIR_NAME}, start until they are renamed into place. */
+export const UNPACKING_DIR_PREFIX = '.tmp-';
+
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
@@ -134,7 +137,7 @@ export async function extractArchive(archiveFile: string, content: ArchiveConten
   const fullLimits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
   await checkArchiveFile(archive);
   const extractedRoot = await prepareExtractedRoot(resolve(content.rootDir), content);
-  const workDir = await mkdtemp(join(extractedRoot, '.tmp-'));
+  const workDir = await mkdtemp(join(extractedRoot, UNPACKING_DIR_PREFIX));
   try {
     const unpacked = await unpackArchive(archive, workDir, fullLimits);
     const manifestBytes = unpacked.archiveManifest;

@@ -88,7 +88,8 @@ class Unpacker {
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) {
       const problem = `has more than ${this.limits.maxEntries} entries, the most an archive may have`;
-      throw this.fail('SLUICE_ARCHIVE_INVALID', `${problem}; remove files the model does not need`);
+      // One of the archive limits, as the size limits are: the same code, and the same advice to raise it.
+      throw this.fail('SLUICE_ARCHIVE_ENTRY_TOO_LARGE', `${problem}; remove files the model does not need, or raise archive.maxEntries if it really needs them`);
     }
     const named = normalizeArchivePath(name);
     if (!named.ok) {
@@ -271,9 +272,16 @@ export async function unpackArchive(archive: string, workDir: string, limits: Ar
     for await (const entry of extractor) await unpacker.accept(entry);
     await piping;
   } catch (error) {
-    extractor.destroy();
-    await piping.catch(() => undefined);
-    throw streamError(archive, error);
+    const stopped = new Error('unpacking stopped');
+    extractor.destroy(stopped);
+    const stageError = await piping.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    // A stage that failed first (the archive ends early, or is corrupt) destroyed the entry being read,
+    // whose own error (its stream destroyed) would then hide what is wrong with the archive.
+    const firstFailure = isSluiceError(error) || stageError === undefined || stageError === stopped ? error : stageError;
+    throw streamError(archive, firstFailure);
   }
   return unpacker.result(archiveHash.digest('hex'));
 }

@@ -11,6 +11,12 @@ export function temporarySibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** Whether `name` is one of {@link temporarySibling}'s names: of a file `of` when given, else of any. */
+export function isTemporarySiblingName(name: string, of?: string): boolean {
+  if (!/^\..+\.\d+\.[0-9a-f]{12}\.tmp$/.test(name)) return false;
+  return of === undefined || name.startsWith(`.${of}.`);
+}
+
 /** Flushes a file's data to disk. */
 export async function syncFile(path: string): Promise<void> {
   const handle = await open(path, 'r');

@@ -66,13 +66,14 @@ export class SnapshotStore {
   }
 
   /**
-   * Replaces the snapshot; creates the file's directory when it is missing. A directory that cannot be
+   * Replaces the snapshot; creates the file's directory (mode 0700) when it is missing. A directory that cannot be
    * created (a filesystem such as /proc that makes none), or a file that cannot be written (a full disk, a
    * directory in its place), is `SLUICE_SNAPSHOT_INVALID` naming the file; the previous snapshot stays.
    */
   async write(snapshot: Snapshot): Promise<void> {
     try {
-      await makeDirectories(dirname(this.file));
+      // 0700: the server's own state, and by default the folder token-auth keeps its keys in (.sluice/).
+      await makeDirectories(dirname(this.file), { mode: 0o700 });
     } catch (error) {
       throw new SluiceError(
         'SLUICE_SNAPSHOT_INVALID',

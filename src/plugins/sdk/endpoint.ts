@@ -19,7 +19,15 @@ export interface EndpointRequest {
   readonly path: string;
   /** Route parameters (`:name` in the route's path). */
   readonly params: Readonly<Record<string, string>>;
+  /** The query parameters, each with its first value; unknown ones included. */
   readonly query: Readonly<Record<string, string>>;
+  /**
+   * The query parameters, checked as the management API checks its own routes' query: a parameter not in
+   * `allowed`, or one given more than once, is refused with 400 naming it (`SLUICE_MANAGEMENT_INVALID_ARGUMENT`
+   * on the management port, `SLUICE_REQUEST_INVALID` on the inference port), so a typo or an ambiguous
+   * request does not pass silently.
+   */
+  checkedQuery(allowed: readonly string[]): Readonly<Record<string, string>>;
   /** Headers by lower-case name. */
   header(name: string): string | undefined;
   readonly body: Uint8Array;

@@ -1,34 +1,32 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from '../../common/logger.js';
+import type { RequestBudget } from '../../common/request-budget.js';
 import type { HandlerContext } from '../../plugins/sdk/handler.js';
 
-/** What bounds one request's call on a handler thread, besides its response timeout. */
+/** What bounds one request's wait for a handler thread besides its budget: its version's queue settings. */
 export interface ThreadCallBounds {
   /**
-   * The request's own timeout (`x-sluice-timeout-ms`), when its version refuses requests whose own
-   * timeout passes while they are queued (`queuePolicy: reject`), on the `performance.now()` clock:
-   * waiting for a handler thread is queueing.
+   * Whether the request's own timeout (its budget's `timeoutAt`) ends its wait for a thread, as it ends
+   * its wait in the queue of a version with `queuePolicy: reject`: waiting for a handler thread is
+   * queueing.
    */
-  readonly queueDeadline?: number;
-  /** True once the request's client has gone away: a call that has not taken a thread yet leaves. */
-  readonly isCancelled?: () => boolean;
-  /** Aborts when the client goes away (gRPC): a call still waiting for a thread leaves at once. */
-  readonly clientSignal?: AbortSignal;
+  readonly ownTimeoutEndsWait?: boolean;
   /** How many calls of the version may wait for a thread at once (its `jobQueueSize`). */
   readonly waitLimit?: number;
 }
 
 /**
- * A handler context with the time its call must end by (`performance.now()` clock): the request's
- * response timeout, and the other bounds of its wait for a thread. The handler pool stops a call on a
- * worker thread that runs past its deadline, since a thread cannot be interrupted otherwise; the handler
- * itself sees an ordinary context.
+ * A handler context with the budget its call must keep to: the request's, narrowed by its version's
+ * response timeout (`performance.now()` clock), and the other bounds of its wait for a thread. The handler
+ * pool stops a call on a worker thread that runs past the budget's hard deadline, since a thread cannot
+ * be interrupted otherwise, and lets a call still waiting for a thread go when its client leaves; the
+ * handler itself sees an ordinary context.
  */
 export class BoundedHandlerContext implements HandlerContext {
   constructor(
     private readonly base: HandlerContext,
-    /** When the call must end, on the `performance.now()` clock. */
-    readonly deadline: number,
+    /** What the call may spend: its hard deadline, its own timeout, its client's cancellation. */
+    readonly budget: RequestBudget,
     /** What else bounds the call's wait for a thread. */
     readonly bounds: ThreadCallBounds = {},
   ) {}
@@ -54,9 +52,9 @@ export class BoundedHandlerContext implements HandlerContext {
   }
 }
 
-/** The time `context`'s call must end by, when it has one. */
-export function deadlineOf(context: HandlerContext): number | undefined {
-  return context instanceof BoundedHandlerContext ? context.deadline : undefined;
+/** The budget `context`'s call must keep to, when it has one. */
+export function budgetOf(context: HandlerContext): RequestBudget | undefined {
+  return context instanceof BoundedHandlerContext ? context.budget : undefined;
 }
 
 /** What else bounds `context`'s wait for a thread (nothing for an ordinary context). */

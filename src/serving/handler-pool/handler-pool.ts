@@ -3,10 +3,11 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:wor
 import { Piscina } from 'piscina';
 import { SluiceError } from '../../common/errors/index.js';
 import { InFlightCount } from '../../common/in-flight-count.js';
+import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
 import type { Logger } from '../../common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
 import { checkThreadBodyDepth } from './body-depth.js';
-import { boundsOf, deadlineOf } from './bounded-context.js';
+import { boundsOf, budgetOf } from './bounded-context.js';
 import { handlerThreads, threadsPerModel, type HandlerPoolOptions } from './handler-pool-options.js';
 import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine, ThreadStartNotice } from './handler-task.js';
 import { stoppedCall, UNLOAD_GRACE_MS, waitFull, type ThreadCallStop } from './thread-call-errors.js';
@@ -78,7 +79,7 @@ export class HandlerPool {
    * there (a `SluiceError` as such); a thread that fails outright rejects with an `Error` saying so, and
    * calls after {@link close} with `SLUICE_SERVER_SHUTTING_DOWN`. A request body nested too deeply to
    * cross threads is refused with `SLUICE_REQUEST_INVALID`. A call whose context is a
-   * {@link BoundedHandlerContext} rejects with `SLUICE_RESPONSE_TIMEOUT` once its deadline passes, its
+   * {@link BoundedHandlerContext} rejects with `SLUICE_RESPONSE_TIMEOUT` once its budget's deadline passes, its
    * thread stopped and replaced. When the context's signal aborts (its version is unloaded), the thread is
    * told, and a call that has not returned {@link UNLOAD_GRACE_MS} later is stopped the same way and
    * rejects with `SLUICE_MODEL_UNLOADING`. A model version's calls hold at most all threads but one
@@ -91,9 +92,10 @@ export class HandlerPool {
     // Results carry the same requests, checked here on their way in.
     if (stage === 'preprocess') for (const item of items) checkThreadBodyDepth((item as Partial<HandlerRequest> | null)?.body);
     const bounds = boundsOf(context);
+    const budget = budgetOf(context);
     // The version's description object: a version registered again is another object, with a share of its own.
     const model = context.model;
-    if (bounds.isCancelled?.() === true || bounds.clientSignal?.aborted === true) throw stoppedCall('client-gone', false, handler, stage, context, performance.now());
+    if (budget !== undefined && (budget.isCancelled() || budget.signal?.aborted === true)) throw stoppedCall('client-gone', false, handler, stage, context, performance.now());
     if (stage === 'preprocess' && bounds.waitLimit !== undefined && this.share.calls(model).waiting >= bounds.waitLimit && this.share.prune(model) >= bounds.waitLimit) {
       throw waitFull(context, bounds.waitLimit);
     }
@@ -117,22 +119,24 @@ export class HandlerPool {
       stop.abort();
     };
     const timers: NodeJS.Timeout[] = [];
+    // A wait longer than a timer holds is never reached: the hard deadline, bounded by the version's
+    // response timeout, comes first (and a timer past its limit would fire at once).
     const after = (ms: number, then: () => void): void => {
-      timers.push(setTimeout(then, Math.max(0, ms)));
+      if (ms <= MAX_TIMER_DELAY_MS) timers.push(setTimeout(then, Math.max(0, ms)));
     };
-    const deadline = deadlineOf(context);
-    if (deadline !== undefined) after(deadline - started, () => {
+    if (budget !== undefined) after(budget.deadline - started, () => {
       stopFor('deadline');
     });
     // Waiting for the model's share of the threads is queueing: the request's own timeout and its
     // client's leaving end that wait (piscina's queue, behind other models' calls, is short by the share).
-    if (bounds.queueDeadline !== undefined) after(bounds.queueDeadline - started, () => {
+    if (budget !== undefined && bounds.ownTimeoutEndsWait === true) after(budget.timeoutAt - started, () => {
       if (!posted) stopFor('own-timeout');
     });
     const clientLeft = (): void => {
       if (!posted) stopFor('client-gone');
     };
-    bounds.clientSignal?.addEventListener('abort', clientLeft, { once: true });
+    const clientSignal = budget?.signal;
+    clientSignal?.addEventListener('abort', clientLeft, { once: true });
     // A call still waiting for its share leaves at once; a posted one is told, and stopped if it goes on too long.
     const unload = (): void => {
       if (!posted) {
@@ -162,7 +166,7 @@ export class HandlerPool {
     let outcome: HandlerTaskOutcome;
     this.inFlight.began();
     try {
-      const turn = this.share.take(model, stage === 'postprocess', stop.signal, bounds.isCancelled ? { gone: bounds.isCancelled } : {});
+      const turn = this.share.take(model, stage === 'postprocess', stop.signal, budget !== undefined ? { gone: () => budget.isCancelled() } : {});
       if (turn !== undefined) await turn;
       holdsShare = true;
       posted = true;
@@ -175,7 +179,7 @@ export class HandlerPool {
       if (holdsShare) this.share.give(model);
       for (const timer of timers) clearTimeout(timer);
       context.signal.removeEventListener('abort', unload);
-      bounds.clientSignal?.removeEventListener('abort', clientLeft);
+      clientSignal?.removeEventListener('abort', clientLeft);
       drainLines(port1, context.logger);
       port1.close();
       this.inFlight.ended();

@@ -1,5 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { SluiceError } from '../../common/errors/index.js';
+import type { RequestBudget } from '../../common/request-budget.js';
 import { endFailed } from '../../telemetry/tracing/span-helpers.js';
 import type { HandlerStage } from '../handler-pool/handler-task.js';
 import type { ModelVersion } from '../model-version.js';
@@ -46,11 +47,14 @@ export class HandlerCall<Answer> implements SweptCall {
     });
   }
 
-  /** Names the version the request runs on, when it started and when it must be answered by (`performance.now()` clock). */
-  begin(version: ModelVersion, started: number, deadline: number): void {
+  /**
+   * Names the version the request runs on, when it started (`performance.now()` clock) and its budget on
+   * that version: the call must be answered by the budget's hard deadline.
+   */
+  begin(version: ModelVersion, started: number, budget: RequestBudget): void {
     this.version = version;
     this.started = started;
-    this.deadline = deadline;
+    this.deadline = budget.deadline;
   }
 
   /** Notes the stage about to wait and its span; returns the call, to enter it into the sweep. */

@@ -1,3 +1,4 @@
+import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
 import type { Tensor } from '../../common/tensor/index.js';
 import type { ModelCall, ModelCaller } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
@@ -14,12 +15,14 @@ export function createSchedulerModelCaller(inference: InferenceService): ModelCa
         model: call.model,
         ...(call.version !== undefined ? { version: call.version } : {}),
         inputs: Object.values(call.inputs),
-        // The call's signal aborts when its attempt times out or its run ends: a call still queued then
-        // leaves the queue at once, instead of holding a place in it until a batch forms.
-        signal: call.signal,
+        // The call's budget is its run's: the run's priority, and a cancellation that is the call's signal,
+        // aborted when its attempt times out or its run ends (its deadline passed, its client left): a call
+        // still queued then leaves the queue at once, instead of holding a place in it until a batch forms.
+        // The run keeps the time limits itself, so that a late call is named by the node that made it.
+        budget: RequestBudget.of({ priority: call.priority, cancellation: signalCancellation(call.signal) }),
+        clampPriority: true,
         // The calls of a forEach are submitted in one turn of the event loop: let them share batches.
         gather: true,
-        ...(call.priority !== undefined ? { priority: call.priority, clampPriority: true } : {}),
         api: 'workflow',
         ...(call.traceContext !== undefined ? { traceContext: call.traceContext } : {}),
       });

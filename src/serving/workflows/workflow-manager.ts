@@ -3,6 +3,7 @@ import { nameRuleProblem } from '../../common/name-rule.js';
 import { schemaPattern } from '../../common/schema/index.js';
 import type { Logger } from '../../common/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
+import { storeRelativeError } from '../store-relative-error.js';
 import { modelNamePattern, type SnapshotWorkflow } from '../../model-store/index.js';
 import { basename } from 'node:path';
 import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
@@ -147,8 +148,12 @@ export class WorkflowManager {
     if (request.name !== undefined) checkWorkflowNameFree(request.name, this.deps.modelNamed);
     // Downloads (of the workflow and of a TorchServe spec's models) touch no registered workflow, so they run
     // before this registration's turn: one that takes up to `download.timeoutMs` must not hold up the others.
-    const prepared = await this.prepare(request);
-    return this.mutations.run(() => this.install(prepared, request));
+    try {
+      const prepared = await this.prepare(request);
+      return await this.mutations.run(() => this.install(prepared, request));
+    } catch (error) {
+      throw storeRelativeError(error, this.deps.config);
+    }
   }
 
   /**

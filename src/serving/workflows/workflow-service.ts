@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import type { RequestBudget } from '../../common/request-budget.js';
 import { loggerWithTrace } from '../../telemetry/logging/trace-log-fields.js';
 import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
@@ -6,12 +7,12 @@ import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.j
 /** How one workflow run is bounded and observed. */
 export interface WorkflowRunOptions {
   readonly debug?: boolean;
-  /** Aborted when the client goes away or the server stops. */
-  readonly signal?: AbortSignal;
-  /** The request's deadline, in milliseconds from now. */
-  readonly timeoutMs?: number;
-  /** The request's priority level (1 = highest), for every model call of the run. */
-  readonly priority?: number;
+  /**
+   * What the request may spend: its cancellation (the client going away, the server stopping) cancels
+   * the run, the earlier of its hard deadline and its own timeout ends it, and its priority goes with
+   * every model call of the run.
+   */
+  readonly budget?: RequestBudget;
   /** Told of each finished `forEach` call while the run goes on (streaming APIs). */
   readonly onProgress?: (progress: WorkflowProgress) => void;
   /** The request's trace context: the run's spans are its children, and its log lines carry its trace. */
@@ -27,7 +28,7 @@ export interface WorkflowAnswer {
 /**
  * Runs registered workflows: checks the request's inputs, then executes the plan registered now. A run is
  * bounded by its workflow's `responseTimeoutMs`, else by `defaultResponseTimeoutMs` (the server's
- * `responseTimeoutMs`), and by the request's deadline, whichever passes first.
+ * `responseTimeoutMs`), and by the request's budget, whichever passes first.
  */
 export class WorkflowService {
   constructor(
@@ -50,9 +51,7 @@ export class WorkflowService {
     if (trace !== undefined) services = { ...services, logger: loggerWithTrace(services.logger, trace) };
     const result = await executeWorkflow(workflow.plan, inputs, services, {
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.priority !== undefined ? { priority: options.priority } : {}),
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(this.defaultResponseTimeoutMs !== undefined ? { defaultResponseTimeoutMs: this.defaultResponseTimeoutMs } : {}),
       ...(this.observer ? { observer: this.observer } : {}),
       ...(trace !== undefined ? { traceContext: trace } : {}),

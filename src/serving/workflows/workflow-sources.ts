@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isSluiceError, SluiceError } from '../../common/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
-import { ARCHIVE_MANIFEST_NAME, downloadArchive, type ArchiveManifest } from '../../model-store/index.js';
+import { ARCHIVE_MANIFEST_NAME, checkRemoteUrl, DOWNLOADS_DIR_NAME, downloadArchive, type ArchiveManifest } from '../../model-store/index.js';
 import { extractWorkflowArchive, WORKFLOW_FILE_NAME } from './workflow-archive.js';
 
 /** A workflow file's text, where it was read from and the name problems are reported under. */
@@ -61,8 +61,8 @@ export async function readWorkflowSource(url: string, config: SluiceConfig, head
   }
   throw new SluiceError(
     'SLUICE_WORKFLOW_NOT_FOUND',
-    `the workflow store ${store} holds no workflow called ${JSON.stringify(url)} (looked for ${url}.yaml, ${url}.yml and ${url}/${WORKFLOW_FILE_NAME}; name an archive with its ${ARCHIVE_EXTENSION} extension)`,
-    { url },
+    `the workflow store holds no workflow called ${JSON.stringify(url)} (looked for ${url}.yaml, ${url}.yml and ${url}/${WORKFLOW_FILE_NAME}; name an archive with its ${ARCHIVE_EXTENSION} extension)`,
+    { url, workflowStore: store },
   );
 }
 
@@ -90,9 +90,10 @@ async function readArchive(path: string, name: string, config: SluiceConfig): Pr
 }
 
 async function readRemote(url: string, config: SluiceConfig, headers: Readonly<Record<string, string>> | undefined): Promise<WorkflowSource> {
-  const downloads = join(config.workflowStore, '.downloads');
+  // Checked before anything is made in the store: a URL that is refused (or is no URL) leaves no trace there.
+  const isArchive = checkRemoteUrl(url, config.allowedUrls).pathname.endsWith(ARCHIVE_EXTENSION);
+  const downloads = join(config.workflowStore, DOWNLOADS_DIR_NAME);
   await mkdir(downloads, { recursive: true });
-  const isArchive = new URL(url).pathname.endsWith(ARCHIVE_EXTENSION);
   const file = join(downloads, `${randomBytes(8).toString('hex')}${isArchive ? ARCHIVE_EXTENSION : '.yaml'}`);
   try {
     await downloadArchive(url, file, {

@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import type { RequestBudget } from '../../common/request-budget.js';
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 
 /** Time as the executor sees it; tests replace it to observe backoff without waiting. */
@@ -65,10 +66,13 @@ export type ProgressConsumer = (progress: WorkflowProgress) => unknown;
 
 /** How one run is bounded and observed. */
 export interface ExecuteOptions {
-  /** Aborting it cancels the run (the client went away, the server is stopping). */
-  readonly signal?: AbortSignal;
-  /** The request's deadline, in milliseconds from the start of the run. */
-  readonly timeoutMs?: number;
+  /**
+   * What the request may spend: its cancellation (the client went away, the server is stopping) cancels
+   * the run; the earlier of its hard deadline and its own timeout bounds the run; its priority goes with
+   * every model call of the run, sub-workflows included (a model with fewer levels runs it at its
+   * lowest). Unbounded when absent.
+   */
+  readonly budget?: RequestBudget;
   /**
    * The longest one run may take, in milliseconds, when its workflow's file sets no `responseTimeoutMs`
    * (the server's `responseTimeoutMs`); it bounds sub-workflow runs too. Without it, such runs are
@@ -81,11 +85,6 @@ export interface ExecuteOptions {
   readonly observer?: WorkflowObserver;
   /** The trace context of the request the run serves, opaque to the executor; handed to the observer. */
   readonly traceContext?: Context;
-  /**
-   * The request's priority level (1 = highest), given to every model call of the run, sub-workflows
-   * included (a model with fewer levels runs it at its lowest).
-   */
-  readonly priority?: number;
   /**
    * Told of every call of the run's `forEach` nodes as it succeeds (in the order they finish), while the
    * run goes on; not told once the run has ended, nor of the calls inside sub-workflows. A consumer that

@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
 import type { WorkflowValue } from '../../plugins/sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
@@ -11,9 +12,8 @@ import { WorkflowRun } from './workflow-run.js';
 import type { WorkflowServices } from './workflow-services.js';
 
 interface RunOptions {
-  readonly signal: AbortSignal | undefined;
-  /** The request's deadline; sub-workflow runs have none of their own. */
-  readonly timeoutMs: number | undefined;
+  /** What the request may spend; a sub-workflow run's is its node's cancellation and the request's priority. */
+  readonly budget: RequestBudget | undefined;
   /** The longest a run of a workflow whose file sets no `responseTimeoutMs` may take. */
   readonly defaultResponseTimeoutMs: number | undefined;
   readonly debug: boolean;
@@ -23,8 +23,6 @@ interface RunOptions {
   /** The request's trace context, or the node's that runs this run as a sub-workflow. */
   readonly traceContext: Context | undefined;
   readonly onProgress: ProgressConsumer | undefined;
-  /** The request's priority level; sub-workflow runs keep it. */
-  readonly priority: number | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -35,12 +33,13 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     services,
     depth: options.depth,
     clock: options.clock,
-    priority: options.priority,
+    priority: options.budget?.priority,
     runSubWorkflow: async (node, subPlan, subInputs, signal, parent) => {
+      // The request's deadline is the parent run's to keep: it cancels the node, and so this run.
+      const budget = RequestBudget.of({ priority: options.budget?.priority, cancellation: signalCancellation(signal) });
       const result = await runPlan(subPlan, subInputs, services, {
         ...options,
-        signal,
-        timeoutMs: undefined,
+        budget,
         depth: options.depth + 1,
         traceContext: parent,
         onProgress: undefined,
@@ -55,8 +54,8 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     request: inputs,
     context,
     trace,
-    signal: options.signal,
-    deadline: runDeadline(plan.workflow.responseTimeoutMs, options.defaultResponseTimeoutMs, options.timeoutMs),
+    signal: options.budget?.cancellation.watch(),
+    deadline: runDeadline(plan.workflow.responseTimeoutMs, options.defaultResponseTimeoutMs, options.budget),
     observation,
     onProgress: options.onProgress,
   });
@@ -77,8 +76,8 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
  * independent branches in parallel, each attempt bounded by its `timeoutMs` and retried by its `retry`;
  * a failure follows the node's `onError`. Each run (a sub-workflow's too) is bounded by its workflow's
  * `responseTimeoutMs`, or `options.defaultResponseTimeoutMs` when the file sets none, and the request's
- * by `options.timeoutMs` as well, whichever passes first (`SLUICE_WORKFLOW_DEADLINE_EXCEEDED`); and by
- * `options.signal` (`SLUICE_WORKFLOW_CANCELLED`). Either cancels the nodes still running and starts no
+ * by its budget as well (the earlier of its hard deadline and its own timeout), whichever passes first
+ * (`SLUICE_WORKFLOW_DEADLINE_EXCEEDED`); and by the budget's cancellation (`SLUICE_WORKFLOW_CANCELLED`). Either cancels the nodes still running and starts no
  * further attempt. A failing node fails the run with an error that names it
  * (`SLUICE_WORKFLOW_NODE_FAILED`, `SLUICE_WORKFLOW_NODE_TIMEOUT`, or the cause's own code when a client
  * can act on it).
@@ -90,8 +89,7 @@ export function executeWorkflow(
   options: ExecuteOptions = {},
 ): Promise<WorkflowResult> {
   return runPlan(plan, request, services, {
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
+    budget: options.budget,
     defaultResponseTimeoutMs: options.defaultResponseTimeoutMs,
     debug: options.debug === true,
     clock: options.clock ?? SYSTEM_CLOCK,
@@ -99,6 +97,5 @@ export function executeWorkflow(
     observer: options.observer,
     traceContext: options.traceContext,
     onProgress: options.onProgress,
-    priority: options.priority,
   });
 }

@@ -76,7 +76,7 @@ export class WorkflowRun {
         return;
       }
       signal?.addEventListener('abort', this.onAbort, { once: true });
-      if (deadline !== undefined) this.timer = setLongTimeout(this.onDeadline, deadline.timeoutMs);
+      if (deadline !== undefined) this.timer = setLongTimeout(this.onDeadline, deadline.waitMs);
       for (const id of plan.order) this.waiting.set(id, plan.nodes[id]?.dependencies.length ?? 0);
       for (const id of plan.order) if (!this.ended && this.waiting.get(id) === 0) this.ready(id);
       this.checkOutputs();

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { RequestBudget } from '../../../src/common/request-budget.js';
+import { lookedAtCancellation, toldCancellation } from '../../support/cancellations.js';
 import type { BatchingPolicy } from '../../../src/batching/batching-policy.js';
 import { DynamicBatchScheduler, type BatchReport } from '../../../src/batching/dynamic-batch-scheduler.js';
 import { InstancePool } from '../../../src/batching/instance-pool.js';
@@ -101,11 +103,15 @@ class Harness {
     const now = performance.now();
     const job: InferenceJob = {
       inputs: [taggedInput(tag, rows, width)],
-      deadline: options.timeoutMs === undefined ? Infinity : now + options.timeoutMs,
-      ...(options.queueTimeoutMs === undefined ? {} : { queueDeadline: now + options.queueTimeoutMs }),
-      ...(options.priority === undefined ? {} : { priority: options.priority }),
-      ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      budget: RequestBudget.of(
+        {
+          deadlineMs: options.timeoutMs,
+          timeoutMs: options.queueTimeoutMs,
+          priority: options.priority,
+          cancellation: options.signal ? toldCancellation(options.signal, options.isCancelled) : options.isCancelled ? lookedAtCancellation(options.isCancelled) : undefined,
+        },
+        now,
+      ),
       ...(options.gather === true ? { gather: true } : {}),
     };
     const answer: Answer = { tag, rows, width };

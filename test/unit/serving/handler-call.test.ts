@@ -1,13 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ModelVersion } from '../../../src/serving/model-version.js';
 import { HandlerCall } from '../../../src/serving/stage-deadline/handler-call.js';
+import { RequestBudget } from '../../../src/common/request-budget.js';
 
 const VERSION = { name: 'm', version: '2', manifest: { handler: 'slow' } } as unknown as ModelVersion;
 
 /** A call for {@link VERSION} that started at 100 and is due at 130, now in `stage`. */
 function callIn(stage: 'preprocess' | 'postprocess'): HandlerCall<string> {
   const call = new HandlerCall<string>();
-  call.begin(VERSION, 100, 130);
+  call.begin(VERSION, 100, RequestBudget.of({ deadlineMs: 30 }, 100));
   call.during(stage, undefined);
   return call;
 }
@@ -27,7 +28,7 @@ describe('HandlerCall', () => {
   it('tells its observer once, with the failure that settled it first, and nothing of what came after', async () => {
     const told: unknown[][] = [];
     const call = new HandlerCall<string>((version, started, queueUs, failure) => told.push([version.name, started, queueUs, failure]));
-    call.begin(VERSION, 100, 130);
+    call.begin(VERSION, 100, RequestBudget.of({ deadlineMs: 30 }, 100));
     call.queueUs = 7;
     call.fail('first');
     call.resolve('late');
@@ -39,7 +40,7 @@ describe('HandlerCall', () => {
   it('tells its observer of an answer with no failure', async () => {
     const told: unknown[][] = [];
     const call = new HandlerCall<string>((version, started, queueUs, failure) => told.push([version.name, started, queueUs, failure]));
-    call.begin(VERSION, 100, 130);
+    call.begin(VERSION, 100, RequestBudget.of({ deadlineMs: 30 }, 100));
     call.resolve('done');
     await expect(call.answer).resolves.toBe('done');
     expect(told).toEqual([['m', 100, undefined, undefined]]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { InferenceJob, InferenceOutcome } from '../../../src/batching/scheduler.js';
 import type { Tensor } from '../../../src/common/tensor/index.js';
 import { InferenceService } from '../../../src/serving/inference-service.js';
+import { RequestBudget, signalCancellation } from '../../../src/common/request-budget.js';
 import type { ModelRegistry } from '../../../src/serving/model-registry.js';
 import type { ModelVersion } from '../../../src/serving/model-version.js';
 import { PrometheusServingMetrics } from '../../../src/telemetry/metrics/prometheus-serving-metrics.js';
@@ -38,8 +39,8 @@ describe('InferenceService deadlines', () => {
   it('makes a client deadline shorter than the response timeout the job’s deadline', async () => {
     const { service, jobs } = serviceRecordingJobs();
     const before = performance.now();
-    await service.inferTensors({ model: 'm', inputs: [INPUT], deadlineMs: 50 });
-    const deadline = jobs[0]?.deadline ?? NaN;
+    await service.inferTensors({ model: 'm', inputs: [INPUT], budget: RequestBudget.of({ deadlineMs: 50 }) });
+    const deadline = jobs[0]?.budget.deadline ?? NaN;
     expect(deadline).toBeGreaterThanOrEqual(before + 50);
     expect(deadline).toBeLessThanOrEqual(performance.now() + 50);
   });
@@ -47,8 +48,8 @@ describe('InferenceService deadlines', () => {
   it('keeps the response timeout when the client deadline is later', async () => {
     const { service, jobs } = serviceRecordingJobs();
     const before = performance.now();
-    await service.inferTensors({ model: 'm', inputs: [INPUT], deadlineMs: 60_000 });
-    const deadline = jobs[0]?.deadline ?? NaN;
+    await service.inferTensors({ model: 'm', inputs: [INPUT], budget: RequestBudget.of({ deadlineMs: 60_000 }) });
+    const deadline = jobs[0]?.budget.deadline ?? NaN;
     expect(deadline).toBeGreaterThanOrEqual(before + RESPONSE_TIMEOUT_MS);
     expect(deadline).toBeLessThanOrEqual(performance.now() + RESPONSE_TIMEOUT_MS);
   });
@@ -56,7 +57,7 @@ describe('InferenceService deadlines', () => {
   it('passes the client’s cancellation signal to the job', async () => {
     const { service, jobs } = serviceRecordingJobs();
     const signal = new AbortController().signal;
-    await service.inferTensors({ model: 'm', inputs: [INPUT], signal });
-    expect(jobs[0]?.signal).toBe(signal);
+    await service.inferTensors({ model: 'm', inputs: [INPUT], budget: RequestBudget.of({ cancellation: signalCancellation(signal) }) });
+    expect(jobs[0]?.budget.signal).toBe(signal);
   });
 });

@@ -1,6 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
-import type { RequestKnobs } from '../../../serving/inference-service.js';
-import { PRIORITY_HEADER, TIMEOUT_HEADER, positiveInteger } from '../../common/knob-values.js';
+import type { Cancellation, RequestBudget } from '../../../common/request-budget.js';
+import { PRIORITY_HEADER, TIMEOUT_HEADER, budgetOfKnobs } from '../../common/knob-values.js';
 
 /** What Sluice uses of a server call (unary, server-streaming or bidirectional); the transport's calls have this shape, as grpc-js's do. */
 export interface GrpcCall {
@@ -46,23 +46,37 @@ export function deadlineMsOf(call: GrpcCall): number | undefined {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
+/** A call's budget and the means to let go of its cancellation once the request is answered. */
+export interface CallBudget {
+  readonly budget: RequestBudget;
+  /** Stops listening for the call's cancellation on this request's behalf; call it once the request is answered. */
+  readonly dispose: () => void;
+}
+
 /**
- * Scheduling knobs of a call: its deadline (the request's hard deadline in the scheduler), a look at
- * whether the client cancelled (a queued request of a cancelled call never runs), and the
- * `x-sluice-priority` / `x-sluice-timeout-ms` metadata as REST reads the headers. Calls gather: an
- * HTTP/2 connection delivers many calls in one read, and the calls of one read then share a batch,
- * instead of the first ones each running alone on an idle instance while the rest wait for them.
+ * A request's budget, made at the edge of its call: the call's deadline (the request's hard deadline),
+ * the `x-sluice-priority` / `x-sluice-timeout-ms` metadata as REST reads the headers (a bad one is
+ * refused with `INVALID_ARGUMENT`), and the call's cancellation, both looked at (`cancelled`) and told (a
+ * signal, so that a queued request of a cancelled call leaves the queue at once). Every request of a
+ * stream has its own; `dispose` it once answered.
  */
-export function callKnobs(call: GrpcCall): RequestKnobs {
-  const priority = positiveInteger(metadataText(call.metadata, PRIORITY_HEADER), `the ${PRIORITY_HEADER} metadata`, 1);
-  const timeoutMs = positiveInteger(metadataText(call.metadata, TIMEOUT_HEADER), `the ${TIMEOUT_HEADER} metadata`, 1);
-  const deadlineMs = deadlineMsOf(call);
+export function callBudget(call: GrpcCall): CallBudget {
+  const metadata = call.metadata;
+  const knobs = { priority: metadataText(metadata, PRIORITY_HEADER), timeout: metadataText(metadata, TIMEOUT_HEADER) };
+  const told = callSignal(call);
+  const cancellation: Cancellation = { isCancelled: () => call.cancelled, signal: told.signal, watch: () => told.signal };
+  let budget: RequestBudget;
+  try {
+    budget = budgetOfKnobs(knobs, 'metadata', { deadlineMs: deadlineMsOf(call), cancellation });
+  } catch (error) {
+    told.dispose();
+    throw error;
+  }
   return {
-    ...(priority !== undefined ? { priority } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-    isCancelled: () => call.cancelled,
-    gather: true,
+    budget,
+    dispose: () => {
+      told.dispose();
+    },
   };
 }
 

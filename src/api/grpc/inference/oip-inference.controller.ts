@@ -4,9 +4,12 @@ import type { Metadata } from '@grpc/grpc-js';
 import { Observable, mergeMap } from 'rxjs';
 import type { ModelVersion } from '../../../serving/model-version.js';
 import { ServingCore } from '../../../serving/serving-core.js';
+import type { WorkflowProgress } from '../../../workflow/index.js';
+import { OipInferOperation } from '../../operations/oip-infer-operation.js';
 import type { GrpcCall } from '../common/grpc-call.js';
+import { withCallContext } from '../common/grpc-operation-context.js';
 import { asSluiceError } from '../common/grpc-status-error.js';
-import { OipInferRunner } from './oip-infer-runner.js';
+import { OIP_GRPC_CODEC } from './oip-grpc-codec.js';
 import { streamErrorAnswer, withinSendLimit } from './oip-stream-answers.js';
 import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
 
@@ -24,13 +27,29 @@ interface TensorMetadata {
   readonly shape: readonly number[];
 }
 
-/** Open Inference Protocol (KServe v2) gRPC service: `inference.GRPCInferenceService`. */
+/** An intermediate answer: the outputs of one `forEach` call, named after the node in its parameters. */
+function progressResponse(response: ModelInferResponse, progress: WorkflowProgress): ModelInferResponse {
+  return {
+    ...response,
+    parameters: {
+      sluice_node: { string_param: progress.node },
+      sluice_index: { int64_param: progress.index },
+      sluice_count: { int64_param: progress.count },
+    },
+  };
+}
+
+/**
+ * Open Inference Protocol (KServe v2) gRPC service: `inference.GRPCInferenceService`. Inference is the
+ * transport-neutral {@link OipInferOperation}: a call's request in, its answer out, within the budget
+ * made at the call's edge (its deadline, cancellation and metadata).
+ */
 @Controller()
 export class OipInferenceController {
-  private readonly runner: OipInferRunner;
+  private readonly oip: OipInferOperation;
 
   constructor(@Inject(ServingCore) private readonly core: ServingCore) {
-    this.runner = new OipInferRunner(core);
+    this.oip = new OipInferOperation(core);
   }
 
   /** Live while the process serves calls. */
@@ -72,7 +91,7 @@ export class OipInferenceController {
   /** One inference with a model version, or a workflow by name. */
   @GrpcMethod(SERVICE, 'ModelInfer')
   async modelInfer(request: ModelInferRequest, _metadata: Metadata, call: GrpcCall): Promise<ModelInferResponse> {
-    return this.runner.infer(request, call);
+    return this.infer(request, call);
   }
 
   /**
@@ -93,10 +112,9 @@ export class OipInferenceController {
         const message = { error_message: '', infer_response: { ...response, parameters: { ...response.parameters, triton_final_response: { bool_param: final } } } };
         subscriber.next(withinSendLimit(message, request, call, final));
       };
-      this.runner
-        .infer(request, call, (partial) => {
-          answer(partial, false);
-        })
+      this.infer(request, call, (partial, progress) => {
+        answer(progressResponse(partial, progress), false);
+      })
         .then(
           (response) => {
             answer(response, true);
@@ -111,6 +129,12 @@ export class OipInferenceController {
           subscriber.complete();
         });
     });
+  }
+
+  /** The answer to one request of `call`; `progress` hears a workflow's intermediate answers. */
+  private infer(request: ModelInferRequest, call: GrpcCall, progress?: (partial: ModelInferResponse, step: WorkflowProgress) => void): Promise<ModelInferResponse> {
+    const version = request.model_version === '' ? undefined : request.model_version;
+    return withCallContext(call, (context) => this.oip.infer(request.model_name, version, request, OIP_GRPC_CODEC, context, progress));
   }
 
   private resolve(request: ModelRef): ModelVersion {

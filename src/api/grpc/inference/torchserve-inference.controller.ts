@@ -3,15 +3,30 @@ import { GrpcMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable } from 'rxjs';
 import { ServingCore } from '../../../serving/serving-core.js';
-import type { GrpcCall } from '../common/grpc-call.js';
-import { runPrediction, type PredictionResponse, type PredictionsRequest } from './torchserve-predictions.js';
+import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { PredictionsOperation, type JsonProgress } from '../../operations/predictions-operation.js';
+import { metadataText, type GrpcCall } from '../common/grpc-call.js';
+import { withCallContext } from '../common/grpc-operation-context.js';
+import { PREDICTIONS_GRPC_CODEC, predictionBytes, predictionResponse, type PredictionResponse, type PredictionsRequest } from './predictions-grpc-codec.js';
 
 const SERVICE = 'InferenceAPIsService';
 
-/** TorchServe-compatible gRPC inference: `org.pytorch.serve.grpc.inference.InferenceAPIsService`. */
+/** How a gRPC client calls a workflow without a version. */
+const UNVERSIONED = { unversioned: (): string => 'leave model_version empty' };
+
+/**
+ * TorchServe-compatible gRPC inference: `org.pytorch.serve.grpc.inference.InferenceAPIsService`.
+ * Predictions are the transport-neutral {@link PredictionsOperation}, as REST's `/predictions/{model}` and
+ * `/wfpredict/{workflow}` (for a name that is only a workflow's) run them, within the budget made at the
+ * call's edge (its deadline, cancellation and metadata); `x-sluice-envelope` metadata asks for an envelope.
+ */
 @Controller()
 export class TorchServeInferenceController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  private readonly operation: PredictionsOperation;
+
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+    this.operation = new PredictionsOperation(core);
+  }
 
   /** `{"status": "Healthy"}` when every model has at least its minimum of workers, else `Unhealthy`. */
   @GrpcMethod(SERVICE, 'Ping')
@@ -22,7 +37,7 @@ export class TorchServeInferenceController {
   /** One prediction with a model's handler (the default version when `model_version` is empty), or a workflow. */
   @GrpcMethod(SERVICE, 'Predictions')
   async predictions(request: PredictionsRequest, _metadata: Metadata, call: GrpcCall): Promise<PredictionResponse> {
-    return runPrediction(this.core, request, call);
+    return this.predict(request, call);
   }
 
   /**
@@ -32,8 +47,8 @@ export class TorchServeInferenceController {
   @GrpcMethod(SERVICE, 'StreamPredictions')
   streamPredictions(request: PredictionsRequest, _metadata: Metadata, call: GrpcCall): Observable<PredictionResponse> {
     return new Observable<PredictionResponse>((subscriber) => {
-      runPrediction(this.core, request, call, (prediction) => {
-        subscriber.next({ prediction });
+      this.predict(request, call, (progress) => {
+        subscriber.next({ prediction: predictionBytes(progress) });
       }).then(
         (answer) => {
           subscriber.next(answer);
@@ -44,5 +59,16 @@ export class TorchServeInferenceController {
         },
       );
     });
+  }
+
+  /** The answer to `request`; `progress` hears a workflow's per-element progress. */
+  private predict(request: PredictionsRequest, call: GrpcCall, progress?: (step: JsonProgress) => void): Promise<PredictionResponse> {
+    const version = request.model_version === '' ? undefined : request.model_version;
+    const envelope = metadataText(call.metadata, ENVELOPE_HEADER);
+    return withCallContext(call, async (context) =>
+      predictionResponse(
+        await this.operation.predict(request.model_name, version, envelope, request.input, PREDICTIONS_GRPC_CODEC, context, { ...UNVERSIONED, ...(progress ? { progress } : {}) }),
+      ),
+    );
   }
 }

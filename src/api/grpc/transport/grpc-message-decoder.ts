@@ -1,17 +1,23 @@
 import { status } from '@grpc/grpc-js';
+import { GRPC_ACCEPT_ENCODING, compressionNamed } from './grpc-compression.js';
 import { GrpcWireError } from './grpc-wire-error.js';
 
 /** Bytes of the length prefix before each message: a flags byte and a 32-bit big-endian length. */
 const PREFIX_BYTES = 5;
 
+/** Hands on one message cut out of the body, as sent: `compressed` when its flag says so. */
+export type GrpcMessageListener = (message: Buffer, compressed: boolean) => void;
+
 /**
  * Cuts the request body of a call into gRPC messages, whatever the DATA frames look like: a message may be
  * split across chunks, and one chunk may hold several messages. A message that fits in its chunk is
- * handed on as a view of it, without a copy. Throws a {@link GrpcWireError}: RESOURCE_EXHAUSTED for a
- * message over the limit (before its body is read); for a compressed message INTERNAL when the call names
- * no `grpc-encoding` (or `identity`: a protocol error, as the gRPC spec has it), UNIMPLEMENTED otherwise
- * (Sluice announces `grpc-accept-encoding: identity`, so clients do not compress). The messages of a chunk
- * before the one it throws for have been handed on by then; after a throw the decoder is not used again.
+ * handed on as a view of it, without a copy, still compressed if it was (see `grpc-message-inflater`).
+ * Throws a {@link GrpcWireError}: RESOURCE_EXHAUSTED for a message over the limit (before its body is
+ * read); for a compressed message INTERNAL when the call names no `grpc-encoding` (or `identity`: a
+ * protocol error, as the gRPC spec has it), UNIMPLEMENTED when it names one that is not supported (the
+ * gRPC spec's answer; every response announces the supported ones in `grpc-accept-encoding`). The
+ * messages of a chunk before the one it throws for have been handed on by then; after a throw the decoder
+ * is not used again.
  */
 export class GrpcMessageDecoder {
   /** A length prefix split across chunks; allocated only then (most messages come whole). */
@@ -19,6 +25,8 @@ export class GrpcMessageDecoder {
   private prefixRead = 0;
   private body: Buffer | undefined;
   private bodyRead = 0;
+  /** Whether {@link body} is a compressed message. */
+  private compressed = false;
 
   /** `encoding`: the call's `grpc-encoding` header, if any. */
   constructor(
@@ -35,7 +43,7 @@ export class GrpcMessageDecoder {
    * Hands `onMessage` each message that `chunk` completes, in order, as it is cut out: those before a bad
    * prefix later in the chunk are not lost with it.
    */
-  push(chunk: Buffer, onMessage: (message: Buffer) => void): void {
+  push(chunk: Buffer, onMessage: GrpcMessageListener): void {
     let at = 0;
     while (at < chunk.length) {
       if (this.body === undefined) {
@@ -60,9 +68,10 @@ export class GrpcMessageDecoder {
         if (chunk.length - at >= length) {
           const message = chunk.subarray(at, at + length);
           at += length;
-          onMessage(message);
+          onMessage(message, flags !== 0);
           continue;
         }
+        this.compressed = flags !== 0;
         this.body = Buffer.allocUnsafe(length);
         this.bodyRead = 0;
       }
@@ -73,7 +82,7 @@ export class GrpcMessageDecoder {
       if (this.bodyRead === this.body.length) {
         const message = this.body;
         this.body = undefined;
-        onMessage(message);
+        onMessage(message, this.compressed);
       }
     }
   }
@@ -84,7 +93,13 @@ export class GrpcMessageDecoder {
         const named = this.encoding === undefined ? 'a call without grpc-encoding' : 'a call whose grpc-encoding is identity';
         throw new GrpcWireError(status.INTERNAL, `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`, 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE');
       }
-      throw new GrpcWireError(status.UNIMPLEMENTED, 'Received a compressed message; this server accepts identity encoding only (grpc-accept-encoding: identity)', 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE');
+      if (compressionNamed(this.encoding) === undefined) {
+        throw new GrpcWireError(
+          status.UNIMPLEMENTED,
+          `Received a message compressed with grpc-encoding "${this.encoding}", which this server does not decompress; compress with gzip or deflate, or send messages uncompressed (grpc-accept-encoding: ${GRPC_ACCEPT_ENCODING})`,
+          'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+        );
+      }
     }
     if (length > this.maxMessageBytes) {
       throw new GrpcWireError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`, 'SLUICE_REQUEST_TOO_LARGE');
@@ -92,10 +107,10 @@ export class GrpcMessageDecoder {
   }
 }
 
-/** `message` with its length prefix (uncompressed), ready to write as the body of a call. */
-export function frameMessage(message: Uint8Array): Buffer {
+/** `message` with its length prefix, ready to write as the body of a call; `compressed` sets the flag. */
+export function frameMessage(message: Uint8Array, compressed = false): Buffer {
   const framed = Buffer.allocUnsafe(PREFIX_BYTES + message.byteLength);
-  framed[0] = 0;
+  framed[0] = compressed ? 1 : 0;
   framed.writeUInt32BE(message.byteLength, 1);
   framed.set(message, PREFIX_BYTES);
   return framed;

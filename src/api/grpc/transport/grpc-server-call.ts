@@ -2,7 +2,9 @@ import { EventEmitter } from 'node:events';
 import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
 import { setLongTimeout, type LongTimeout } from '../../../common/long-timeout.js';
+import { GRPC_ACCEPT_ENCODING, compressMessage, compressionNamed, decompressMessage, responseCompressionFor, type GrpcCompression } from './grpc-compression.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
+import { GrpcMessageInflater } from './grpc-message-inflater.js';
 import { encodeGrpcMessage, metadataFromHeaders, metadataToHeaders, parseGrpcTimeout } from './grpc-headers.js';
 import { GrpcWireError } from './grpc-wire-error.js';
 
@@ -53,8 +55,15 @@ const CANCELLED: number = status.CANCELLED;
 const NO_ERROR: number = http2Constants.NGHTTP2_NO_ERROR;
 const TRUNCATED = 'the request ended inside a message (a truncated length-prefixed message)';
 
-function responseHeaders(): OutgoingHttpHeaders {
-  return { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': 'identity' };
+/** The response headers of a call; `compression`: the one its response messages may use. */
+function responseHeaders(compression?: GrpcCompression): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-accept-encoding': GRPC_ACCEPT_ENCODING };
+  if (compression !== undefined) headers['grpc-encoding'] = compression;
+  return headers;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function ignoreStreamError(): void {
@@ -96,6 +105,12 @@ export class GrpcServerCall extends EventEmitter {
   readonly #method: GrpcMethod;
   readonly #options: GrpcCallOptions;
   readonly #decoder: GrpcMessageDecoder;
+  /** The compression of the request's messages (`grpc-encoding`), when supported. */
+  readonly #compression: GrpcCompression | undefined;
+  /** The compression of response messages: see {@link responseCompressionFor}. */
+  readonly #responseCompression: GrpcCompression | undefined;
+  /** Decompresses a streamed request's messages in order; made when the handler starts reading. */
+  #inflater: GrpcMessageInflater | undefined;
   #deadline = Number.POSITIVE_INFINITY;
   #timer: LongTimeout | undefined;
   #headersSent = false;
@@ -110,8 +125,9 @@ export class GrpcServerCall extends EventEmitter {
   #unread = false;
   /** Why a streamed request could not be read on (see #endRequest): the status the call ends with. */
   #requestError: GrpcWireError | undefined;
-  /** The request message of a unary or server-streaming call, and how many came. */
+  /** The request message of a unary or server-streaming call, whether it is compressed, and how many came. */
   #message: Buffer | undefined;
+  #messageCompressed = false;
   #messages = 0;
   readonly #scope: GrpcCallScope | undefined;
   #onStatus: GrpcStatusListener | undefined;
@@ -136,8 +152,10 @@ export class GrpcServerCall extends EventEmitter {
     this.#method = method;
     this.#options = options;
     this.#scope = scope;
-    const encoding = headers['grpc-encoding'];
-    this.#decoder = new GrpcMessageDecoder(options.maxReceiveMessageBytes, typeof encoding === 'string' ? encoding : undefined);
+    const encoding = headerValue(headers['grpc-encoding']);
+    this.#decoder = new GrpcMessageDecoder(options.maxReceiveMessageBytes, encoding);
+    this.#compression = compressionNamed(encoding);
+    this.#responseCompression = responseCompressionFor(encoding, headerValue(headers['grpc-accept-encoding']));
     this.metadata = metadataFromHeaders(headers, rawHeaders);
     stream.on('error', ignoreStreamError);
     stream.once('close', () => {
@@ -205,7 +223,7 @@ export class GrpcServerCall extends EventEmitter {
   sendMetadata(metadata?: Metadata): void {
     if (this.#headersSent || this.#isGone()) return;
     this.#headersSent = true;
-    const headers = responseHeaders();
+    const headers = responseHeaders(this.#responseCompression);
     if (metadata) Object.assign(headers, metadataToHeaders(metadata));
     this.#stream.respond(headers, { waitForTrailers: true });
   }
@@ -272,7 +290,14 @@ export class GrpcServerCall extends EventEmitter {
     if (!this.#method.requestStream || this.#draining || this.#requestError !== undefined || this.#stream.readableEnded) return;
     this.#draining = true;
     this.#unread = this.#decoder.midMessage;
-    this.emit('end');
+    if (this.#inflater === undefined) {
+      this.emit('end');
+      return;
+    }
+    // Messages still being decompressed came whole: they are answered before the end. Bytes held back
+    // meanwhile are read now, to be counted as unread.
+    this.#stream.resume();
+    this.#inflater.end();
   }
 
   #run(): void {
@@ -313,27 +338,47 @@ export class GrpcServerCall extends EventEmitter {
   #readStreamedRequest(): void {
     if (this.#ended) return;
     const stream = this.#stream;
+    const inflater = new GrpcMessageInflater(this.#compression, this.#options.maxReceiveMessageBytes, {
+      message: this.#onInflatedMessage,
+      refused: (error) => {
+        this.#refuseMessage(error);
+      },
+      end: () => {
+        if (!this.#ended) this.emit('end');
+      },
+      idle: () => {
+        if (!this.#ended && !this.#draining && this.#requestError === undefined) stream.resume();
+      },
+    });
+    this.#inflater = inflater;
     stream.on('data', (chunk: Buffer) => {
       this.#onStreamedChunk(chunk);
     });
     stream.once('end', () => {
       if (this.#ended || this.#draining || this.#requestError !== undefined) return;
       if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError(status.INTERNAL, TRUNCATED, 'SLUICE_REQUEST_INVALID'));
-      else this.emit('end');
+      else inflater.end();
     });
   }
 
   /**
-   * A streamed request that cannot be read on (a message that does not decode or is over the limit, a
-   * stream that ends inside one): nothing more of it is read, and the handler hears `'end'` as if the
-   * client had half-closed, so the messages read before it are still answered; the call then ends with
+   * A streamed request that cannot be read on (a message over the limit, a stream that ends inside one):
+   * nothing more of it is read, and the handler hears `'end'` as if the client had half-closed, once the
+   * messages read before it are handed on, so that they are still answered; the call then ends with
    * `error` (see {@link end}) rather than at once, which would drop those answers.
    */
   #endRequest(error: GrpcWireError): void {
     this.#requestError = error;
     // Flow control then holds back a client still sending (the body of a message over the limit, say).
     this.#stream.pause();
-    this.emit('end');
+    if (this.#inflater === undefined) this.emit('end');
+    else this.#inflater.end();
+  }
+
+  /** A streamed request's message that does not decompress or decode: as {@link endRequest}, and the messages after it are dropped. */
+  #refuseMessage(error: GrpcWireError): void {
+    this.#inflater?.discard();
+    this.#endRequest(error);
   }
 
   #onUnaryChunk(chunk: Buffer): void {
@@ -353,6 +398,34 @@ export class GrpcServerCall extends EventEmitter {
       this.#fail(new GrpcWireError(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`, 'SLUICE_REQUEST_INVALID'));
       return;
     }
+    // The decoder refuses a compressed message on a call without a supported compression.
+    if (!this.#messageCompressed || this.#compression === undefined) {
+      this.#onUnaryRequest(message);
+      return;
+    }
+    let inflated: Buffer | Promise<Buffer>;
+    try {
+      inflated = decompressMessage(this.#compression, message, this.#options.maxReceiveMessageBytes);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    if (inflated instanceof Promise) {
+      inflated.then(
+        (bytes) => {
+          this.#onUnaryRequest(bytes);
+        },
+        (error: unknown) => {
+          this.#fail(error);
+        },
+      );
+    } else this.#onUnaryRequest(inflated);
+  }
+
+  /** Runs the handler on the request message of a unary or server-streaming call, decompressed. */
+  #onUnaryRequest(message: Buffer): void {
+    // The call may have ended while its message was decompressed on the thread pool.
+    if (this.#ended) return;
     try {
       this.request = this.#deserialize(message);
     } catch (error) {
@@ -362,8 +435,9 @@ export class GrpcServerCall extends EventEmitter {
     this.#run();
   }
 
-  readonly #onUnaryMessage = (message: Buffer): void => {
+  readonly #onUnaryMessage = (message: Buffer, compressed: boolean): void => {
     this.#message = message;
+    this.#messageCompressed = compressed;
     this.#messages++;
   };
 
@@ -381,8 +455,22 @@ export class GrpcServerCall extends EventEmitter {
     }
   }
 
-  readonly #onStreamedMessage = (bytes: Buffer): void => {
-    this.emit('data', this.#deserialize(bytes));
+  readonly #onStreamedMessage = (bytes: Buffer, compressed: boolean): void => {
+    // A message the inflater refused stops the messages after it in the same chunk.
+    if (this.#requestError !== undefined) return;
+    // Waiting on the thread pool: the stream is held back (flow control) until the inflater is idle.
+    if (this.#inflater?.push(bytes, compressed) === false) this.#stream.pause();
+  };
+
+  /** A message of a streamed request, decompressed; those after a refused one never come here. */
+  readonly #onInflatedMessage = (bytes: Buffer): void => {
+    if (this.#ended) return;
+    try {
+      this.emit('data', this.#deserialize(bytes));
+    } catch (error) {
+      if (error instanceof GrpcWireError) this.#refuseMessage(error);
+      else this.#fail(error);
+    }
   };
 
   /** Checks the request ended on a message boundary; false (and the call failed) otherwise or when over. */
@@ -421,7 +509,8 @@ export class GrpcServerCall extends EventEmitter {
       this.#fail(new GrpcWireError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#options.maxSendMessageBytes)})`, 'SLUICE_RESPONSE_TOO_LARGE'));
       return undefined;
     }
-    return frameMessage(bytes);
+    const compressed = this.#responseCompression === undefined ? undefined : compressMessage(this.#responseCompression, bytes);
+    return compressed === undefined ? frameMessage(bytes) : frameMessage(compressed, true);
   }
 
   #answer(value: unknown, trailer: Metadata | undefined): void {

@@ -2,6 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
+import { dropUnreadBody } from '../common/body-reader.js';
 import { requestTraceContext } from '../common/request-observer.js';
 import { httpAuthRequest, type HttpAuthSource } from './http-auth-request.js';
 import { PUBLIC_ROUTE_FLAG, type PublicRoutes } from './public-routes.js';
@@ -26,14 +27,22 @@ function isPublic(request: FastifyRequest, publicRoutes: PublicRoutes): boolean 
 /**
  * Puts `options.provider` in front of every route of `fastify` except the public ones. It runs in
  * `onRequest`, before the body is read and before any controller, so a refused request costs no body
- * parsing and reaches nothing behind the guard. A refusal is thrown: Fastify hands it to Nest's error
+ * parsing and reaches nothing behind the guard; its answer waits until the rest of its body has arrived
+ * and been dropped ({@link dropUnreadBody}), so that it is the request's one answer and reaches a client
+ * still sending. A refusal is thrown: Fastify hands it to Nest's error
  * handler and so to `ErrorResponseFilter`, which answers it in the route family's error body like any other
  * error. Register it before the routes.
  */
 export function installAuthGuard(fastify: FastifyInstance, options: AuthGuardOptions): void {
   fastify.addHook('onRequest', async (request) => {
     if (isPublic(request, options.publicRoutes)) return;
-    await authenticate(options, request.raw, requestTraceContext(request));
+    try {
+      await authenticate(options, request.raw, requestTraceContext(request));
+    } catch (refusal) {
+      // Answered once the body it never reads is in, as every refusal decided on the head is.
+      await dropUnreadBody(request.raw);
+      throw refusal;
+    }
   });
 }
 

@@ -40,24 +40,62 @@ function encodedBodyRefusal(header: string | undefined): SluiceError | undefined
  * client that writes its whole body before it reads the answer (fetch, Python's requests, most HTTP
  * libraries) sees a broken pipe instead of the 413. Reading the rest first lets the answer through; a body
  * even larger than this is refused at once (the client may then see the reset), so a client cannot keep
- * the server reading for long. `requestReceiveTimeoutMs` bounds the time either way.
+ * the server reading for long. `requestReceiveTimeoutMs` bounds the time either way. It bounds as well
+ * how much of a body is dropped before any other refusal decided without reading it ({@link dropUnreadBody}).
  */
 export const OVERSIZED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 
 /**
- * `error` once the rest of `stream`'s body has arrived (and been dropped), or once the connection has
- * closed: see {@link OVERSIZED_BODY_DRAIN_BYTES}.
+ * Resolves once the rest of `stream`'s body has arrived and been dropped, or once its connection has
+ * closed: true then, false (at once) when more than `bound` bytes of it arrive first; the rest is still
+ * dropped as it comes.
  */
-function refuseAfterDraining(stream: IncomingMessage, error: SluiceError): Promise<never> {
-  return new Promise<never>((_resolve, reject) => {
-    const refuse = (): void => {
-      reject(error);
+function dropRest(stream: IncomingMessage, bound: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    let dropped = 0;
+    const onData = (chunk: Buffer): void => {
+      dropped += chunk.length;
+      if (dropped <= bound) return;
+      stream.removeListener('data', onData);
+      resolve(false);
     };
-    stream.once('end', refuse);
-    stream.once('error', refuse);
-    stream.once('close', refuse);
+    const ended = (): void => {
+      stream.removeListener('data', onData);
+      resolve(true);
+    };
+    stream.on('data', onData);
+    stream.once('end', ended);
+    stream.once('error', ended);
+    stream.once('close', ended);
     stream.resume();
   });
+}
+
+/**
+ * `error` once the rest of `stream`'s body (at most `bound` more bytes) has arrived and been dropped, or
+ * once the connection has closed: see {@link OVERSIZED_BODY_DRAIN_BYTES}.
+ */
+async function refuseAfterDraining(stream: IncomingMessage, error: SluiceError, bound: number): Promise<never> {
+  await dropRest(stream, bound);
+  throw error;
+}
+
+/**
+ * Waits, before an answer decided on a request's head alone (a refusal of its credentials, say), until
+ * the rest of the body has arrived and been dropped, as the refusal of an oversized body does (see
+ * {@link OVERSIZED_BODY_DRAIN_BYTES}): answered while its body is still arriving, a request either keeps
+ * its connection, which then still holds a request that has no end and is refused a second time
+ * (408) when its body never comes, or closes it under a client that is still sending, which resets it, so
+ * that a client that writes its whole request before it reads sees the reset instead of the answer. A
+ * body that never comes is answered 408 by `requestReceiveTimeoutMs`, the request's one answer.
+ * Resolves true when the body is whole (at once when it already was); false, at once, when more than
+ * {@link OVERSIZED_BODY_DRAIN_BYTES} of it are declared or arrive, or when its connection closed first:
+ * the answer must then close the connection.
+ */
+export async function dropUnreadBody(request: IncomingMessage): Promise<boolean> {
+  if (request.complete) return true;
+  if (request.destroyed || Number(request.headers['content-length']) > OVERSIZED_BODY_DRAIN_BYTES) return false;
+  return (await dropRest(request, OVERSIZED_BODY_DRAIN_BYTES)) && request.complete;
 }
 
 /**
@@ -67,16 +105,20 @@ function refuseAfterDraining(stream: IncomingMessage, error: SluiceError): Promi
  * {@link OVERSIZED_BODY_DRAIN_BYTES} past the limit) has been read and dropped, so that the client can
  * read the answer; a body cut short,
  * or a connection closed before the body has arrived, with `SLUICE_REQUEST_INVALID`; a body with a
- * `Content-Encoding` other than `identity`, with `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE` before it is read.
+ * `Content-Encoding` other than `identity`, with `SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE` once it has been
+ * dropped unread (as an oversized one is, bounded by {@link OVERSIZED_BODY_DRAIN_BYTES}).
  */
 export function readBody(stream: IncomingMessage, limit: number, alignAt?: number): Promise<Buffer> {
-  const encoded = encodedBodyRefusal(stream.headers['content-encoding']);
-  if (encoded !== undefined) return Promise.reject(encoded);
   const declared = Number(stream.headers['content-length']);
   const known = Number.isSafeInteger(declared) && declared >= 0;
+  const encoded = encodedBodyRefusal(stream.headers['content-encoding']);
+  if (encoded !== undefined) {
+    if (stream.destroyed || (known && declared > OVERSIZED_BODY_DRAIN_BYTES)) return Promise.reject(encoded);
+    return refuseAfterDraining(stream, encoded, OVERSIZED_BODY_DRAIN_BYTES);
+  }
   if (known && declared > limit) {
     if (stream.destroyed || declared - limit > OVERSIZED_BODY_DRAIN_BYTES) return Promise.reject(tooLarge(limit));
-    return refuseAfterDraining(stream, tooLarge(limit));
+    return refuseAfterDraining(stream, tooLarge(limit), declared);
   }
   // Closed while the request waited (for its auth check, say): the stream will send nothing more.
   if (stream.destroyed) return Promise.reject(clientClosed(0, known ? declared : undefined));

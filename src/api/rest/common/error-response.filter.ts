@@ -40,7 +40,8 @@ function fromHttpException(error: HttpException, request: FastifyRequest, maxReq
 /**
  * The one place where errors become HTTP answers: status from `error-mapping.ts`, body in the route
  * family's style (TorchServe `{code, type, message}` or OIP `{error}`), `Retry-After` when the queue is
- * full. Also used for routes outside Nest (plugin endpoints) and hooks that answer early.
+ * full; `Connection: close` when the request's body has not all arrived. Also used for routes outside Nest
+ * (plugin endpoints) and hooks that answer early.
  */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: SluiceError, cause: unknown, logger: Logger): void {
   const answer = errorAnswerOf(error, request.url);
@@ -50,6 +51,8 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
   }
   const headers = errorAnswerHeaders(answer);
   if (headers !== undefined) void reply.headers(headers);
+  // A body still arriving (one too large to wait for, see dropUnreadBody) would be the connection's next bytes.
+  if (!request.raw.complete) void reply.header('connection', 'close');
   void reply.status(answer.status).header('content-type', ERROR_CONTENT_TYPE).send(answer.body);
 }
 

@@ -4,20 +4,22 @@ import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
-import { handlerRequestFromBytes } from '../../common/handler-body.js';
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { readBody } from '../common/body-reader.js';
+import { OipInferOperation } from '../../operations/oip-infer-operation.js';
+import { PredictionsOperation } from '../../operations/predictions-operation.js';
+import { dropUnreadBody, readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
-import { clientGone, knobsFromHeaderValues, withOipParameterKnobs } from '../common/request-knobs.js';
+import type { HttpBody } from '../common/http-body.js';
+import { HttpOperationContext } from '../common/http-operation-context.js';
 import { addRefusalLogFields, refusalInFlight } from '../common/parser-refusal.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import { authenticate } from '../auth/auth-guard.hook.js';
 import type { LaneContext, RequestLane } from '../request-lane.js';
-import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
-import { inferOip } from './oip/oip-infer.js';
+import { HEADER_LENGTH } from './oip/oip-body.js';
+import { OIP_HTTP_CODEC } from './oip/oip-http-codec.js';
+import { PREDICTIONS_HTTP_CODEC } from './predictions-http-codec.js';
 
 /** A route the lane answers, with the model it names. */
 export interface LaneRoute {
@@ -33,11 +35,10 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PLAIN_CONTENT_TYPE = 'text/plain; charset=utf-8';
 const OCTET_CONTENT_TYPE = 'application/octet-stream';
 
-/** One request as the lane's route handlers see it, its body read. */
-interface LaneExchange {
+/** One request as the lane's route handlers see it, its body read (what the REST codecs decode). */
+interface LaneExchange extends HttpBody {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
-  readonly body: Buffer;
   readonly requestId: string;
   /** The request's server span context, when the port traces. */
   readonly traceContext: Context | undefined;
@@ -62,6 +63,11 @@ function handlerResultAnswer(result: unknown): LaneAnswer {
   if (typeof result === 'string') return { status: 200, contentType: PLAIN_CONTENT_TYPE, payload: result };
   if (ArrayBuffer.isView(result)) return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: Buffer.from(result.buffer, result.byteOffset, result.byteLength) };
   return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(result) };
+}
+
+/** The operation context of a lane request, as a controller makes it for a routed one. */
+function contextOf({ request, response, requestId, traceContext }: LaneExchange, api: string): HttpOperationContext {
+  return new HttpOperationContext(request.headers, request, response, api, requestId, traceContext);
 }
 
 /**
@@ -104,22 +110,27 @@ export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'h
 /**
  * The inference port's lane for its two busiest routes, `POST /v2/models/{model}/infer` and
  * `POST /predictions/{model}`, when they name a registered model and carry a plain JSON (or OIP binary)
- * body of a declared length within the limit. It does what the controllers and the request hooks do —
- * the same decoding, scheduling knobs, answers, error bodies, request id, server span, access-log line,
- * error count and connection bookkeeping — without the web framework's routing and hook chain, which
- * cost a lone request tens of microseconds. Everything else (versions, workflows, envelopes, other media
- * types, unknown models, a port shutting down) goes on to the framework. On a guarded port it asks the
- * port's auth provider first, as the guard hook does.
+ * body of a declared length within the limit. A routing shortcut: the work is the same transport-neutral
+ * operations the controllers call ({@link OipInferOperation}, {@link PredictionsOperation}), with the
+ * same codecs and operation context, and what surrounds it (request id, server span, auth check,
+ * access-log line, error answer and count, connection bookkeeping) is what the request hooks do; what it
+ * skips is the web framework's routing and hook chain, which cost a lone request tens of microseconds.
+ * Everything else (versions, workflows, envelopes, other media types, unknown models, a port shutting
+ * down) goes on to the framework.
  */
 export class InferenceLane implements RequestLane {
   /** The port's telemetry when it traces requests. */
   private readonly tracing: Telemetry | undefined;
+  private readonly oip: OipInferOperation;
+  private readonly predictions: PredictionsOperation;
 
   constructor(
     private readonly core: ServingCore,
     private readonly context: LaneContext,
   ) {
     this.tracing = context.observe.telemetry?.tracing === true ? context.observe.telemetry : undefined;
+    this.oip = new OipInferOperation(core);
+    this.predictions = new PredictionsOperation(core);
   }
 
   serve(request: IncomingMessage, response: ServerResponse): boolean {
@@ -201,7 +212,7 @@ export class InferenceLane implements RequestLane {
         try {
           await authenticate(auth, request, server?.context);
         } catch (thrown) {
-          return failed(thrown);
+          return failed(thrown, !(await dropUnreadBody(request)));
         }
       }
       let read: Buffer;
@@ -213,7 +224,7 @@ export class InferenceLane implements RequestLane {
       }
       body = read;
       try {
-        const exchange = { request, response, body: read, requestId, traceContext: server?.context };
+        const exchange: LaneExchange = { request, response, body: read, headers: request.headers, requestId, traceContext: server?.context };
         return route.kind === 'oip' ? await this.infer(route.model, exchange) : await this.predict(route.model, exchange);
       } catch (thrown) {
         return failed(thrown);
@@ -222,20 +233,17 @@ export class InferenceLane implements RequestLane {
     this.write(response, await respond(), requestId);
   }
 
-  private async infer(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
-    const decoded = decodeOipBody(body, request.headers);
-    const knobs = withOipParameterKnobs(decoded.parameters, knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext));
-    const encoded = await inferOip(this.core.inference, { model }, decoded, knobs, requestId);
+  private async infer(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
+    const encoded = await this.oip.infer(model, undefined, exchange, OIP_HTTP_CODEC, contextOf(exchange, 'v2'));
     if (encoded.kind === 'json') return { status: 200, contentType: JSON_CONTENT_TYPE, payload: JSON.stringify(encoded.body) };
     return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
   }
 
-  private async predict(model: string, { request, response, body, requestId, traceContext }: LaneExchange): Promise<LaneAnswer> {
-    const knobs = knobsFromHeaderValues(request.headers, clientGone(request, response), traceContext);
-    const contentType = request.headers['content-type'];
-    const handlerRequest = handlerRequestFromBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), mediaTypeOfHeader(contentType), charsetOf(contentType));
-    const answer = await this.core.inference.predict({ model, ...knobs, api: 'predictions', requestId, request: handlerRequest });
-    return handlerResultAnswer(answer.result);
+  private async predict(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
+    const answer = await this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions'));
+    // The lane takes no request with an envelope (laneRouteOf), so none is answered by one.
+    if (answer.kind === 'enveloped') throw new Error('the inference lane was given a request with an envelope');
+    return handlerResultAnswer(answer.value);
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */

@@ -2,13 +2,12 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../common/errors/index.js';
 import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { kserveInstancesOfBody } from '../../../plugins/sdk/kserve-instances.js';
 import { ServingCore } from '../../../serving/serving-core.js';
+import { KServeV1Operation } from '../../operations/kserve-v1-operation.js';
 import { methodNotAllowed } from '../common/allowed-methods.js';
+import { httpOperationContext } from '../common/http-operation-context.js';
 import { kserveV1Methods, predictedModel } from '../common/kserve-v1-path.js';
-import { observedRequestId } from '../common/request-observer.js';
 import { bodyBytes } from '../common/request-body.js';
-import { knobsFromHeaders } from '../common/request-knobs.js';
 
 /**
  * The answer to a request whose `/v1/models/{segment}` path does not take its method (the router sends
@@ -25,10 +24,15 @@ function notTaken(request: FastifyRequest, segment: string): SluiceError {
 /**
  * KServe v1 protocol: `{instances}` in, `{predictions}` out; each instance is a request of the model's
  * handler of its own (so the instances batch together), `predictions[i]` the answer to `instances[i]`.
+ * Prediction is the transport-neutral {@link KServeV1Operation}.
  */
 @Controller('v1/models')
 export class KServeV1Controller {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  private readonly kserve: KServeV1Operation;
+
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+    this.kserve = new KServeV1Operation(core);
+  }
 
   /** KServe's model list: `{models: [name, …]}`, every registered model once, sorted by name. */
   @Get()
@@ -54,10 +58,7 @@ export class KServeV1Controller {
   ): Promise<{ predictions: unknown }> {
     const model = predictedModel(modelAndVerb);
     if (model === undefined) throw notTaken(request, modelAndVerb);
-    this.core.registry.resolve(model); // an unknown model is a 404 whatever the body holds
-    // Read as JSON whatever its Content-Type, as the `kserve` envelope reads it, so that the two answer alike.
-    const { listName, requests } = kserveInstancesOfBody(bodyBytes(request), charsetOf(request.headers['content-type']));
-    const answer = await this.core.inference.predictEach({ model, requests, listName, ...knobsFromHeaders(request, reply), api: 'v1', requestId: observedRequestId(request) });
-    return { predictions: answer.result };
+    const bytes = bodyBytes(request);
+    return this.kserve.predict(model, { bytes, charset: charsetOf(request.headers['content-type']) }, httpOperationContext(request, reply, 'v1'));
   }
 }

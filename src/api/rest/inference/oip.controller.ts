@@ -2,16 +2,12 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TensorSpec } from '../../../common/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
-import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { knobsFromOipParameters } from '../common/request-knobs.js';
-import { bodyBytes } from '../common/request-body.js';
-import { decodeOipBody, HEADER_LENGTH } from './oip/oip-body.js';
-import type { DecodedOipRequest } from './oip/oip-request-decoder.js';
-import { encodeOipResponse } from './oip/oip-response-encoder.js';
-import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../../common/workflow-oip.js';
-import { calledWorkflow } from '../../common/called-workflow.js';
-import { inferOip } from './oip/oip-infer.js';
+import { OipInferOperation } from '../../operations/oip-infer-operation.js';
+import { httpBodyOf } from '../common/http-body.js';
+import { httpOperationContext } from '../common/http-operation-context.js';
+import { HEADER_LENGTH } from './oip/oip-body.js';
+import { OIP_HTTP_CODEC } from './oip/oip-http-codec.js';
 
 /** OIP model metadata. */
 interface ModelMetadata {
@@ -22,14 +18,18 @@ interface ModelMetadata {
   readonly outputs: readonly TensorSpec[];
 }
 
-function decodeBody(request: FastifyRequest): DecodedOipRequest {
-  return decodeOipBody(bodyBytes(request), request.headers);
-}
-
-/** Open Inference Protocol (KServe v2) REST routes. */
+/**
+ * Open Inference Protocol (KServe v2) REST routes. Inference is the transport-neutral
+ * {@link OipInferOperation}: the body and headers in, the encoded answer out, within the budget made from
+ * the request's headers and its client's presence.
+ */
 @Controller('v2')
 export class OipController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  private readonly oip: OipInferOperation;
+
+  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+    this.oip = new OipInferOperation(core);
+  }
 
   /** Server metadata. */
   @Get()
@@ -98,41 +98,9 @@ export class OipController {
     return this.run(model, version, request, reply);
   }
 
+  /** Infers with a model version, or a workflow by name (`POST /v2/models/{workflow}/infer`). */
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    if (calledWorkflow(this.core, model, version, `send it to POST /v2/models/${model}/infer`) !== undefined) return this.runWorkflow(model, request, reply);
-    this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
-    const decoded = decodeBody(request);
-    const target = { model, ...(version !== undefined ? { version } : {}) };
-    const encoded = await inferOip(this.core.inference, target, decoded, knobsFromOipParameters(decoded.parameters, request, reply), observedRequestId(request));
-    if (encoded.kind === 'json') return encoded.body;
-    void reply.header('content-type', 'application/octet-stream').header(HEADER_LENGTH, String(encoded.headerLength));
-    return encoded.body;
-  }
-
-  /** `POST /v2/models/{workflow}/infer`: OIP tensors in and out of a workflow. */
-  private async runWorkflow(name: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const workflow = this.core.workflows.get(name);
-    const decoded = decodeBody(request);
-    checkRequestedWorkflowOutputs(workflow.plan.workflow, decoded.outputs);
-    const inputs = workflowInputsOfOipTensors(workflow.plan.workflow, decoded.inputs);
-    const knobs = knobsFromOipParameters(decoded.parameters, request, reply);
-    const controller = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
-    });
-    const { result } = await this.core.workflowService.run(name, inputs, {
-      signal: controller.signal,
-      ...(knobs.timeoutMs !== undefined ? { timeoutMs: knobs.timeoutMs } : {}),
-      ...(knobs.priority !== undefined ? { priority: knobs.priority } : {}),
-      ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
-    });
-    const wanted = decoded.outputs ?? Object.keys(result.outputs);
-    const outputs = wanted.filter((n) => n in result.outputs).map((n) => workflowOutputToOipTensor(n, result.outputs[n]));
-    const encoded = encodeOipResponse(
-      { name, version: workflow.version, ...(decoded.id !== undefined ? { id: decoded.id } : {}) },
-      outputs,
-      decoded.isBinaryOutput,
-    );
+    const encoded = await this.oip.infer(model, version, httpBodyOf(request), OIP_HTTP_CODEC, httpOperationContext(request, reply, 'v2'));
     if (encoded.kind === 'json') return encoded.body;
     void reply.header('content-type', 'application/octet-stream').header(HEADER_LENGTH, String(encoded.headerLength));
     return encoded.body;

@@ -1,12 +1,11 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { observedRequestId } from '../common/request-observer.js';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { knobsFromHeaders } from '../common/request-knobs.js';
-import { bodyBytes, mediaTypeOf } from '../common/request-body.js';
-import { chooseEnvelope, ENVELOPE_HEADER } from '../../common/envelope-choice.js';
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { handlerRequestOf } from './handler-request.js';
+import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { PredictionsOperation } from '../../operations/predictions-operation.js';
+import { httpBodyOf } from '../common/http-body.js';
+import { httpOperationContext } from '../common/http-operation-context.js';
+import { PREDICTIONS_HTTP_CODEC } from './predictions-http-codec.js';
 
 /** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */
 function askedEnvelope(request: FastifyRequest): string | undefined {
@@ -15,10 +14,18 @@ function askedEnvelope(request: FastifyRequest): string | undefined {
   return typeof query === 'string' ? query : typeof header === 'string' ? header : undefined;
 }
 
-/** TorchServe's inference route: the model's handler interprets the body. */
+/**
+ * TorchServe's inference route: the model's handler interprets the body. The work is the
+ * transport-neutral {@link PredictionsOperation}, within the budget made from the request's headers and
+ * its client's presence.
+ */
 @Controller('predictions')
 export class PredictionsController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  private readonly predictions: PredictionsOperation;
+
+  constructor(@Inject(ServingCore) core: ServingCore) {
+    this.predictions = new PredictionsOperation(core);
+  }
 
   /** Predicts with the model's default version. */
   @Post(':model')
@@ -39,20 +46,13 @@ export class PredictionsController {
     return this.run(model, version, request, reply);
   }
 
+  /** The handler's answer as the framework writes a value, or an envelope's body with its media type. */
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const resolved = this.core.registry.resolve(model, version); // an unknown model is a 404 whatever the body holds
-    const envelope = chooseEnvelope(askedEnvelope(request), resolved.manifest.envelope, this.core.envelopes);
-    const target = { model, ...(version !== undefined ? { version } : {}), ...knobsFromHeaders(request, reply), api: 'predictions', requestId: observedRequestId(request) };
-    if (envelope === undefined) return (await this.core.inference.predict({ ...target, request: handlerRequestOf(request) })).result;
-    const body = bodyBytes(request);
-    const charset = charsetOf(request.headers['content-type']);
-    const answer = await this.core.inference.predictEnveloped({
-      ...target,
-      envelope,
-      body: { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: mediaTypeOf(request), ...(charset !== undefined ? { charset } : {}) },
-    });
-    const { body: responseBody, contentType } = answer.result;
+    const context = httpOperationContext(request, reply, 'predictions');
+    const answer = await this.predictions.predict(model, version, askedEnvelope(request), httpBodyOf(request), PREDICTIONS_HTTP_CODEC, context);
+    if (answer.kind === 'answer') return answer.value;
+    const { body, contentType } = answer.response;
     if (contentType !== undefined) void reply.type(contentType);
-    return responseBody instanceof Uint8Array ? Buffer.from(responseBody.buffer, responseBody.byteOffset, responseBody.byteLength) : responseBody;
+    return body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body;
   }
 }

@@ -1,11 +1,10 @@
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError, type ErrorCode } from '../../../common/errors/index.js';
 
 /** Raw query parameters as Fastify parses them (repeated keys become lists). */
 export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
 
-function bad(message: string): SluiceError {
-  return new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', message);
-}
+/** The codes a refused query parameter may carry: the management API's, or a plain invalid request's (plugin endpoints on the inference port). */
+export type QueryErrorCode = Extract<ErrorCode, 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' | 'SLUICE_REQUEST_INVALID'>;
 
 /** How a {@link QueryReader} reads what it is given. */
 export interface QueryReaderOptions {
@@ -18,18 +17,29 @@ export interface QueryReaderOptions {
 
 /**
  * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
- * silently), integers, decimals and booleans must be exactly that, and every error names the parameter.
+ * silently), a parameter given more than once too, integers, decimals and booleans must be exactly that,
+ * and every error names the parameter.
  */
 export class QueryReader {
+  private readonly code: QueryErrorCode;
+  private readonly options: QueryReaderOptions;
+
+  /** `how`: the code of a refusal (default `SLUICE_MANAGEMENT_INVALID_ARGUMENT`), or how to read the query. */
   constructor(
     private readonly query: RawQuery,
     allowed: readonly string[],
-    private readonly options: QueryReaderOptions = {},
+    how: QueryErrorCode | QueryReaderOptions = 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
   ) {
+    this.code = typeof how === 'string' ? how : 'SLUICE_MANAGEMENT_INVALID_ARGUMENT';
+    this.options = typeof how === 'string' ? {} : how;
     const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
-      throw bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
+      throw this.bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
     }
+  }
+
+  private bad(message: string): SluiceError {
+    return new SluiceError(this.code, message);
   }
 
   /** Refuses any query parameter, for a route that takes none: a misplaced one must not pass silently. */
@@ -51,7 +61,7 @@ export class QueryReader {
   /** A required string parameter. */
   requiredString(name: string): string {
     const value = this.string(name);
-    if (value === undefined || value === '') throw bad(`query parameter \`${name}\` is required`);
+    if (value === undefined || value === '') throw this.bad(`query parameter \`${name}\` is required`);
     return value;
   }
 
@@ -60,7 +70,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
     }
     return Number(value);
   }
@@ -70,7 +80,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw bad(`query parameter \`${name}\` must be a number between ${min} and ${max} (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be a number between ${min} and ${max} (fractions allowed, such as 0.5), got ${JSON.stringify(value)}`);
     }
     return Number(value);
   }
@@ -81,7 +91,7 @@ export class QueryReader {
     if (value === undefined) return undefined;
     const parts = value === '' ? [] : value.split(',').map((part) => part.trim());
     if (!parts.every((part) => /^\d+$/.test(part) && Number(part) >= min && Number(part) <= max)) {
-      throw bad(`query parameter \`${name}\` must be integers between ${min} and ${max} separated by commas, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be integers between ${min} and ${max} separated by commas, got ${JSON.stringify(value)}`);
     }
     return parts.map(Number);
   }
@@ -91,7 +101,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!(allowed as readonly string[]).includes(value)) {
-      throw bad(`query parameter \`${name}\` must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+      throw this.bad(`query parameter \`${name}\` must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
     }
     return value as T;
   }
@@ -100,13 +110,13 @@ export class QueryReader {
   boolean(name: string): boolean | undefined {
     const value = this.string(name);
     if (value === undefined) return undefined;
-    if (value !== 'true' && value !== 'false') throw bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
+    if (value !== 'true' && value !== 'false') throw this.bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
     return value === 'true';
   }
 
   private raw(name: string): string | undefined {
     const value = this.query[name];
-    if (Array.isArray(value)) throw bad(`query parameter \`${name}\` is given more than once`);
+    if (Array.isArray(value)) throw this.bad(`query parameter \`${name}\` is given more than once`);
     return value;
   }
 }

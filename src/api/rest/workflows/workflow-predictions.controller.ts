@@ -1,30 +1,38 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { workflowAnswerOf } from '../../common/workflow-body.js';
-import { workflowValueToJson } from '../../common/workflow-json.js';
-import { workflowInputsOf, workflowRunOptions } from './workflow-request.js';
+import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
+import { httpBodyOf } from '../common/http-body.js';
+import { httpOperationContext } from '../common/http-operation-context.js';
+import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
+import { debugFlag } from './workflow-request.js';
 
-/** TorchServe's workflow inference route. */
+/** TorchServe's workflow inference route, over the transport-neutral {@link PredictionsOperation}. */
 @Controller('wfpredict')
 export class WorkflowPredictionsController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  private readonly predictions: PredictionsOperation;
+
+  constructor(@Inject(ServingCore) core: ServingCore) {
+    this.predictions = new PredictionsOperation(core);
+  }
 
   /**
-   * Runs a workflow. A workflow with one output answers that output's value (TorchServe's single leaf),
-   * several answer an object keyed by output. `?debug=true` answers `{outputs, debug}` with per-node
-   * timings and the skipped nodes.
+   * Runs a workflow, within the budget made from the request's headers and its client's presence (the
+   * run is cancelled when the client goes away). A workflow with one output answers that output's value
+   * (TorchServe's single leaf), several answer an object keyed by output. `?debug=true` answers
+   * `{outputs, debug}` with per-node timings and the skipped nodes.
    */
   @Post(':name')
   @HttpCode(200)
   async run(@Param('name') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
-    const workflow = this.core.workflows.get(name);
-    const inputs = workflowInputsOf(request, workflow.plan.workflow);
-    const options = workflowRunOptions(request, reply);
-    const { result } = await this.core.workflowService.run(name, inputs, options);
-    const outputs = workflowValueToJson(result.outputs) as Record<string, unknown>;
-    if (options.debug === true) return { outputs, debug: result.debug };
-    const answer = workflowAnswerOf(outputs, workflow.plan.workflow);
+    const query = request.query as Record<string, string | string[] | undefined>;
+    // Read when the run is set up, once the workflow and the body are known to be good.
+    const options: WorkflowPredictionOptions = {
+      get debug() {
+        return debugFlag(query['debug']);
+      },
+    };
+    const answer = await this.predictions.runWorkflow(name, httpBodyOf(request), PREDICTIONS_HTTP_CODEC, httpOperationContext(request, reply, 'predictions'), options);
     // A bare string would go out as text/plain; the answer is JSON whatever its shape.
     if (typeof answer === 'string') {
       void reply.header('content-type', 'application/json; charset=utf-8');

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../common/errors/index.js';
+import { RequestBudget, signalCancellation } from '../../../common/request-budget.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../plugins/sdk/node-handler.js';
 import type { InferenceService } from '../../inference-service.js';
 import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';
@@ -30,7 +31,8 @@ function modelNodeHandler(workflow: string, spec: TorchServeSpec, node: string, 
       const answer = await inference.predict({
         model,
         request: { body, contentType: body instanceof Uint8Array ? 'application/octet-stream' : 'application/json' },
-        isCancelled: () => context.signal.aborted,
+        // The node's signal aborts when its attempt times out or its run ends.
+        budget: RequestBudget.of({ cancellation: signalCancellation(context.signal) }),
         gather: true,
         api: 'workflow',
         ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),

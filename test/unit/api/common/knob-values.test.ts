@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { oipParameterKnobs, positiveInteger } from '../../../../src/api/common/knob-values.js';
+import { budgetOfKnobs, oipParameterKnobs, positiveInteger, withOipParameters } from '../../../../src/api/common/knob-values.js';
+import { NOT_CANCELLED, RequestBudget } from '../../../../src/common/request-budget.js';
 
 describe('positiveInteger', () => {
   it('reads a number or digits as text', () => {
@@ -27,5 +28,38 @@ describe('positiveInteger', () => {
 describe('oipParameterKnobs', () => {
   it('reads the timeout in microseconds', () => {
     expect(oipParameterKnobs({ priority: 2, timeout: 1500 })).toEqual({ priority: 2, timeoutMs: 1.5 });
+  });
+});
+
+describe('budgetOfKnobs', () => {
+  it('reads the priority and own timeout from their text', () => {
+    const budget = budgetOfKnobs({ priority: '2', timeout: '250' }, 'header', { cancellation: NOT_CANCELLED });
+    expect({ priority: budget.priority, timeoutMs: budget.timeoutMs, deadline: budget.deadline }).toEqual({ priority: 2, timeoutMs: 250, deadline: Infinity });
+  });
+
+  it('names the carrier of a knob it refuses', () => {
+    expect(() => budgetOfKnobs({ priority: undefined, timeout: 'soon' }, 'metadata', { cancellation: NOT_CANCELLED })).toThrow(
+      'the x-sluice-timeout-ms metadata must be an integer of at least 1, got "soon"',
+    );
+  });
+
+  it('takes the client’s deadline as the hard deadline', () => {
+    const before = performance.now();
+    const budget = budgetOfKnobs({ priority: undefined, timeout: undefined }, 'metadata', { deadlineMs: 500, cancellation: NOT_CANCELLED });
+    expect(budget.deadline).toBeGreaterThanOrEqual(before + 500);
+  });
+});
+
+describe('withOipParameters', () => {
+  it('keeps the header’s own timeout when parameters.timeout is longer', () => {
+    expect(withOipParameters(RequestBudget.of({ timeoutMs: 20 }, 0), { timeout: 60_000_000 }).timeoutMs).toBe(20);
+  });
+
+  it('takes parameters.timeout when it is shorter than the header’s', () => {
+    expect(withOipParameters(RequestBudget.of({ timeoutMs: 20 }, 0), { timeout: 5000 }).timeoutMs).toBe(5);
+  });
+
+  it('lets parameters.priority replace the header’s', () => {
+    expect(withOipParameters(RequestBudget.of({ priority: 3 }, 0), { priority: 1 }).priority).toBe(1);
   });
 });

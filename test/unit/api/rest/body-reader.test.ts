@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { OVERSIZED_BODY_DRAIN_BYTES, readBody } from '../../../../src/api/rest/common/body-reader.js';
+import { dropUnreadBody, OVERSIZED_BODY_DRAIN_BYTES, readBody } from '../../../../src/api/rest/common/body-reader.js';
 
 /** A request stream with the given headers that sends `chunks`. */
 function request(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
@@ -68,6 +68,22 @@ describe('readBody', () => {
     await expect(readBody(stream as unknown as IncomingMessage, 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
   });
 
+  it('refuses a body with a content coding once the rest of it has been read and dropped', async () => {
+    const stream = request([Buffer.alloc(10)], { 'content-length': '10', 'content-encoding': 'gzip' });
+    let ended = false;
+    stream.once('end', () => {
+      ended = true;
+    });
+    await expect(readBody(stream, 100)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' });
+    expect(ended).toBe(true);
+  });
+
+  it('refuses at once, unread, a body with a content coding declaring more than OVERSIZED_BODY_DRAIN_BYTES', async () => {
+    const stream = new PassThrough();
+    Object.assign(stream, { headers: { 'content-length': String(OVERSIZED_BODY_DRAIN_BYTES + 1), 'content-encoding': 'gzip' } });
+    await expect(readBody(stream as unknown as IncomingMessage, 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE' });
+  });
+
   it('refuses an oversized body whose client closes the connection while it is being dropped', async () => {
     await expect(readBody(abandonedRequest([Buffer.alloc(3)], { 'content-length': '10' }), 4)).rejects.toMatchObject({ code: 'SLUICE_REQUEST_TOO_LARGE' });
   });
@@ -122,5 +138,39 @@ describe('readBody', () => {
       code: 'SLUICE_REQUEST_INVALID',
       message: 'the client closed the connection after 0 of its 5 body bytes',
     });
+  });
+});
+
+describe('dropUnreadBody', () => {
+  /** A request stream that sends `chunks` and then ends, marked complete as Node's parser does. */
+  function arriving(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
+    const stream = request(chunks, headers);
+    Object.assign(stream, { complete: false });
+    stream.once('end', () => Object.assign(stream, { complete: true }));
+    return stream;
+  }
+
+  it('resolves true once the rest of the body has arrived, and drops it', async () => {
+    const stream = arriving([Buffer.alloc(10), Buffer.alloc(10)], { 'content-length': '20' });
+    await expect(dropUnreadBody(stream)).resolves.toBe(true);
+    expect(stream.readableEnded).toBe(true);
+  });
+
+  it('resolves true at once for a body that has all arrived', async () => {
+    const stream = new PassThrough();
+    Object.assign(stream, { headers: {}, complete: true });
+    await expect(dropUnreadBody(stream as unknown as IncomingMessage)).resolves.toBe(true);
+  });
+
+  it('resolves false at once, unread, for a declared length over OVERSIZED_BODY_DRAIN_BYTES', async () => {
+    const stream = new PassThrough();
+    Object.assign(stream, { headers: { 'content-length': String(OVERSIZED_BODY_DRAIN_BYTES + 1) }, complete: false });
+    await expect(dropUnreadBody(stream as unknown as IncomingMessage)).resolves.toBe(false);
+  });
+
+  it('resolves false when the client closes the connection before the body has arrived', async () => {
+    const stream = abandonedRequest([Buffer.alloc(3)], { 'content-length': '10' });
+    Object.assign(stream, { complete: false });
+    await expect(dropUnreadBody(stream)).resolves.toBe(false);
   });
 });

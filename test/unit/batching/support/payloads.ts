@@ -1,3 +1,4 @@
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import { Payload } from '../../../../src/batching/payload.js';
 import { PriorityQueues } from '../../../../src/batching/priority-queues.js';
 
@@ -13,7 +14,7 @@ export interface PayloadShape {
 export function payload(sequence: number, shape: PayloadShape = {}): Payload {
   const key = shape.key === null ? undefined : (shape.key ?? 'k');
   return new Payload(
-    { inputs: [], deadline: Infinity },
+    { inputs: [], budget: RequestBudget.of() },
     sequence,
     shape.priority ?? 1,
     shape.rows ?? 1,

@@ -277,6 +277,20 @@ describe('tensorFromJsonValues', () => {
     expect(tensorFromJsonValues('x', 'BYTES', [2], ['a', 'é']).data).toEqual([new Uint8Array([0x61]), new Uint8Array([0xc3, 0xa9])]);
   });
 
+  it('refuses a BYTES string holding a lone surrogate, naming the input and the element, instead of encoding it as U+FFFD', () => {
+    expect(() => tensorFromJsonValues('x', 'BYTES', [2], ['a', 'b\ud800c'])).toThrow(
+      expect.objectContaining({
+        code: 'SLUICE_TENSOR_INVALID_VALUE',
+        message:
+          'input `x`: BYTES element 1 holds the lone UTF-16 surrogate \\ud800, which is no character and has no UTF-8 encoding; send text only (a character beyond U+FFFF as both halves of its surrogate pair)',
+      }),
+    );
+  });
+
+  it('encodes a character beyond U+FFFF, a surrogate pair, as its four UTF-8 bytes', () => {
+    expect(tensorFromJsonValues('x', 'BYTES', [1], ['\ud83d\ude00']).data).toEqual([new Uint8Array([0xf0, 0x9f, 0x98, 0x80])]);
+  });
+
   it('refuses a non-string for BYTES', () => {
     expect(() => tensorFromJsonValues('x', 'BYTES', [2], ['a', 1])).toThrow(
       expect.objectContaining({ code: 'SLUICE_TENSOR_INVALID_VALUE', message: 'input `x`: element 1 is 1, expected a string for BYTES' }),

@@ -219,8 +219,8 @@ describe('extractModelArchive', () => {
       [
         'too many entries',
         () => gzipOf([archiveManifestEntry(FILES), ...fileEntries(), { header: { name: 'c' }, content: 'c' }, { header: { name: 'd' }, content: 'd' }]),
-        'SLUICE_ARCHIVE_INVALID',
-        () => 'has more than 3 entries, the most an archive may have; remove files the model does not need',
+        'SLUICE_ARCHIVE_ENTRY_TOO_LARGE',
+        () => 'has more than 3 entries, the most an archive may have; remove files the model does not need, or raise archive.maxEntries if it really needs them',
         { maxEntries: 3 },
       ],
       [
@@ -352,6 +352,21 @@ describe('extractModelArchive', () => {
         message: `${finalDir}: is not a directory, and this archive is unpacked there (a file or a symbolic link stands in its place); remove it and register the archive again`,
       });
       expect(await readdir(join(store, '.extracted'))).toEqual([finalDir.slice(join(store, '.extracted').length + 1)]);
+    });
+
+    it('reports an archive cut off while an entry is being written as truncated', async () => {
+      // Bytes gzip cannot shrink, so that most cuts fall inside this entry's data.
+      let seed = 1;
+      const noise = Buffer.from(Array.from({ length: 256 * 1024 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23));
+      const whole = await buildArchive({ ...FILES, 'noise.bin': noise });
+      const otherwise: string[] = [];
+      for (let part = 1; part < 32; part++) {
+        const cut = Math.floor((whole.length * part) / 32);
+        const { message } = await extractionError(whole.subarray(0, cut));
+        if (message !== `${archive}: is truncated (the compressed data ends early); copy or download the archive again`) otherwise.push(`${cut}: ${message}`);
+      }
+      expect(otherwise).toEqual([]);
+      await expectNothingWritten();
     });
 
     it('reports a missing archive file', async () => {

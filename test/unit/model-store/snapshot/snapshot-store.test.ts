@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SnapshotStore, type Snapshot } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
@@ -56,6 +56,11 @@ describe('SnapshotStore', () => {
     const next: Snapshot = { ...SNAPSHOT, models: [SNAPSHOT.models[0]!] };
     await store.write(next);
     expect(await store.read()).toEqual(next);
+  });
+
+  it('creates its missing directory with mode 0700: by default token-auth keeps its keys there too', async () => {
+    await new SnapshotStore(file).write(SNAPSHOT);
+    expect(((await stat(join(root, 'state'))).mode & 0o777).toString(8)).toBe('700');
   });
 
   it('leaves only the snapshot file in its directory', async () => {

@@ -6,6 +6,8 @@ import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { LogFields, Logger } from '../../../../src/common/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/plugins/sdk/index.js';
 import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
+import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
+import { lookedAtCancellation } from '../../../support/cancellations.js';
 import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/handler-pool.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
@@ -256,7 +258,7 @@ describe('HandlerPool', () => {
     const temp = await makeTempDir();
     const pool = newPool();
     const first = await preprocess(pool, {});
-    const stuck = preprocess(pool, { holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context(), performance.now() + 300));
+    const stuck = preprocess(pool, { holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 300 })));
     await expect(stuck).rejects.toThrow(SluiceError);
     await expect(stuck).rejects.toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
@@ -276,7 +278,7 @@ describe('HandlerPool', () => {
     const lines: Line[] = [];
     const busy = preprocess(pool, { log: 'holding', holdUntil: release }, context({ lines }));
     await lineWritten(lines, 'holding');
-    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 100));
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 100 })));
     await expect(waiting).rejects.toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
       message: expect.stringMatching(
@@ -322,7 +324,7 @@ describe('HandlerPool', () => {
 
   it('takes a waiting call out when its own timeout passes', async () => {
     const { pool, release } = await heldPool();
-    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { queueDeadline: performance.now() + 100 }));
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000, timeoutMs: 100 }), { ownTimeoutEndsWait: true }));
     await expect(waiting).rejects.toMatchObject({
       code: 'SLUICE_RESPONSE_TIMEOUT',
       message: expect.stringMatching(
@@ -333,7 +335,7 @@ describe('HandlerPool', () => {
   }, 30_000);
 
   it('does not stop a running call for its own timeout: that bounds the wait for a thread only', async () => {
-    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), performance.now() + 60_000, { queueDeadline: performance.now() }));
+    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000, timeoutMs: 0 }), { ownTimeoutEndsWait: true }));
     expect(prepared.inputs[0]?.data).toEqual(new Float32Array([1, 2, 3, 4]));
   });
 
@@ -341,7 +343,7 @@ describe('HandlerPool', () => {
     const { pool, release } = await heldPool();
     let gone = false;
     const lines: Line[] = [];
-    const waiting = preprocess(pool, { log: 'ran' }, new BoundedHandlerContext(context({ lines }), performance.now() + 60_000, { isCancelled: () => gone }));
+    const waiting = preprocess(pool, { log: 'ran' }, new BoundedHandlerContext(context({ lines }), RequestBudget.of({ deadlineMs: 60_000, cancellation: lookedAtCancellation(() => gone) })));
     const dropped = expect(waiting).rejects.toThrow(new SluiceError('SLUICE_REQUEST_INVALID', "the client went away while the request's preprocess waited for a handler thread; it was not run"));
     gone = true;
     await release();
@@ -352,7 +354,7 @@ describe('HandlerPool', () => {
   it('takes a waiting call out at once when its client’s signal aborts', async () => {
     const { pool, release } = await heldPool();
     const client = new AbortController();
-    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { clientSignal: client.signal }));
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000, cancellation: signalCancellation(client.signal) })));
     client.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'SLUICE_REQUEST_INVALID' });
     await release();
@@ -360,7 +362,7 @@ describe('HandlerPool', () => {
 
   it('refuses a preprocess with SLUICE_QUEUE_FULL once its version has jobQueueSize calls waiting for a thread', async () => {
     const { pool, release } = await heldPool();
-    const bounded = (): HandlerContext => new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1 });
+    const bounded = (): HandlerContext => new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000 }), { waitLimit: 1 });
     const waiting = preprocess(pool, {}, bounded());
     await expect(preprocess(pool, {}, bounded())).rejects.toThrow(
       new SluiceError('SLUICE_QUEUE_FULL', 'model `iris` version `1` already has 1 requests waiting for a handler thread (its jobQueueSize); retry after 1 s or raise jobQueueSize', {
@@ -375,9 +377,9 @@ describe('HandlerPool', () => {
   it('does not count waiting calls whose client left against jobQueueSize', async () => {
     const { pool, release } = await heldPool();
     let gone = false;
-    const left = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1, isCancelled: () => gone }));
+    const left = preprocess(pool, {}, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000, cancellation: lookedAtCancellation(() => gone) }), { waitLimit: 1 }));
     gone = true;
-    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), performance.now() + 60_000, { waitLimit: 1 }));
+    const waiting = preprocess(pool, {}, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000 }), { waitLimit: 1 }));
     await expect(left).rejects.toMatchObject({ code: 'SLUICE_REQUEST_INVALID' });
     await release();
     expect((await waiting).state?.preprocessThread).not.toBe(threadId);
@@ -388,7 +390,7 @@ describe('HandlerPool', () => {
     const pool = newPool();
     await preprocess(pool, {});
     const lines: Line[] = [];
-    const stuck = preprocess(pool, { log: 'holding', holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context({ lines }), performance.now() + 1_000));
+    const stuck = preprocess(pool, { log: 'holding', holdUntil: join(temp.dir, 'never') }, new BoundedHandlerContext(context({ lines }), RequestBudget.of({ deadlineMs: 1_000 })));
     await lineWritten(lines, 'holding');
     const closed = pool.close().then(() => 'closed');
     await expect(stuck).rejects.toMatchObject({ code: 'SLUICE_RESPONSE_TIMEOUT', message: expect.stringContaining('and the thread was stopped') as unknown });
@@ -397,7 +399,7 @@ describe('HandlerPool', () => {
   }, 30_000);
 
   it('lets a call that ends before its deadline answer as usual', async () => {
-    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), performance.now() + 60_000));
+    const prepared = await preprocess(shared, { features: [1, 2, 3, 4] }, new BoundedHandlerContext(context(), RequestBudget.of({ deadlineMs: 60_000 })));
     expect(prepared.inputs[0]?.data).toEqual(new Float32Array([1, 2, 3, 4]));
   });
 

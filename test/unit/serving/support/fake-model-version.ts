@@ -1,4 +1,5 @@
 import type { AutoscaleSettings } from '../../../../src/batching/autoscaler.js';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import type { InferenceJob } from '../../../../src/batching/scheduler.js';
 import type { ModelManifest } from '../../../../src/model-store/index.js';
 import type { Handler } from '../../../../src/plugins/sdk/handler.js';
@@ -52,5 +53,5 @@ export function fakeModelVersion(options: FakeVersionOptions = {}): { version: M
 
 /** A job for input {@link taggedInput} `tag` with no deadline. */
 export function jobOf(tag: number): InferenceJob {
-  return { inputs: [taggedInput(tag)], deadline: Infinity };
+  return { inputs: [taggedInput(tag)], budget: RequestBudget.of() };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
 import { SluiceError } from '../../../../src/common/errors/index.js';
 import type { NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
 import { Gate, never } from '../support/gate.js';
@@ -57,7 +58,7 @@ describe('timeouts and cancellation', () => {
   it('cancels outstanding nodes at the request’s deadline', async () => {
     const { harness, context } = hanging();
     const plan = harness.plan(workflow('deadline').handler('stuck', 't/hang', {}, { timeoutMs: 3_600_000 }).output('out', 'stuck.out'));
-    await expect(harness.run(plan, {}, { timeoutMs: 20 })).rejects.toMatchObject({
+    await expect(harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 20 }) })).rejects.toMatchObject({
       code: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED',
       message: 'workflow `deadline` did not finish within 20 ms; still running: stuck',
       details: { workflow: 'deadline', timeoutMs: 20, running: ['stuck'] },
@@ -73,7 +74,7 @@ describe('timeouts and cancellation', () => {
     const gate = new Gate();
     const harness = new WorkflowHarness().handler('t/slow', { inputs: [], outputs: { out: {} }, run: () => gate.opened.then(() => ({ out: 'done' })) });
     const plan = harness.plan(workflow('patient').handler('slow', 't/slow').output('out', 'slow.out'));
-    const run = harness.run(plan, {}, { timeoutMs: 2 ** 31 });
+    const run = harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 2 ** 31 }) });
     await new Promise((resolve) => setTimeout(resolve, 20));
     gate.open();
     expect((await run).outputs).toEqual({ out: 'done' });
@@ -86,7 +87,7 @@ describe('timeouts and cancellation', () => {
     const { harness, started, context } = hanging();
     const plan = harness.plan(workflow('abort').handler('stuck', 't/hang').output('out', 'stuck.out'));
     const client = new AbortController();
-    const run = harness.run(plan, {}, { signal: client.signal });
+    const run = harness.run(plan, {}, { budget: RequestBudget.of({ cancellation: signalCancellation(client.signal) }) });
     await started.opened;
     client.abort();
     await expect(run).rejects.toMatchObject({
@@ -103,7 +104,7 @@ describe('timeouts and cancellation', () => {
     const { harness, started } = hanging();
     const plan = harness.plan(workflow('abort').handler('stuck', 't/hang').output('out', 'stuck.out'));
     const server = new AbortController();
-    const run = harness.run(plan, {}, { signal: server.signal });
+    const run = harness.run(plan, {}, { budget: RequestBudget.of({ cancellation: signalCancellation(server.signal) }) });
     await started.opened;
     const stopping = new SluiceError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is stopping');
     server.abort(stopping);
@@ -116,7 +117,7 @@ describe('timeouts and cancellation', () => {
   it('starts nothing when the signal is already aborted', async () => {
     const { harness } = hanging();
     const plan = harness.plan(workflow('late').handler('a', 't/pass', { in: { value: 1 } }).output('out', 'a.out'));
-    await expect(harness.run(plan, {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(harness.run(plan, {}, { budget: RequestBudget.of({ cancellation: signalCancellation(AbortSignal.abort()) }) })).rejects.toMatchObject({
       code: 'SLUICE_WORKFLOW_CANCELLED',
       message: 'workflow `late` was cancelled; no node was running',
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import { loadWorkflow } from '../../../../src/workflow/index.js';
 import { Gate } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
@@ -59,7 +60,7 @@ describe('executing a DAG', () => {
         .handler('join', 't/join', { a: 'left.out', b: 'right.out' })
         .output('out', 'join.out'),
     );
-    expect(await harness.run(plan, { x: 1 }, { timeoutMs: 5000 })).toEqual({ outputs: { out: 'L1+R1' } });
+    expect(await harness.run(plan, { x: 1 }, { budget: RequestBudget.of({ timeoutMs: 5000 }) })).toEqual({ outputs: { out: 'L1+R1' } });
   });
 
   /*
@@ -95,7 +96,7 @@ describe('executing a DAG', () => {
         .output('c', 'c.out')
         .output('d', 'd.out'),
     );
-    expect(await harness.run(plan, {}, { timeoutMs: 5000 })).toEqual({ outputs: { c: 'a', d: 'b' } });
+    expect(await harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 5000 }) })).toEqual({ outputs: { c: 'a', d: 'b' } });
     expect(harness.started).toEqual(['a', 'b', 'c', 'd']);
   });
 

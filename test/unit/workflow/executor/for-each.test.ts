@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import type { Tensor } from '../../../../src/common/tensor/index.js';
 import { Gate, never } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
@@ -30,7 +31,7 @@ describe('forEach', () => {
       },
     });
     const plan = harness.plan(workflow('order').handler('list', 't/list').handler('each', 't/slow', { i: '$item' }, { forEach: 'list.items' }).output('out', 'each.out'));
-    expect((await harness.run(plan, {}, { timeoutMs: 5000 })).outputs).toEqual({ out: ['item0', 'item1', 'item2'] });
+    expect((await harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 5000 }) })).outputs).toEqual({ out: ['item0', 'item1', 'item2'] });
   });
 
   /*
@@ -58,7 +59,7 @@ describe('forEach', () => {
         .node('score', { model: 'scorer', forEach: '$request.rows', inputs: { x: '$item' } })
         .output('out', 'score.y'),
     );
-    const result = await harness.run(plan, { rows: [[1, 2], [3, 4], [5, 6]] }, { timeoutMs: 5000 });
+    const result = await harness.run(plan, { rows: [[1, 2], [3, 4], [5, 6]] }, { budget: RequestBudget.of({ timeoutMs: 5000 }) });
     expect((result.outputs['out'] as Tensor[]).map((t) => Array.from(t.data as Float32Array))).toEqual([[3], [7], [11]]);
     expect(harness.modelCalls.map((call) => call.inputs['x']?.shape)).toEqual([[1, 2], [1, 2], [1, 2]]);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import { packageRoot } from '../../../../src/common/package-root.js';
 import type { Tensor } from '../../../../src/common/tensor/index.js';
 import { executeWorkflow, loadWorkflow } from '../../../../src/workflow/index.js';
@@ -62,7 +63,7 @@ describe('the OCR example workflow', () => {
     const text = readFileSync(join(packageRoot(), 'test', 'fixtures', 'workflows', 'valid', 'ocr.yaml'), 'utf8');
     const { plan, warnings } = loadWorkflow(text, { file: 'ocr.yaml', catalog: harness.catalog() });
     expect(warnings).toEqual([]);
-    const result = await executeWorkflow(plan, { image: new Uint8Array([137, 80, 78, 71]) }, harness.services(), { debug: true, timeoutMs: 5000 });
+    const result = await executeWorkflow(plan, { image: new Uint8Array([137, 80, 78, 71]) }, harness.services(), { debug: true, budget: RequestBudget.of({ timeoutMs: 5000 }) });
     expect(result.outputs).toEqual({ text: ['line 1', 'line 2', 'line 3'], boxes: [[0, 0], [0, 10], [0, 20]] });
     expect(harness.modelCalls.map((call) => [call.node, call.model])).toEqual([
       ['detect', 'ppocr-det'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import type { NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
 import { flaky } from '../support/flaky-handler.js';
 import { Gate, never } from '../support/gate.js';
@@ -66,7 +67,7 @@ describe('the deadline of a whole run', () => {
   it('ends the run at the request’s deadline when it comes first', async () => {
     const { harness } = hanging();
     const plan = harness.plan(workflow('bounded').responseTimeout(HOUR).handler('stuck', 't/hang', {}, { timeoutMs: HOUR }).output('out', 'stuck.out'));
-    await expect(harness.run(plan, {}, { timeoutMs: 20 })).rejects.toMatchObject({
+    await expect(harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 20 }) })).rejects.toMatchObject({
       code: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED',
       message: 'workflow `bounded` did not finish within 20 ms; still running: stuck',
       details: { timeoutMs: 20, limit: 'request' },
@@ -79,7 +80,7 @@ describe('the deadline of a whole run', () => {
   it('ends the run at its responseTimeoutMs when that comes before the request’s deadline', async () => {
     const { harness } = hanging();
     const plan = harness.plan(workflow('bounded').responseTimeout(20).handler('stuck', 't/hang', {}, { timeoutMs: HOUR }).output('out', 'stuck.out'));
-    await expect(harness.run(plan, {}, { timeoutMs: HOUR })).rejects.toMatchObject({ details: { timeoutMs: 20, limit: 'workflow' } });
+    await expect(harness.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: HOUR }) })).rejects.toMatchObject({ details: { timeoutMs: 20, limit: 'workflow' } });
   });
 
   /*

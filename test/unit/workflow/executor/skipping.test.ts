@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RequestBudget } from '../../../../src/common/request-budget.js';
 import { never } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';
@@ -186,7 +187,7 @@ describe('skipping', () => {
   it('waits for an earlier alternative even when a later one is ready', async () => {
     const h = harness().handler('t/hang', { inputs: [], outputs: { out: {} }, run: () => never() });
     const plan = h.plan(workflow('order').handler('slow', 't/hang').handler('fast', 't/tag', { in: { value: 'f' } }).output('out', 'slow.out ?? fast.out'));
-    await expect(h.run(plan, {}, { timeoutMs: 30 })).rejects.toMatchObject({
+    await expect(h.run(plan, {}, { budget: RequestBudget.of({ timeoutMs: 30 }) })).rejects.toMatchObject({
       code: 'SLUICE_WORKFLOW_DEADLINE_EXCEEDED',
       message: 'workflow `order` did not finish within 30 ms; still running: slow',
     });

@@ -72,13 +72,39 @@ describe('GrpcMessageDecoder', () => {
     );
   });
 
-  it('refuses a compressed message in an encoding it does not support with UNIMPLEMENTED', () => {
-    const framed = frameMessage(Buffer.from('zz'));
-    framed[0] = 1;
-    expect(() => pushed(new GrpcMessageDecoder(1024, 'gzip'), framed)).toThrow(expect.objectContaining({ code: status.UNIMPLEMENTED }));
+  it('refuses a compressed message in an encoding it does not support with UNIMPLEMENTED, naming the encodings it reads', () => {
+    const framed = frameMessage(Buffer.from('zz'), true);
+    expect(() => pushed(new GrpcMessageDecoder(1024, 'snappy'), framed)).toThrow(
+      expect.objectContaining({
+        code: status.UNIMPLEMENTED,
+        details: 'Received a message compressed with grpc-encoding "snappy", which this server does not decompress; compress with gzip or deflate, or send messages uncompressed (grpc-accept-encoding: identity,deflate,gzip)',
+        sluiceCode: 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
+      }),
+    );
+  });
+
+  it.each(['gzip', 'deflate', 'GZIP'])('hands on a message compressed with %s as it came, flagged compressed', (encoding) => {
+    const decoder = new GrpcMessageDecoder(1024, encoding);
+    const seen: [string, boolean][] = [];
+    const chunk = Buffer.concat([frameMessage(Buffer.from('packed'), true), frameMessage(Buffer.from('plain'))]);
+    decoder.push(chunk.subarray(0, 8), (message, compressed) => seen.push([message.toString(), compressed]));
+    decoder.push(chunk.subarray(8), (message, compressed) => seen.push([message.toString(), compressed]));
+    expect(seen).toEqual([
+      ['packed', true],
+      ['plain', false],
+    ]);
+  });
+
+  it('holds a compressed message to the limit by its compressed length, as soon as its prefix arrives', () => {
+    const prefix = frameMessage(Buffer.alloc(5), true).subarray(0, 5);
+    expect(() => pushed(new GrpcMessageDecoder(4, 'gzip'), prefix)).toThrow(expect.objectContaining({ code: status.RESOURCE_EXHAUSTED, details: 'Received message larger than max (5 vs. 4)' }));
   });
 
   it('frames a message with a zero flags byte and its big-endian length', () => {
     expect([...frameMessage(Buffer.from('ok'))]).toEqual([0, 0, 0, 0, 2, 0x6f, 0x6b]);
+  });
+
+  it('frames a compressed message with the flags byte 1', () => {
+    expect([...frameMessage(Buffer.from('ok'), true)]).toEqual([1, 0, 0, 0, 2, 0x6f, 0x6b]);
   });
 });

@@ -1,0 +1,27 @@
+import { charsetOf } from '../../../plugins/sdk/body-charset.js';
+import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import type { PredictionsCodec } from '../../operations/predictions-operation.js';
+import type { HttpBody } from '../common/http-body.js';
+import { mediaTypeOfHeader } from '../common/request-body.js';
+
+function bytesOf(body: Buffer): Uint8Array {
+  return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/**
+ * A TorchServe prediction body over HTTP. A handler sees parsed JSON for JSON media types (and for
+ * JSON-looking text sent as text/plain, form data or without a type, as `curl -d` does), raw bytes for
+ * everything else; a body read as text in a charset other than UTF-8 is refused. An envelope gets the
+ * bytes with the media type and charset.
+ */
+export const PREDICTIONS_HTTP_CODEC: PredictionsCodec<HttpBody> = {
+  handlerRequest: ({ body, headers }) => {
+    const contentType = headers['content-type'];
+    return handlerRequestFromBytes(bytesOf(body), mediaTypeOfHeader(contentType), charsetOf(contentType));
+  },
+  envelopeRequest: ({ body, headers }) => {
+    const contentType = headers['content-type'];
+    const charset = charsetOf(contentType);
+    return { body: bytesOf(body), contentType: mediaTypeOfHeader(contentType), ...(charset !== undefined ? { charset } : {}) };
+  },
+};
