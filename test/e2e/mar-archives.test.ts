@@ -106,7 +106,8 @@ describe('TorchServe .mar archives registered with POST /models', () => {
   ])('refuses %s with 400, writing nothing outside the store and leaving no temporary directory', async (_what, name, code, message) => {
     const { status, body } = await register(`url=${name}`);
     expect({ status, errorCode: (body as { errorCode: string }).errorCode.slice(0, code.length) }).toEqual({ status: 400, errorCode: code });
-    expect((body as { message: string }).message).toContain(`${join(t.config.modelStore, name)}: ${message}`);
+    // Named by its place in the store, never by where the server keeps the store.
+    expect((body as { message: string }).message.startsWith(`${name}: ${message}`)).toBe(true);
     expect((await extracted()).filter((d) => d.startsWith('.tmp'))).toEqual([]);
     expect(existsSync(join(t.config.modelStore, 'evil.txt'))).toBe(false);
     expect(existsSync(join(t.config.modelStore, '.extracted', 'evil.txt'))).toBe(false);
