@@ -2,8 +2,18 @@ import { isAbsolute, resolve } from 'node:path';
 import { SluiceError } from '../../src/plugins/sdk/index.js';
 import { KEY_FILE_LAYOUTS, type KeyFileLayout } from './key-file-layout.js';
 
+/**
+ * Keys every replica shares instead of keys each server makes: from a keys file (a mounted Secret), read
+ * again when it changes, or from the environment, read at start-up.
+ */
+export type SharedKeysOption =
+  | { readonly from: 'file'; readonly file: string; readonly reloadIntervalSeconds: number }
+  | { readonly from: 'environment' };
+
 /** token-auth's settings, defaults filled in and the key file's path absolute. */
 export interface TokenAuthOptions {
+  /** Where shared keys come from; undefined: the server makes its own keys and writes them to {@link keyFile}. */
+  readonly sharedKeys?: SharedKeysOption;
   /** Where the keys are written (mode 0600). */
   readonly keyFile: string;
   /** Field names of the key file: Sluice's, or TorchServe's `key_file.json` ones. */
@@ -20,6 +30,8 @@ export const TOKEN_AUTH_DEFAULTS = {
   keyFileLayout: 'sluice',
   expirationMinutes: 60,
   apiKeyExpirationMinutes: null,
+  keysFromEnvironment: false,
+  keysReloadIntervalSeconds: 10,
 } as const;
 
 function positiveNumber(config: Readonly<Record<string, unknown>>, key: string): number | undefined {
@@ -32,6 +44,29 @@ function positiveNumber(config: Readonly<Record<string, unknown>>, key: string):
     });
   }
   return value;
+}
+
+function invalid(key: string, expected: string, got: unknown): SluiceError {
+  return new SluiceError('SLUICE_PLUGIN_INVALID', `token-auth: \`config.${key}\` must be ${expected} (got ${JSON.stringify(got)})`, { plugin: 'token-auth', key });
+}
+
+/** The shared-keys settings: `keysFile` or `keysFromEnvironment`, not both; undefined when neither is set. */
+function sharedKeysOption(config: Readonly<Record<string, unknown>>, configDirectory: string): SharedKeysOption | undefined {
+  const file = config['keysFile'];
+  const fromEnvironment = config['keysFromEnvironment'] ?? TOKEN_AUTH_DEFAULTS.keysFromEnvironment;
+  const interval = config['keysReloadIntervalSeconds'] ?? TOKEN_AUTH_DEFAULTS.keysReloadIntervalSeconds;
+  if (file !== undefined && (typeof file !== 'string' || file === '')) throw invalid('keysFile', 'the path of a keys file', file);
+  if (typeof fromEnvironment !== 'boolean') throw invalid('keysFromEnvironment', 'true or false', fromEnvironment);
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0) throw invalid('keysReloadIntervalSeconds', 'an integer >= 0 (0: read the keys file at start-up only)', interval);
+  if (file !== undefined && fromEnvironment) {
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', 'token-auth: `config.keysFile` and `config.keysFromEnvironment` both say where the shared keys come from; set one of them', {
+      plugin: 'token-auth',
+      key: 'keysFile',
+    });
+  }
+  if (fromEnvironment) return { from: 'environment' };
+  if (file === undefined) return undefined;
+  return { from: 'file', file: isAbsolute(file) ? file : resolve(configDirectory, file), reloadIntervalSeconds: interval };
 }
 
 /**
@@ -51,7 +86,9 @@ export function tokenAuthOptions(config: Readonly<Record<string, unknown>>, conf
       key: 'keyFileLayout',
     });
   }
+  const sharedKeys = sharedKeysOption(config, configDirectory);
   return {
+    ...(sharedKeys === undefined ? {} : { sharedKeys }),
     keyFile: isAbsolute(keyFile) ? keyFile : resolve(configDirectory, keyFile),
     keyFileLayout: layout as KeyFileLayout,
     expirationMinutes: positiveNumber(config, 'expirationMinutes') ?? TOKEN_AUTH_DEFAULTS.expirationMinutes,

@@ -133,6 +133,10 @@ export class ServingCore {
         })),
       ),
     );
+    this.metrics.watchLoad(() =>
+      this.registry.all().map((v) => ({ model: v.name, version: v.version, queued: v.queue().pending, inFlight: v.requestsInFlight })),
+    );
+    this.telemetry.observeProcess();
     this.inference = new InferenceService(this.registry, this.metrics, this.hooks);
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
