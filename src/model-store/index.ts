@@ -25,7 +25,19 @@ export {
 } from './store/stale-temporaries.js';
 export { resolveStoreUrl } from './store/store-url-resolver.js';
 export { onnxFileNameOf, placeOnnxFile } from './store/onnx-file-placement.js';
-export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
+export { checkObjectStoreUrl, checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
+export { isObjectStoreUrl, parseObjectStoreUrl, type ObjectStoreLocation, type ObjectStoreScheme } from './sources/object-store-url.js';
+export type { ObjectStore, StoredObject } from './sources/object-store.js';
+export { ObjectStoreOpener } from './sources/object-store-opener.js';
+export {
+  fetchObjectStoreFile,
+  fetchObjectStoreModel,
+  type FetchedSource,
+  type ObjectStoreFetchOptions,
+  type ObjectStoreFileOptions,
+} from './sources/object-store-fetcher.js';
+export { SOURCES_DIR_NAME } from './sources/source-dirs.js';
+export { DownloadProgress, PROGRESS_INTERVAL_MS } from './sources/download-progress.js';
 export {
   downloadArchive,
   MAX_DOWNLOAD_REDIRECTS,
