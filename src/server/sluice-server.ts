@@ -194,6 +194,8 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
       ...(provider ? { auth: { api: name, provider, publicRoutes: new PublicRoutes(OPEN_HEALTH_ROUTES[name]) } } : {}),
       ...(endpoints.length > 0 ? { extend: (fastify, coreRoutes) => { mountPluginEndpoints(fastify, endpoints, coreRoutes, endpointContext, logger); } } : {}),
       ...(lane ? { lane: (context: LaneContext) => new InferenceLane(core, context) } : {}),
+      // TorchServe's management clients send `DELETE /models/x/`.
+      ignoreTrailingSlash: name === 'management',
     })).catch((error: unknown) => {
       throw listenFailure(error, [{ key: name, ...listener }]);
     });

@@ -607,7 +607,7 @@ describe('bad input', () => {
   });
 
   it('max_worker < min_worker → 400', async () => {
-    expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1`, { method: 'PUT' })).toMatchObject({
+    expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1&synchronous=true`, { method: 'PUT' })).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' },
     });

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   SLUICE_ARCHIVE_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_ARCHIVE_UNSAFE_PATH: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_ARCHIVE_ENTRY_TOO_LARGE: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
+  SLUICE_MAR_UNSUPPORTED: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_SNAPSHOT_INVALID: { category: 'INTERNAL', type: 'InternalServerException' },
   // Management API arguments.
   SLUICE_MANAGEMENT_INVALID_ARGUMENT: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },

@@ -172,6 +172,7 @@ export class InferenceLane implements RequestLane {
       const refusal = response.writableFinished ? undefined : refusalInFlight(request);
       if (refusal !== undefined) errorCode = refusal.error.code;
       const status = response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS);
+      if (status !== CLIENT_CLOSED_STATUS) observe.metrics?.httpAnswered(status);
       if (observe.accessLog) {
         const fields = accessLogFields({
           method: 'POST',

@@ -97,6 +97,15 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/v1/models',
+    operationId: 'kserveV1ListModels',
+    summary: 'KServe v1 model list',
+    tag: 'KServe v1',
+    answers: { '200': json('KServeV1ModelList', 'Every registered model, by name.') },
+    errors: [],
+  },
+  {
+    method: 'get',
     path: '/v1/models/{model}',
     operationId: 'kserveV1ModelStatus',
     summary: 'KServe v1 model status',
