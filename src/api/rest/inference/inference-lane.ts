@@ -27,6 +27,8 @@ export interface LaneRoute {
   /** The route pattern, as the access log names it. */
   readonly pattern: string;
   readonly model: string;
+  /** `POST`, or `PUT` for `/predictions`. */
+  readonly method: 'POST' | 'PUT';
 }
 
 const OIP_INFER = /^\/v2\/models\/([\w.~-]+)\/infer$/;
@@ -72,11 +74,11 @@ function contextOf({ request, response, requestId, traceContext }: LaneExchange,
 
 /**
  * Whether a route of `method` and `path` (a plugin endpoint's, with `:param` segments) could take requests
- * the lane would answer: a POST with the shape of one of its two routes. Fastify would route such a
+ * the lane would answer: a POST with the shape of one of its two routes, or a PUT to `/predictions/{model}`. Fastify would route such a
  * request to the endpoint (a fixed segment beats a parameter), so a port with one keeps the lane off.
  */
 export function shadowsLaneRoute(method: string, path: string): boolean {
-  return method === 'POST' && (/^\/predictions\/[^/]+$/.test(path) || /^\/v2\/models\/[^/]+\/infer$/.test(path));
+  return (method === 'POST' && (/^\/predictions\/[^/]+$/.test(path) || /^\/v2\/models\/[^/]+\/infer$/.test(path))) || (method === 'PUT' && /^\/predictions\/[^/]+$/.test(path));
 }
 
 /** What the lane asks of the model registry. */
@@ -84,27 +86,28 @@ export type LaneRegistry = Pick<ModelRegistry, 'has' | 'resolve'>;
 
 /**
  * The lane's route for `request`, or undefined when the request is for the framework: anything but a
- * `POST` to one of the two routes with a plain model name (no version, no query, no escapes), a model
+ * `POST` to one of the two routes (or a `PUT` to `/predictions`, as `curl -T` sends) with a plain model name (no version, no query, no escapes), a model
  * that is registered (workflows and unknown names are not), a declared `Content-Length` within `limit`,
  * and a JSON body (or, for OIP, the binary tensor extension); for `/predictions`, no envelope, asked or
  * declared by the model.
  */
 export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, registry: LaneRegistry, limit: number): LaneRoute | undefined {
   const { method, url = '', headers } = request;
-  if (method !== 'POST') return undefined;
+  if (method !== 'POST' && method !== 'PUT') return undefined;
   const declared = headers['content-length'];
   if (declared === undefined || headers['transfer-encoding'] !== undefined || !(Number(declared) <= limit)) return undefined;
   const mediaType = mediaTypeOfHeader(headers['content-type']);
   const oip = OIP_INFER.exec(url);
   if (oip?.[1] !== undefined) {
+    if (method !== 'POST') return undefined;
     if (headers[HEADER_LENGTH] === undefined && !isJsonMediaType(mediaType)) return undefined;
-    return registry.has(oip[1]) ? { kind: 'oip', pattern: '/v2/models/:model/infer', model: oip[1] } : undefined;
+    return registry.has(oip[1]) ? { kind: 'oip', pattern: '/v2/models/:model/infer', model: oip[1], method } : undefined;
   }
   const predictions = PREDICTIONS.exec(url);
   if (predictions?.[1] === undefined || !isJsonMediaType(mediaType) || headers[ENVELOPE_HEADER] !== undefined) return undefined;
   const model = predictions[1];
   if (!registry.has(model) || registry.resolve(model).manifest.envelope !== undefined) return undefined;
-  return { kind: 'predictions', pattern: '/predictions/:model', model };
+  return { kind: 'predictions', pattern: '/predictions/:model', model, method };
 }
 
 /**
@@ -140,7 +143,7 @@ export class InferenceLane implements RequestLane {
     this.answer(request, response, route).catch((error: unknown) => {
       // Every failure of a request is answered inside `answer`; this is the net for a fault of the lane
       // itself, which must cost this request only, never the process.
-      this.context.logger.error('request failed', { method: 'POST', url: request.url, code: 'SLUICE_INTERNAL', error });
+      this.context.logger.error('request failed', { method: route.method, url: request.url, code: 'SLUICE_INTERNAL', error });
       response.destroy();
     });
     return true;
@@ -156,7 +159,7 @@ export class InferenceLane implements RequestLane {
     const server = this.tracing
       ? startHttpServerSpan(
           this.tracing,
-          { method: 'POST', url, route: route.pattern, scheme: (socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', clientAddress: socket.remoteAddress, headers: request.headers },
+          { method: route.method, url, route: route.pattern, scheme: (socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', clientAddress: socket.remoteAddress, headers: request.headers },
           requestId,
         )
       : undefined;
@@ -174,7 +177,7 @@ export class InferenceLane implements RequestLane {
       const status = response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS);
       if (observe.accessLog) {
         const fields = accessLogFields({
-          method: 'POST',
+          method: route.method,
           url,
           route: route.pattern,
           status,
@@ -200,7 +203,7 @@ export class InferenceLane implements RequestLane {
       // A request the parser refused mid-body was counted with its refusal; its body then never ends.
       if (refusalInFlight(request) === undefined) observe.metrics?.errorAnswered(error.code, 'http');
       if (server !== undefined) noteSpanError(server.span, error, failure.status);
-      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
+      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: route.method, url, code: error.code, error: thrown });
       const headers = errorAnswerHeaders(failure);
       return { status: failure.status, contentType: ERROR_CONTENT_TYPE, payload: JSON.stringify(failure.body), ...(headers !== undefined ? { headers } : {}), closeConnection };
     };

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
@@ -38,6 +38,25 @@ export class PredictionsController {
   @Post(':model/:version')
   @HttpCode(200)
   async predictVersion(
+    @Param('model') model: string,
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    return this.run(model, version, request, reply);
+  }
+
+  /** {@link predict} for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+  @Put(':model')
+  @HttpCode(200)
+  async predictPut(@Param('model') model: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.run(model, undefined, request, reply);
+  }
+
+  /** {@link predictVersion} for PUT. */
+  @Put(':model/:version')
+  @HttpCode(200)
+  async predictVersionPut(
     @Param('model') model: string,
     @Param('version') version: string,
     @Req() request: FastifyRequest,

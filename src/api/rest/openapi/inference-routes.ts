@@ -41,22 +41,8 @@ function readiness(schema: string): Readonly<Record<string, AnswerDoc>> {
   };
 }
 
-/** Every route of the inference port. */
-export const INFERENCE_ROUTES: readonly RouteDoc[] = [
-  ...DESCRIPTION_ROUTES,
-  {
-    method: 'get',
-    path: '/ping',
-    operationId: 'ping',
-    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
-    tag: 'TorchServe',
-    access: 'open',
-    answers: {
-      '200': json('Ping', 'Healthy.'),
-      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
-    },
-    errors: [],
-  },
+/** TorchServe's prediction routes, as POST. */
+const PREDICTIONS_ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/predictions/{model}',
@@ -95,6 +81,31 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
     answers: { '200': json('WorkflowRunAnswer', 'The workflow’s outputs.') },
     errors: INFERENCE_ERRORS,
   },
+];
+
+/** The same route for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+function asPut(route: RouteDoc): RouteDoc {
+  return { ...route, method: 'put', operationId: `${route.operationId}Put`, summary: `${route.summary} (PUT, as curl -T sends a file)` };
+}
+
+/** Every route of the inference port. */
+export const INFERENCE_ROUTES: readonly RouteDoc[] = [
+  ...DESCRIPTION_ROUTES,
+  {
+    method: 'get',
+    path: '/ping',
+    operationId: 'ping',
+    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
+    tag: 'TorchServe',
+    access: 'open',
+    answers: {
+      '200': json('Ping', 'Healthy.'),
+      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
+    },
+    errors: [],
+  },
+  ...PREDICTIONS_ROUTES,
+  ...PREDICTIONS_ROUTES.map(asPut),
   {
     method: 'get',
     path: '/v1/models/{model}',

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
@@ -25,6 +25,17 @@ export class WorkflowPredictionsController {
   @Post(':name')
   @HttpCode(200)
   async run(@Param('name') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.runWorkflow(name, request, reply);
+  }
+
+  /** {@link run} for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+  @Put(':name')
+  @HttpCode(200)
+  async runPut(@Param('name') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.runWorkflow(name, request, reply);
+  }
+
+  private async runWorkflow(name: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const query = request.query as Record<string, string | string[] | undefined>;
     // Read when the run is set up, once the workflow and the body are known to be good.
     const options: WorkflowPredictionOptions = {
