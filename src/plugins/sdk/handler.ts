@@ -16,6 +16,14 @@ export interface HandlerRequest {
    * entry per input (`decodeJsonInstance`); a handler of images or texts reads it as any other body.
    */
   readonly instance?: boolean;
+  /**
+   * The other fields of a `multipart/form-data` body whose `data` (or `body`) part this request is, by
+   * name: text fields as text, file parts as bytes (TorchServe hands a form's fields to the handler with
+   * each request). Absent for any other body.
+   */
+  readonly parameters?: Readonly<Record<string, string | Uint8Array>>;
+  /** The file name the client gave the form part this request is (`kitten.jpg` of `-F data=@kitten.jpg`). */
+  readonly filename?: string;
 }
 
 /** The narrow world a handler works in: never the server's internals. */

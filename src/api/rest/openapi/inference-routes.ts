@@ -11,9 +11,15 @@ function json(schema: string, description: string): AnswerDoc {
 }
 
 const PREDICTIONS_BODY: RequestBodyDoc = {
-  description: 'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), or bytes such as an image.',
+  description:
+    'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), bytes such as an image, or a multipart form (curl -F data=@kitten.jpg): each data or body part a request of the handler (several answer a list), the other fields its parameters.',
   required: true,
-  content: { 'application/json': schemaRef('PredictionsRequest'), 'application/octet-stream': schemaRef('Bytes'), '*/*': schemaRef('Bytes') },
+  content: {
+    'application/json': schemaRef('PredictionsRequest'),
+    'multipart/form-data': { type: 'object', properties: { data: schemaRef('Bytes'), body: schemaRef('Bytes') }, additionalProperties: { type: 'string' } },
+    'application/octet-stream': schemaRef('Bytes'),
+    '*/*': schemaRef('Bytes'),
+  },
 };
 
 const PREDICTIONS_ANSWER: AnswerDoc = {
