@@ -114,7 +114,7 @@ export class PredictionsOperation {
     // Read here, once the model and envelope are known to be good, and before the body is read: a bad
     // knob is refused at the step it always was.
     const budget = context.budget;
-    const { gather, api, requestId, traceContext } = context;
+    const { gather, api, requestId, traceContext, partials } = context;
     if (chosen === undefined) {
       const body = await codec.handlerRequest(input);
       const knobs = { model, version, budget, gather, api, requestId, traceContext };
@@ -122,7 +122,7 @@ export class PredictionsOperation {
       if (isForm(body) && body.requests.length > 1) return { kind: 'answer', value: (await this.core.inference.predictEach({ ...knobs, requests: body.requests, listName: FORM_LIST })).result };
       const request = isForm(body) ? body.requests[0] : body;
       if (request === undefined) throw noDataPart(body as FormRequests);
-      const answer = await this.core.inference.predict({ ...knobs, request });
+      const answer = await this.core.inference.predict({ ...knobs, request, ...(partials !== undefined ? { partials } : {}) });
       return { kind: 'answer', value: answer.result };
     }
     const answer = await this.core.inference.predictEnveloped({ model, version, budget, gather, api, requestId, traceContext, envelope: chosen, body: codec.envelopeRequest(input) });

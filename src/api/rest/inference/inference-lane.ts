@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
 import type { Context } from '@opentelemetry/api';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
-import { PredictionsOperation } from '../../operations/predictions-operation.js';
+import { PredictionsOperation, type PredictionAnswer } from '../../operations/predictions-operation.js';
 import { dropUnreadBody, readBody } from '../common/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
 import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
 import type { HttpBody } from '../common/http-body.js';
 import { HttpOperationContext } from '../common/http-operation-context.js';
+import { HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
 import { addRefusalLogFields, refusalInFlight } from '../common/parser-refusal.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
@@ -54,6 +56,8 @@ interface LaneAnswer {
   readonly headers?: Readonly<Record<string, string>>;
   /** The connection cannot carry another request (the body could not be read; more of it may follow). */
   readonly closeConnection?: boolean;
+  /** A streamed answer's body, in place of `payload`: the handler sent intermediate answers. */
+  readonly stream?: Readable;
 }
 
 /**
@@ -68,8 +72,14 @@ function handlerResultAnswer(result: unknown): LaneAnswer {
 }
 
 /** The operation context of a lane request, as a controller makes it for a routed one. */
-function contextOf({ request, response, requestId, traceContext }: LaneExchange, api: string): HttpOperationContext {
-  return new HttpOperationContext(request.headers, request, response, api, requestId, traceContext);
+function contextOf({ request, response, requestId, traceContext }: LaneExchange, api: string, partials?: HttpPartialStream): HttpOperationContext {
+  return new HttpOperationContext(request.headers, request, response, api, requestId, traceContext, partials);
+}
+
+/** The value a handler answered (the lane takes no request with an envelope: see {@link laneRouteOf}). */
+function answerValue(answer: PredictionAnswer): unknown {
+  if (answer.kind === 'enveloped') throw new Error('the inference lane was given a request with an envelope');
+  return answer.value;
 }
 
 /**
@@ -241,11 +251,22 @@ export class InferenceLane implements RequestLane {
     return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
   }
 
+  /** As the controller answers: the handler's answer, streamed after its intermediate answers when it sends some. */
   private async predict(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
-    const answer = await this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions'));
-    // The lane takes no request with an envelope (laneRouteOf), so none is answered by one.
-    if (answer.kind === 'enveloped') throw new Error('the inference lane was given a request with an envelope');
-    return handlerResultAnswer(answer.value);
+    const partials = new HttpPartialStream(streamFormatOf(exchange.request.headers));
+    const work = this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions', partials));
+    const done = await Promise.race([work.then((answer) => ({ answer })), partials.started.then(() => undefined)]);
+    if (done !== undefined && partials.format === 'chunked') return handlerResultAnswer(answerValue(done.answer));
+    const url = exchange.request.url ?? '';
+    work.then(
+      (answer) => {
+        partials.finish(answerValue(answer));
+      },
+      (error: unknown) => {
+        partials.fail(error, url);
+      },
+    );
+    return { status: 200, contentType: partials.contentType, payload: '', stream: partials.stream, ...(partials.format === 'sse' ? { headers: { 'cache-control': 'no-cache' } } : {}) };
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */
@@ -258,6 +279,13 @@ export class InferenceLane implements RequestLane {
     if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
     if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
     if (answer.closeConnection === true || this.context.closing()) head.push('connection', 'close');
+    const stream = answer.stream;
+    if (stream !== undefined) {
+      // Chunked: the length is not known. A client that leaves destroys the stream, which tells the handler.
+      response.writeHead(answer.status, head);
+      pipeline(stream, response, () => undefined);
+      return;
+    }
     head.push('content-length', String(typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength));
     response.writeHead(answer.status, head);
     response.end(answer.payload);

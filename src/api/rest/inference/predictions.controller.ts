@@ -5,6 +5,8 @@ import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
 import { PredictionsOperation } from '../../operations/predictions-operation.js';
 import { httpBodyOf } from '../common/http-body.js';
 import { httpOperationContext } from '../common/http-operation-context.js';
+import { HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
+import { streamedReply } from '../common/streamed-reply.js';
 import { PREDICTIONS_HTTP_CODEC } from './predictions-http-codec.js';
 
 /** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */
@@ -65,13 +67,27 @@ export class PredictionsController {
     return this.run(model, version, request, reply);
   }
 
-  /** The handler's answer as the framework writes a value, or an envelope's body with its media type. */
+  /**
+   * The handler's answer as the framework writes a value, or an envelope's body with its media type; a
+   * handler that sends intermediate answers (`sendPartial`) has them streamed before it, as chunks (as
+   * Server-Sent Events with `Accept: text/event-stream`).
+   */
   private async run(model: string, version: string | undefined, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const context = httpOperationContext(request, reply, 'predictions');
-    const answer = await this.predictions.predict(model, version, askedEnvelope(request), httpBodyOf(request), PREDICTIONS_HTTP_CODEC, context);
-    if (answer.kind === 'answer') return answer.value;
-    const { body, contentType } = answer.response;
-    if (contentType !== undefined) void reply.type(contentType);
-    return body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body;
+    const partials = new HttpPartialStream(streamFormatOf(request.headers));
+    const context = httpOperationContext(request, reply, 'predictions', partials);
+    const work = this.predictions.predict(model, version, askedEnvelope(request), httpBodyOf(request), PREDICTIONS_HTTP_CODEC, context);
+    return streamedReply(
+      reply,
+      request.url,
+      partials,
+      work,
+      (answer) => {
+        if (answer.kind === 'answer') return answer.value;
+        const { body, contentType } = answer.response;
+        if (contentType !== undefined) void reply.type(contentType);
+        return body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body;
+      },
+      (answer) => (answer.kind === 'answer' ? answer.value : answer.response.body),
+    );
   }
 }
