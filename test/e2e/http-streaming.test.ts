@@ -8,6 +8,27 @@ import { addStoreModel } from '../support/store-models.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { STREAMING_HANDLER, THREAD_STREAMING_HANDLER, type StreamBody, type StreamEnd } from '../support/handlers/streaming-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
+import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
+import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+
+/** `$request.tags ──▶ each (forEach: one call per tag) ──▶ tags` */
+const TAGS_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: tags, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  each: { handler: test/tag, forEach: $request.tags, inputs: { tag: $item } }
+outputs:
+  tags: each.tag
+`;
+
+const TAG_HANDLER: NodeHandler = {
+  name: 'test/tag',
+  inputs: ['tag'],
+  outputs: { tag: {} },
+  run: (inputs) => Promise.resolve({ tag: inputs['tag'] }),
+};
 
 /** A whole answer as read off the wire. */
 interface Streamed {
@@ -16,7 +37,7 @@ interface Streamed {
   readonly text: string;
 }
 
-function send(url: string, body: StreamBody, headers: Record<string, string> = {}): Promise<Streamed> {
+function send(url: string, body: StreamBody | Record<string, unknown>, headers: Record<string, string> = {}): Promise<Streamed> {
   return new Promise((resolve, reject) => {
     const json = JSON.stringify(body);
     const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)), ...headers } }, (response) => {
@@ -80,8 +101,10 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
     t = await startTestServer({
       demoModels: [],
       handlers: [STREAMING_HANDLER, THREAD_STREAMING_HANDLER],
+      nodeHandlers: [TAG_HANDLER],
       handlerPool: { threads: 2, execArgv: TYPESCRIPT_THREAD_ARGV },
-      prepare: async (store) => {
+      prepare: async (store, dir) => {
+        await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
         await addStoreModel(store, 'streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'streamer', version: '1', handler: 'test/stream' });
         await addStoreModel(store, 'thread-streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'thread-streamer', version: '1', handler: 'test/stream-thread' });
       },
@@ -152,6 +175,24 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
     const answer = await send(`${t.inference}/predictions/thread-streamer`, { parts: 3 });
     expect(answer.headers['transfer-encoding']).toBe('chunked');
     expect(lines(answer.text)).toEqual([{ part: 0 }, { part: 1 }, { part: 2 }, { parts: 3 }]);
+  });
+
+  it('streams a workflow’s progress as Server-Sent Events when the client accepts text/event-stream: each forEach call, then the result', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags`, { tags: ['a', 'b'] }, { accept: 'text/event-stream' });
+    const received = events(answer.text);
+    expect(received.slice(0, 2)).toEqual(expect.arrayContaining([0, 1].map((index) => ({ event: 'progress', data: { node: 'each', index, count: 2, outputs: { tag: ['a', 'b'][index] } } }))));
+    expect(received.slice(2)).toEqual([{ event: 'result', data: ['a', 'b'] }]);
+  });
+
+  it('streams a workflow’s progress as newline-delimited JSON when the client accepts application/x-ndjson', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags`, { tags: ['a'] }, { accept: 'application/x-ndjson' });
+    expect(answer.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(lines(answer.text)).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }, ['a']]);
+  });
+
+  it('answers a workflow once, as before, when the client does not ask for a stream', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags`, { tags: ['a'] });
+    expect({ type: answer.headers['content-type'], body: JSON.parse(answer.text) as unknown }).toEqual({ type: 'application/json; charset=utf-8', body: ['a'] });
   });
 
   describe('a client that leaves stops the work', () => {
