@@ -13,6 +13,8 @@ import { annotateModel, endFailed, startChildSpan, withChildSpan } from '../tele
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../plugins/sdk/handler.js';
+import type { PartialSink } from '../common/partial-sink.js';
+import { PartialHandlerContext } from './partial-handler-context.js';
 import { BoundedHandlerContext, type ThreadCallBounds } from './handler-pool/bounded-context.js';
 import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
 import { HandlerCall, type HandlerCallObserver } from './stage-deadline/handler-call.js';
@@ -48,6 +50,11 @@ export interface RequestKnobs {
    * its children. Absent when the request is not traced.
    */
   readonly traceContext?: Context;
+  /**
+   * Where the handler's intermediate answers go (`HandlerContext.sendPartial`) when the transport streams
+   * them; the handler's context then also aborts when the client leaves. Without it they are dropped.
+   */
+  readonly partials?: PartialSink;
 }
 
 /** A request in tensors (Open Inference Protocol, KServe v2). */
@@ -113,6 +120,10 @@ class TracedHandlerContext implements HandlerContext {
     this.model = shared.model;
     this.signal = shared.signal;
     this.config = shared.config;
+  }
+
+  sendPartial(answer: unknown): Promise<void> {
+    return this.shared.sendPartial(answer);
   }
 
   get tracer(): Tracer {
@@ -283,7 +294,7 @@ export class InferenceService {
       const threadBudget = onLoop ? undefined : budget;
       const bounds = onLoop ? undefined : threadCallBounds(version);
       const sweep = this.stageDeadlines;
-      const context = version.handlerContext();
+      const context = request.partials === undefined ? version.handlerContext() : new PartialHandlerContext(version.handlerContext(), request.partials);
       const traceContext = request.traceContext;
       // The request span already names the model; its children carry no attributes of their own (cheaper to export).
       const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
@@ -371,7 +382,9 @@ export class InferenceService {
    * fails them all, its error's message starting with its place in `listName` when there is one.
    */
   private predictAll(version: ModelVersion, requests: readonly HandlerRequest[], listName: string | undefined, knobs: RequestKnobs): Promise<unknown[]> {
-    const pinned = { ...knobs, model: version.name, version: version.version, gather: true };
+    // One answer per entry, joined: the entries' partials have nowhere to go.
+    const { partials: _dropped, ...rest } = knobs;
+    const pinned = { ...rest, model: version.name, version: version.version, gather: true };
     return Promise.all(
       requests.map(async (handlerRequest, index) => {
         try {

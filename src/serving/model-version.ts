@@ -128,6 +128,8 @@ export class ModelVersion {
       tracer: requestTracer,
       signal: this.controller.signal,
       config: deepFrozen(parts.manifest.handlerOptions),
+      // A request that streams has a context of its own (`PartialHandlerContext`); this one sends nothing.
+      sendPartial: () => Promise.resolve(),
     });
     const s = parts.settings;
     // The pool reports available instances asynchronously, after the scheduler below exists.

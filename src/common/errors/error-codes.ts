@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   SLUICE_RESPONSE_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'ResponseTooLargeException' },
   SLUICE_REQUEST_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_REQUEST_BINARY_HEADER_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_CLIENT_GONE: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  SLUICE_MULTIPART_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_MULTIPART_TOO_MANY_PARTS: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_MULTIPART_PART_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'RequestTooLargeException' },
   SLUICE_ROUTE_NOT_FOUND: { category: 'NOT_FOUND', type: 'ResourceNotFoundException' },
   SLUICE_METHOD_NOT_ALLOWED: { category: 'INVALID_ARGUMENT', type: 'MethodNotAllowedException' },
   // Tensors: a request's inputs do not fit the model.

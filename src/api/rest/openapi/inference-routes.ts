@@ -11,9 +11,15 @@ function json(schema: string, description: string): AnswerDoc {
 }
 
 const PREDICTIONS_BODY: RequestBodyDoc = {
-  description: 'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), or bytes such as an image.',
+  description:
+    'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), bytes such as an image, or a multipart form (curl -F data=@kitten.jpg): each data or body part a request of the handler (several answer a list), the other fields its parameters.',
   required: true,
-  content: { 'application/json': schemaRef('PredictionsRequest'), 'application/octet-stream': schemaRef('Bytes'), '*/*': schemaRef('Bytes') },
+  content: {
+    'application/json': schemaRef('PredictionsRequest'),
+    'multipart/form-data': { type: 'object', properties: { data: schemaRef('Bytes'), body: schemaRef('Bytes') }, additionalProperties: { type: 'string' } },
+    'application/octet-stream': schemaRef('Bytes'),
+    '*/*': schemaRef('Bytes'),
+  },
 };
 
 const PREDICTIONS_ANSWER: AnswerDoc = {
@@ -41,22 +47,8 @@ function readiness(schema: string): Readonly<Record<string, AnswerDoc>> {
   };
 }
 
-/** Every route of the inference port. */
-export const INFERENCE_ROUTES: readonly RouteDoc[] = [
-  ...DESCRIPTION_ROUTES,
-  {
-    method: 'get',
-    path: '/ping',
-    operationId: 'ping',
-    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
-    tag: 'TorchServe',
-    access: 'open',
-    answers: {
-      '200': json('Ping', 'Healthy.'),
-      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
-    },
-    errors: [],
-  },
+/** TorchServe's prediction routes, as POST. */
+const PREDICTIONS_ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/predictions/{model}',
@@ -95,6 +87,31 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
     answers: { '200': json('WorkflowRunAnswer', 'The workflow’s outputs.') },
     errors: INFERENCE_ERRORS,
   },
+];
+
+/** The same route for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+function asPut(route: RouteDoc): RouteDoc {
+  return { ...route, method: 'put', operationId: `${route.operationId}Put`, summary: `${route.summary} (PUT, as curl -T sends a file)` };
+}
+
+/** Every route of the inference port. */
+export const INFERENCE_ROUTES: readonly RouteDoc[] = [
+  ...DESCRIPTION_ROUTES,
+  {
+    method: 'get',
+    path: '/ping',
+    operationId: 'ping',
+    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
+    tag: 'TorchServe',
+    access: 'open',
+    answers: {
+      '200': json('Ping', 'Healthy.'),
+      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
+    },
+    errors: [],
+  },
+  ...PREDICTIONS_ROUTES,
+  ...PREDICTIONS_ROUTES.map(asPut),
   {
     method: 'get',
     path: '/v1/models',
