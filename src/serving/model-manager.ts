@@ -5,7 +5,9 @@ import type { Logger } from '../common/logger.js';
 import { nameRuleProblem } from '../common/name-rule.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  isObjectStoreUrl,
   MANIFEST_FILE_NAME,
+  MODEL_FILE_NAME,
   isPathInside,
   modelNamePattern,
   scanModelStore,
@@ -440,7 +442,9 @@ export class ModelManager {
     const store = this.deps.config.modelStore;
     if (entry.storePath !== undefined) {
       const dir = resolve(store, entry.storePath);
-      if (isPathInside(store, dir) && existsSync(join(dir, MANIFEST_FILE_NAME))) return [await this.deps.sources.fromDirectory(dir, entry.url)];
+      // An object-store source without a model.yaml was kept as its model.onnx alone.
+      const held = existsSync(join(dir, MANIFEST_FILE_NAME)) || (isObjectStoreUrl(entry.url) && existsSync(join(dir, MODEL_FILE_NAME)));
+      if (isPathInside(store, dir) && held) return [await this.deps.sources.fromDirectory(dir, entry.url)];
     }
     return this.deps.sources.resolve(entry.url);
   }

@@ -132,7 +132,7 @@ export class ServingCore {
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
       registry: this.registry,
-      sources: new ModelSourceResolver(options.config),
+      sources: new ModelSourceResolver(options.config, options.logger),
       loader: {
         runtime: options.runtime ?? new OnnxRuntime(),
         handlers,
