@@ -18,7 +18,7 @@ import { PartialHandlerContext } from './partial-handler-context.js';
 import { BoundedHandlerContext, type ThreadCallBounds } from './handler-pool/bounded-context.js';
 import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
 import { HandlerCall, type HandlerCallObserver } from './stage-deadline/handler-call.js';
-import type { InferenceOutcome } from '../batching/scheduler.js';
+import type { InferenceJob, InferenceOutcome } from '../batching/scheduler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import { preparedRequestProblem } from './prepared-request-problem.js';
@@ -430,8 +430,12 @@ export class InferenceService {
     });
   }
 
-  /** Queues validated tensors on the version's scheduler, between the plugins' preInfer and postInfer hooks. */
-  private async schedule(
+  /**
+   * Queues validated tensors on the version's scheduler, between the plugins' preInfer and postInfer hooks.
+   * Without listeners the scheduler's own promise is returned: no layer of promise between the request
+   * and its answer.
+   */
+  private schedule(
     version: ModelVersion,
     inputs: readonly Tensor[],
     outputNames: readonly string[] | undefined,
@@ -439,20 +443,27 @@ export class InferenceService {
     budget: RequestBudget,
     started: number,
   ): Promise<InferenceOutcome> {
+    const job: InferenceJob = {
+      inputs,
+      ...(outputNames ? { outputNames } : {}),
+      budget,
+      ...(knobs.gather === true ? { gather: true } : {}),
+      ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
+    };
+    if (!this.hooksListen) return version.scheduler.enqueue(job);
+    return this.scheduleTold(version, job, knobs, started);
+  }
+
+  /** {@link schedule} with preInfer and postInfer told. */
+  private async scheduleTold(version: ModelVersion, job: InferenceJob, knobs: RequestKnobs, started: number): Promise<InferenceOutcome> {
     const hooks = this.hooks;
-    const event = this.hooksListen ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
-    if (event) hooks?.emit('preInfer', event);
+    const event = { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) };
+    hooks?.emit('preInfer', event);
     const told = (ok: boolean, errorCode?: string): void => {
-      if (event) hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
+      hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
     };
     try {
-      const outcome = await version.scheduler.enqueue({
-        inputs,
-        ...(outputNames ? { outputNames } : {}),
-        budget,
-        ...(knobs.gather === true ? { gather: true } : {}),
-        ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
-      });
+      const outcome = await version.scheduler.enqueue(job);
       told(true);
       return outcome;
     } catch (error) {
