@@ -50,8 +50,7 @@ export function readMultipartForm(body: Uint8Array, contentTypeHeader: string, l
     const parts: Promise<FormPart>[] = [];
     let tooMany = false;
     parser.on('file', (name, stream, info) => {
-      // Busboy's types say every file part has a name; an octet-stream part without one has none.
-      const filename = info.filename as string | undefined;
+      const filename = info.filename;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       parts.push(
