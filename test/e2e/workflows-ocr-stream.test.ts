@@ -74,6 +74,21 @@ describe('the ocr-stream workflow streams each line’s text as it is read', () 
       { event: 'result', data: { lines: OCR_SAMPLE_LINES, boxes: [expect.any(Array), expect.any(Array), expect.any(Array)] } },
     ]);
   });
+
+  it('sends every node as it settles with ?progress=nodes: detect-prep, detect and crop, then each line, then line with every line’s text', async () => {
+    const received = await streamPage(`${t.inference}/wfpredict/ocr-stream?progress=nodes`, page);
+    expect(received.map(({ event, data }) => [event, (data as { node?: string }).node])).toEqual([
+      ['node', 'detect-prep'],
+      ['node', 'detect'],
+      ['node', 'crop'],
+      ['progress', 'line'],
+      ['progress', 'line'],
+      ['progress', 'line'],
+      ['node', 'line'],
+      ['result', undefined],
+    ]);
+    expect(received[6]?.data).toEqual({ node: 'line', status: 'ok', outputs: { text: OCR_SAMPLE_LINES } });
+  });
 });
 
 describe('a client that leaves the ocr-stream workflow mid-stream', () => {
