@@ -23,6 +23,21 @@ outputs:
   tags: each.tag
 `;
 
+/** `$request.word ──▶ first ──▶ second ──▶ word`, and `first ──▶ never (when false) ──▶ never` */
+const STEPS_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: steps, version: "1" }
+inputs:
+  word: { type: string }
+nodes:
+  first: { handler: test/tag, inputs: { tag: $request.word } }
+  second: { handler: test/tag, inputs: { tag: first.tag } }
+  never: { handler: test/tag, when: "false", inputs: { tag: first.tag } }
+outputs:
+  word: second.tag
+  never: never.tag
+`;
+
 const TAG_HANDLER: NodeHandler = {
   name: 'test/tag',
   inputs: ['tag'],
@@ -105,6 +120,7 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
       handlerPool: { threads: 2, execArgv: TYPESCRIPT_THREAD_ARGV },
       prepare: async (store, dir) => {
         await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
+        await writeWorkflowFile(dir, 'steps.yaml', STEPS_WORKFLOW);
         await addStoreModel(store, 'streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'streamer', version: '1', handler: 'test/stream' });
         await addStoreModel(store, 'thread-streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'thread-streamer', version: '1', handler: 'test/stream-thread' });
       },
@@ -188,6 +204,53 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
     const answer = await send(`${t.inference}/wfpredict/tags`, { tags: ['a'] }, { accept: 'application/x-ndjson' });
     expect(answer.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(lines(answer.text)).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }, ['a']]);
+  });
+
+  it('streams every node of a workflow as it settles, besides its forEach calls, when asked with ?progress=nodes', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags?progress=nodes`, { tags: ['a', 'b'] }, { accept: 'text/event-stream' });
+    const received = events(answer.text);
+    expect(received.slice(0, 2)).toEqual(expect.arrayContaining([0, 1].map((index) => ({ event: 'progress', data: { node: 'each', index, count: 2, outputs: { tag: ['a', 'b'][index] } } }))));
+    expect(received.slice(2)).toEqual([
+      { event: 'node', data: { node: 'each', status: 'ok', outputs: { tag: ['a', 'b'] } } },
+      { event: 'result', data: ['a', 'b'] },
+    ]);
+  });
+
+  it('streams each node of a workflow with no forEach as it settles, a skipped one with no outputs, with ?progress=nodes', async () => {
+    const answer = await send(`${t.inference}/wfpredict/steps?progress=nodes`, { word: 'w' }, { accept: 'text/event-stream' });
+    const received = events(answer.text);
+    expect(received[0]).toEqual({ event: 'node', data: { node: 'first', status: 'ok', outputs: { tag: 'w' } } });
+    expect(received.slice(1, 3)).toEqual(
+      expect.arrayContaining([
+        { event: 'node', data: { node: 'second', status: 'ok', outputs: { tag: 'w' } } },
+        { event: 'node', data: { node: 'never', status: 'skipped' } },
+      ]),
+    );
+    expect(received.slice(3)).toEqual([{ event: 'result', data: { word: 'w' } }]);
+  });
+
+  it('streams every node as newline-delimited JSON too with ?progress=nodes', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags?progress=nodes`, { tags: ['a'] }, { accept: 'application/x-ndjson' });
+    expect(lines(answer.text)).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }, { node: 'each', status: 'ok', outputs: { tag: ['a'] } }, ['a']]);
+  });
+
+  it('streams only the forEach calls with ?progress=calls, as without it', async () => {
+    const answer = await send(`${t.inference}/wfpredict/tags?progress=calls`, { tags: ['a'] }, { accept: 'text/event-stream' });
+    expect(events(answer.text)).toEqual([
+      { event: 'progress', data: { node: 'each', index: 0, count: 1, outputs: { tag: 'a' } } },
+      { event: 'result', data: ['a'] },
+    ]);
+  });
+
+  it.each([
+    ['streamed', { accept: 'text/event-stream' }],
+    ['answered once', {}],
+  ])('refuses a progress parameter other than calls or nodes (%s) with 400 SLUICE_REQUEST_INVALID', async (_how, headers: Record<string, string>) => {
+    const answer = await send(`${t.inference}/wfpredict/tags?progress=all`, { tags: ['a'] }, headers);
+    expect({ status: answer.status, body: JSON.parse(answer.text) as unknown }).toEqual({
+      status: 400,
+      body: expect.objectContaining({ errorCode: 'SLUICE_REQUEST_INVALID', message: 'the progress query parameter must be calls or nodes (once), got "all"' }) as unknown,
+    });
   });
 
   it('answers a workflow once, as before, when the client does not ask for a stream', async () => {

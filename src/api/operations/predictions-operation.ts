@@ -2,7 +2,7 @@ import { SluiceError } from '../../common/errors/index.js';
 import type { HandlerRequest } from '../../plugins/sdk/handler.js';
 import type { EnvelopeRequest, EnvelopeResponse } from '../../plugins/sdk/envelope.js';
 import type { ServingCore } from '../../serving/serving-core.js';
-import type { WorkflowProgress } from '../../workflow/index.js';
+import type { WorkflowNodeProgress, WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';
 import { chooseEnvelope } from '../common/envelope-choice.js';
 import { workflowAnswerOf, workflowInputsFromBody } from '../common/workflow-body.js';
@@ -56,12 +56,21 @@ export interface JsonProgress {
   readonly outputs: unknown;
 }
 
+/** One settled node of a workflow, its outputs as JSON: what a streaming transport sends when asked for every node. */
+export interface JsonNodeProgress {
+  readonly node: string;
+  readonly status: WorkflowNodeProgress['status'];
+  readonly outputs?: unknown;
+}
+
 /** How a workflow run of a prediction is asked for and watched. */
 export interface WorkflowPredictionOptions {
   /** Answer `{outputs, debug}` with per-node timings and the skipped nodes. */
   readonly debug?: boolean;
   /** Told of each finished `forEach` call while the run goes on. */
   readonly progress?: (progress: JsonProgress) => void;
+  /** Told of each node as it settles (ok, fallback, skipped) while the run goes on. */
+  readonly nodeProgress?: (progress: JsonNodeProgress) => void;
 }
 
 /** The refusal of a form with no `data` or `body` part for a model, naming the parts it has. */
@@ -145,8 +154,15 @@ export class PredictionsOperation {
       ((step: WorkflowProgress): void => {
         progress({ ...step, outputs: workflowValueToJson(step.outputs) });
       });
+    const { nodeProgress } = options;
+    const onNodeProgress =
+      nodeProgress &&
+      ((step: WorkflowNodeProgress): void => {
+        nodeProgress(step.outputs === undefined ? { node: step.node, status: step.status } : { ...step, outputs: workflowValueToJson(step.outputs) });
+      });
     const { result } = await this.core.workflowService.run(name, inputs, {
       debug,
+      ...(onNodeProgress ? { onNodeProgress } : {}),
       budget: context.budget,
       ...(onProgress ? { onProgress } : {}),
       ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),

@@ -13,7 +13,7 @@ import { errorAnswerOf, unexpectedError } from './error-response.filter.js';
 export type HttpStreamFormat = 'chunked' | 'sse';
 
 /** What kind of part an event carries. */
-export type HttpStreamEvent = 'partial' | 'progress' | 'result' | 'error';
+export type HttpStreamEvent = 'partial' | 'progress' | 'node' | 'result' | 'error';
 
 const NDJSON = 'application/x-ndjson; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';

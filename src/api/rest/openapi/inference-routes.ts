@@ -78,7 +78,14 @@ const PREDICTIONS_ROUTES: readonly RouteDoc[] = [
     summary: 'Run a workflow: a JSON object of its inputs (or the whole body as its only input)',
     tag: 'Workflows',
     parameters: HEADER_KNOBS,
-    query: [{ name: 'debug', description: 'Answer {outputs, debug} with per-node timings and the skipped nodes.', schema: { type: 'boolean', default: false } }],
+    query: [
+      { name: 'debug', description: 'Answer {outputs, debug} with per-node timings and the skipped nodes.', schema: { type: 'boolean', default: false } },
+      {
+        name: 'progress',
+        description: 'What a streamed run (Accept: text/event-stream or application/x-ndjson) sends before its result: calls, each finished forEach call; nodes, also each node as it settles ({node, status, outputs}).',
+        schema: { type: 'string', enum: ['calls', 'nodes'], default: 'calls' },
+      },
+    ],
     body: {
       description: 'The workflow’s inputs.',
       required: false,

@@ -1,13 +1,13 @@
 import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { PredictionsOperation, type JsonProgress, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
+import { PredictionsOperation, type JsonNodeProgress, type JsonProgress, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
 import { asksForStream, HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
 import { streamedReply } from '../common/streamed-reply.js';
 import { httpBodyOf } from '../common/http-body.js';
 import { httpOperationContext } from '../common/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
-import { debugFlag } from './workflow-request.js';
+import { debugFlag, nodesProgressFlag } from './workflow-request.js';
 
 /** TorchServe's workflow inference route, over the transport-neutral {@link PredictionsOperation}. */
 @Controller('wfpredict')
@@ -24,7 +24,8 @@ export class WorkflowPredictionsController {
    * (TorchServe's single leaf), several answer an object keyed by output. `?debug=true` answers
    * `{outputs, debug}` with per-node timings and the skipped nodes. A client that accepts
    * `text/event-stream` (or `application/x-ndjson`) gets each finished `forEach` call as it finishes
-   * (`{node, index, count, outputs}`), then the answer.
+   * (`{node, index, count, outputs}`), then the answer; with `?progress=nodes` also each node as it settles
+   * (`{node, status, outputs}`, the Server-Sent Event `node`).
    */
   @Post(':name')
   @HttpCode(200)
@@ -45,6 +46,11 @@ export class WorkflowPredictionsController {
     const options: WorkflowPredictionOptions = {
       get debug() {
         return debugFlag(query['debug']);
+      },
+      // Checked, streamed or not, as ?debug is: a misspelt value is a mistake either way.
+      get nodeProgress() {
+        nodesProgressFlag(query['progress']);
+        return undefined;
       },
     };
     // A bare string would go out as text/plain; the answer is JSON whatever its shape.
@@ -67,6 +73,12 @@ export class WorkflowPredictionsController {
         return options.debug;
       },
       progress,
+      get nodeProgress() {
+        if (!nodesProgressFlag(query['progress'])) return undefined;
+        return (step: JsonNodeProgress): void => {
+          partials.sendEvent(step, 'node').catch(() => undefined);
+        };
+      },
     });
     return streamedReply(reply, request.url, partials, work, plain, (answer) => answer);
   }
