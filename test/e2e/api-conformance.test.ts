@@ -169,6 +169,13 @@ describe('answers of an open server, against the descriptions its ports serve', 
     expect(verdict(await client.check('inference', 'POST', '/predictions/iris/9.9', { json: SETOSA }))).toEqual(conforming('predictVersion', 404));
   });
 
+  it('TorchServe predictions and workflow runs sent with PUT, as curl -T sends them', async () => {
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/iris', { json: SETOSA }))).toEqual(conforming('predictPut', 200));
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/iris/1.0', { json: SETOSA }))).toEqual(conforming('predictVersionPut', 200));
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/nope', { json: SETOSA }))).toEqual(conforming('predictPut', 404));
+    expect(verdict(await client.check('inference', 'PUT', '/wfpredict/iris-second-opinion', { json: { measurements: [SETOSA] } }))).toEqual(conforming('runWorkflowPut', 200));
+  });
+
   it('OIP infer: a JSON answer and a binary one, of the default and a given version, and refusals', async () => {
     expect(verdict(await client.check('inference', 'POST', '/v2/models/iris/infer', { json: { id: 'r-1', inputs: [IRIS_INPUT], outputs: [{ name: 'label' }] } }))).toEqual(
       conforming('oipInfer', 200),
