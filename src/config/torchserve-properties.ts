@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SluiceError } from '../common/errors/index.js';
-import type { ModelVersionSettingsConfig } from './sluice-config.js';
+import type { ConfigLayer, ModelVersionSettingsConfig } from './sluice-config.js';
 import { UNHONOURED_TORCHSERVE_KEYS } from './torchserve-keys.js';
 import { TorchServePropertyReader } from './torchserve-property-reader.js';
 
@@ -12,6 +12,13 @@ export interface TorchServeConfig {
   /** One sentence listing the keys Sluice cannot honour, or undefined when there are none. */
   readonly warning: string | undefined;
 }
+
+/**
+ * TorchServe's own defaults where they differ from Sluice's: for a `--ts-config` start they replace
+ * Sluice's defaults, below `sluice.yaml` and the file itself, so only a setting someone made overrides
+ * them. Without `load_models`, TorchServe loads no model at start.
+ */
+export const TORCHSERVE_DEFAULTS: ConfigLayer = Object.freeze({ models: Object.freeze([]) });
 
 /** Where the TorchServe key file is written: TorchServe's name, in the working directory. */
 export const TORCHSERVE_KEY_FILE_NAME = 'key_file.json';

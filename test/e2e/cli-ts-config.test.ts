@@ -79,6 +79,7 @@ describe('sluice start --ts-config', () => {
         'grpc_inference_port=0',
         'grpc_management_port=0',
         'model_store=store',
+        'load_models=all',
         'disable_token_authorization=true',
         '',
       ].join('\n'),
