@@ -63,6 +63,13 @@ describe('sluice start --ts-config', () => {
     });
     const described = await requestJson(`http://127.0.0.1:${ports.management}/models/iris`, { headers: bearer(keys.management.key) });
     expect(described).toMatchObject({ status: 200, body: [{ modelName: 'iris', modelVersion: '1.0', batchSize: 4, maxBatchDelay: 7, minWorkers: 1, maxWorkers: 2 }] });
+    // Without enable_model_api=true, TorchServe's management API neither registers nor unregisters.
+    const management = `http://127.0.0.1:${ports.management}`;
+    expect(await requestJson(`${management}/models?url=iris`, { method: 'POST', headers: bearer(keys.management.key) })).toMatchObject({
+      status: 405,
+      body: { errorCode: 'SLUICE_MODEL_API_DISABLED' },
+    });
+    expect((await requestJson(`${management}/models/iris`, { method: 'DELETE', headers: bearer(keys.management.key) })).status).toBe(405);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

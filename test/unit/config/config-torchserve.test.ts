@@ -71,6 +71,26 @@ describe('config: --ts-config', () => {
     expect(loadConfigWithSources({ cwd: dir, env: {} }).config.models).toBe('all');
   });
 
+  test('without enable_model_api a --ts-config start turns the model API off, as TorchServe', async () => {
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.modelApi).toBe(false);
+    await writeConfigFile(dir, 'enable_model_api=true\n', 'config.properties');
+    expect(load().config.modelApi).toBe(true);
+  });
+
+  test('sluice.yaml, SLUICE_MODEL_API and the file itself can turn the model API on or off', async () => {
+    await writeConfigFile(dir, 'modelApi: true\n');
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.modelApi).toBe(true);
+    expect(load({ SLUICE_MODEL_API: 'false' }).config.modelApi).toBe(false);
+    await writeConfigFile(dir, 'enable_model_api=false\n', 'config.properties');
+    expect(load().config.modelApi).toBe(false);
+  });
+
+  test('without --ts-config the model API is on, as Sluice has it by default', () => {
+    expect(loadConfigWithSources({ cwd: dir, env: {} }).config.modelApi).toBe(true);
+  });
+
   test('without --ts-config nothing is read and there are no warnings', async () => {
     await writeConfigFile(dir, 'bogus_key=1\n', 'config.properties');
     expect(loadConfigWithSources({ cwd: dir, env: {} }).warnings).toEqual([]);
