@@ -99,6 +99,27 @@ describe('sluice start --ts-config', () => {
     expect(server.lines.filter((l) => (l as Record<string, unknown>)['level'] === 'warn')).toEqual([]);
   });
 
+  it('without load_models, loads no model at start, as TorchServe', async () => {
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    await writeFile(
+      join(dir, 'config.properties'),
+      [
+        `inference_address=http://127.0.0.1:${ports.inference}`,
+        `management_address=http://127.0.0.1:${ports.management}`,
+        `metrics_address=http://127.0.0.1:${ports.metrics}`,
+        'grpc_inference_port=0',
+        'grpc_management_port=0',
+        'model_store=store',
+        'disable_token_authorization=true',
+        '',
+      ].join('\n'),
+    );
+    server = startServerProcess(['--ts-config', 'config.properties'], dir);
+    await server.waitForLog((l) => l['msg'] === 'Sluice is serving');
+    expect(await requestJson(`http://127.0.0.1:${ports.management}/models`)).toMatchObject({ status: 200, body: { models: [] } });
+    expect((await requestJson(`http://127.0.0.1:${ports.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).status).toBe(404);
+  });
+
   it.each([
     ['an unknown key', 'model_store=store\ninference_adress=http://127.0.0.1:8080\n', 'config.properties: unknown TorchServe key `inference_adress` (line 2; did you mean `inference_address`?)'],
     ['a malformed value', 'model_store=store\njob_queue_size=many\n', 'config.properties: line 2: `job_queue_size` must be an integer from 1 to 1000000, got "many"'],
