@@ -176,6 +176,7 @@ export class ServingCore {
       commit: (change) => this.manager.commitWorkflows(change),
       ensureModels: (request) => this.manager.ensureRegistered(request),
       removeModel: (name, version) => this.manager.unregister(name, version),
+      modelVersions: (name) => this.registry.versionsOf(name).map((v) => v.version),
       inference: this.inference,
       modelNamed: (name) => this.registry.has(name),
     });

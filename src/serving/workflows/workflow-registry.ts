@@ -24,6 +24,17 @@ export interface RegisteredWorkflow {
   readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
   /** Models its local handlers call by name, at their default version (the model nodes of a converted TorchServe spec). */
   readonly handlerModels?: readonly string[];
+  /**
+   * The model versions its TorchServe spec registered itself (`<workflow>__<model>`), as TorchServe's
+   * workflow registration does: unregistered with the workflow. A model it found registered is not among them.
+   */
+  readonly ownModels?: readonly OwnedModel[];
+}
+
+/** A model version a workflow registered itself. */
+export interface OwnedModel {
+  readonly name: string;
+  readonly version: string;
 }
 
 /** How `entry` calls model `model`: once per model node naming it (with its version) and per local handler calling it. */
