@@ -1,4 +1,4 @@
-import { definePlugin, SluiceError, type Logger } from '../../src/plugins/sdk/index.js';
+import { definePlugin, SluiceError, type Logger } from '../../src/sdk/index.js';
 import { jwtAuthOptions, type JwtAuthOptions } from './jwt-auth-options.js';
 import { JwtAuthProvider } from './jwt-auth-provider.js';
 import { ReloadingJwks } from './reloading-jwks.js';

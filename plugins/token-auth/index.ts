@@ -1,4 +1,4 @@
-import { definePlugin, SluiceError, type AuthProvider, type Endpoint, type Logger } from '../../src/plugins/sdk/index.js';
+import { definePlugin, SluiceError, type AuthProvider, type Endpoint, type Logger } from '../../src/sdk/index.js';
 import { tokenAuthOptions, type TokenAuthOptions } from './token-auth-options.js';
 import { TokenAuthProvider } from './token-auth-provider.js';
 import { tokenEndpoint } from './token-endpoint.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { types } from 'node:util';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 import { makeKeyDirectory } from './key-directory.js';
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 
 /** token-auth's settings, defaults filled in and the key file's path absolute. */
 export interface TokenAuthOptions {

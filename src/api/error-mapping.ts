@@ -1,4 +1,4 @@
-import type { ErrorCategory, ErrorCode } from '../common/errors/index.js';
+import type { ErrorCategory, ErrorCode } from '../sdk/errors/index.js';
 
 /** gRPC status codes (numeric values from the gRPC specification). */
 export const GRPC_STATUS = {

@@ -1,4 +1,4 @@
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../common/long-timeout.js';
 import type { Batch, JobResult } from '../executors/executor.js';
 import { BatchDelay } from './batch-delay.js';

@@ -1,5 +1,5 @@
-import type { SluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
+import type { SluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import type { ExecutionInstance, ExecutorModel } from '../executors/executor.js';
 
 /** What an instance is doing. */

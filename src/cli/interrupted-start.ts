@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import { settlesWithin } from '../server/settles-within.js';
 import { isAbandonedStart, type SluiceServer } from '../server/sluice-server.js';
 

@@ -1,5 +1,5 @@
-import type { LogLevel } from '../common/logger.js';
-import { LOG_LEVELS } from '../common/logger.js';
+import type { LogLevel } from '../sdk/logging/logger.js';
+import { LOG_LEVELS } from '../sdk/logging/logger.js';
 import type { ConfigLayer } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { parseCommandFlags } from './command-flags.js';

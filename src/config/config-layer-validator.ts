@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import { createSchemaValidator, type SchemaValidator } from '../common/schema/index.js';
 import { CONFIG_SCHEMA_FILE } from './config-schema-keys.js';
 import type { ConfigLayer } from './sluice-config.js';

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../common/logger.js';
+import type { LogLevel } from '../sdk/logging/logger.js';
 import type { RuntimeSessionOptions } from '../runtime/model-runtime.js';
 
 /** A TCP listener: the address to bind and the port (0 = any free port). */

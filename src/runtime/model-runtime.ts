@@ -8,4 +8,4 @@ export type {
   ModelRuntime,
   RejectedExecutionProvider,
   RuntimeSessionOptions,
-} from '../plugins/sdk/model-runtime.js';
+} from '../sdk/runtime/model-runtime.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   checkRemoteUrl,

@@ -1,11 +1,11 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type AuthConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
-import type { Logger } from '../../src/common/logger.js';
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
-import type { Handler } from '../../src/plugins/sdk/handler.js';
+import type { Logger } from '../../src/sdk/logging/logger.js';
+import type { AuthProvider } from '../../src/sdk/auth/auth.js';
+import type { Handler } from '../../src/sdk/handler/handler.js';
 import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { RegisteredWorkflow } from '../../serving/workflows/workflow-registry.js';
 

@@ -1,6 +1,6 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { NamedRegistry } from '../../plugins/registry/named-registry.js';
-import type { Envelope } from '../../plugins/sdk/envelope.js';
+import type { Envelope } from '../../sdk/envelope/envelope.js';
 
 /** Header (HTTP) or metadata key (gRPC) choosing a request's envelope; it beats the model's `envelope:`. */
 export const ENVELOPE_HEADER = 'x-sluice-envelope';

@@ -1,5 +1,5 @@
-import { refuseNonUtf8Charset } from '../../plugins/sdk/body-charset.js';
-import type { HandlerRequest } from '../../plugins/sdk/handler.js';
+import { refuseNonUtf8Charset } from '../../sdk/bodies/body-charset.js';
+import type { HandlerRequest } from '../../sdk/handler/handler.js';
 import { isJsonMediaType, jsonBodyText, parseJson } from './json-body.js';
 
 /** Media types curl and browsers send for typed-in bodies (and gRPC, which has none); JSON in them is taken as JSON. */

@@ -1,4 +1,4 @@
-export { jsonBodyText, parseJson } from '../../plugins/sdk/json-text.js';
+export { jsonBodyText, parseJson } from '../../sdk/bodies/json-text.js';
 
 /** True for `application/json` and `application/*+json`. */
 export function isJsonMediaType(mediaType: string): boolean {

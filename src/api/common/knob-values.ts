@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { RequestBudget, type Cancellation } from '../../common/request-budget.js';
 
 /** Header (HTTP) or metadata entry (gRPC) giving a request's priority level (1 = highest). */

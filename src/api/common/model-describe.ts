@@ -1,5 +1,5 @@
 import type { AutoscaleDecision } from '../../batching/autoscaler.js';
-import type { TensorSpec } from '../../common/tensor/index.js';
+import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { ModelRegistry } from '../../serving/model-registry.js';
 import type { ModelVersion } from '../../serving/model-version.js';
 import { batchingPolicyOf } from '../../serving/version-settings.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { ALL_VERSIONS } from '../../model-store/index.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { UnrestoredModel } from '../../serving/unrestored-models.js';

@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 
 function text(message: unknown): string {
   return typeof message === 'string' ? message : JSON.stringify(message);

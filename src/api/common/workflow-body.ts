@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { WorkflowDefinition } from '../../workflow/index.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { nestJsonValues, tensorToJsonValues, type Tensor } from '../../common/tensor/index.js';
+import { nestJsonValues, tensorToJsonValues, type Tensor } from '../../sdk/tensor/index.js';
 
 function isTensor(value: unknown): value is Tensor {
   return (

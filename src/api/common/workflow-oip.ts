@@ -1,5 +1,5 @@
-import { SluiceError } from '../../common/errors/index.js';
-import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../common/tensor/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../sdk/tensor/index.js';
 import type { WorkflowDefinition, WorkflowInputSpec } from '../../workflow/index.js';
 import { isTensorValue, workflowValueToJson } from './workflow-json.js';
 

@@ -1,4 +1,4 @@
-import { kserveInstancesOfBody } from '../../plugins/sdk/kserve-instances.js';
+import { kserveInstancesOfBody } from '../../sdk/bodies/kserve-instances.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { OperationContext } from './operation-context.js';
 

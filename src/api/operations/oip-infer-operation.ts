@@ -1,4 +1,4 @@
-import type { Tensor } from '../../common/tensor/index.js';
+import type { Tensor } from '../../sdk/tensor/index.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';

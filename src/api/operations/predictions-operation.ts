@@ -1,5 +1,5 @@
-import type { HandlerRequest } from '../../plugins/sdk/handler.js';
-import type { EnvelopeRequest, EnvelopeResponse } from '../../plugins/sdk/envelope.js';
+import type { HandlerRequest } from '../../sdk/handler/handler.js';
+import type { EnvelopeRequest, EnvelopeResponse } from '../../sdk/envelope/envelope.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { RequestExchange } from './connection-tracker.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf } from './common/error-response.filter.js';
 

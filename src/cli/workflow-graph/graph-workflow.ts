@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { convertedHandlerName, convertedNodeInputs, convertTorchServeSpec } from '../../serving/workflows/torchserve/torchserve-conversion.js';
 import { readTorchServeSpec, type TorchServeSpec } from '../../serving/workflows/torchserve/torchserve-spec.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { SluiceError, type ErrorCode } from '../errors/index.js';
+import { SluiceError, type ErrorCode } from '../../sdk/errors/index.js';
 import { packageRoot } from '../package-root.js';
 import { formatSchemaError } from './schema-error-format.js';
 

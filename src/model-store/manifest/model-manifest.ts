@@ -1,4 +1,4 @@
-import type { TensorSpec } from '../../common/tensor/index.js';
+import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { AutoscaleSettings } from '../../batching/autoscaler.js';
 import type { RuntimeSessionOptions } from '../../runtime/model-runtime.js';
 

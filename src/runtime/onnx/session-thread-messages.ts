@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../common/errors/index.js';
-import type { Tensor, TensorSpec } from '../../common/tensor/index.js';
+import type { ErrorCode } from '../../sdk/errors/index.js';
+import type { Tensor, TensorSpec } from '../../sdk/tensor/index.js';
 import type { RuntimeSessionOptions } from '../model-runtime.js';
 import type { ExecutionProviderSelection } from './execution-provider.js';
 

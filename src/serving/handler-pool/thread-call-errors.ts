@@ -1,5 +1,5 @@
-import { SluiceError } from '../../common/errors/index.js';
-import type { Handler, HandlerContext } from '../../plugins/sdk/handler.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { Handler, HandlerContext } from '../../sdk/handler/handler.js';
 import type { HandlerStage } from './handler-task.js';
 
 /** What a refused call is told to wait before it retries, as a full job queue says. */

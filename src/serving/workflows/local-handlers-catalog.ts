@@ -1,4 +1,4 @@
-import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import type { WorkflowCatalog } from '../../workflow/index.js';
 
 /** `catalog`, plus handlers that only one workflow uses. */

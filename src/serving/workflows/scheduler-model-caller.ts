@@ -1,5 +1,5 @@
 import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
-import type { Tensor } from '../../common/tensor/index.js';
+import type { Tensor } from '../../sdk/tensor/index.js';
 import type { ModelCall, ModelCaller } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
 

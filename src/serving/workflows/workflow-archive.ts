@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { extractArchive, packArchive, type ArchiveIdentity, type PackResult } from '../../model-store/index.js';
 import { parseWorkflow } from '../../workflow/index.js';

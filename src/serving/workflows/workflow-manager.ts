@@ -1,12 +1,12 @@
-import { isSluiceError, SluiceError } from '../../common/errors/index.js';
+import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
 import { nameRuleProblem } from '../../common/name-rule.js';
 import { schemaPattern } from '../../common/schema/index.js';
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { storeRelativeError } from '../store-relative-error.js';
 import type { SnapshotWorkflow } from '../../model-store/index.js';
 import { basename } from 'node:path';
-import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import { formatWorkflowProblem, loadWorkflow, type WorkflowCatalog, type WorkflowProblem } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';
 import type { EnsuredModel, ModelManager } from '../model-manager.js';

@@ -1,5 +1,5 @@
-import { SluiceError } from '../../common/errors/index.js';
-import type { NodeHandler } from '../../plugins/sdk/node-handler.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import type { WorkflowPlan, WorkflowProblem } from '../../workflow/index.js';
 import type { ModelUse } from '../model-uses.js';
 

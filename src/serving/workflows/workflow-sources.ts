@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { isSluiceError, SluiceError } from '../../common/errors/index.js';
+import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { ARCHIVE_MANIFEST_NAME, checkRemoteUrl, DOWNLOADS_DIR_NAME, downloadArchive, type ArchiveManifest } from '../../model-store/index.js';
 import { extractWorkflowArchive, WORKFLOW_FILE_NAME } from './workflow-archive.js';

@@ -1,4 +1,4 @@
-import type { LogFields } from '../../common/logger.js';
+import type { LogFields } from '../../sdk/logging/logger.js';
 
 /**
  * The fields of a log line as the JSON members that follow `"time"` (`,"key":value` each), when every

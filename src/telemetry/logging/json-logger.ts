@@ -1,6 +1,6 @@
 import { context, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger as PinoInstance } from 'pino';
-import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
+import type { LogFields, Logger, LogLevel } from '../../sdk/logging/logger.js';
 import { flatFieldsJson } from './flat-log-fields.js';
 import { spanLogFields } from './trace-log-fields.js';
 import { standardOutput } from './buffered-log-output.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
 import type { TelemetryConfig } from '../../config/sluice-config.js';
 

@@ -5,7 +5,7 @@ import { load } from 'js-yaml';
 import { decodeOipRequest } from '../../../src/api/rest/inference/oip/oip-request-decoder.js';
 import { WorkflowGraphLoader } from '../../../src/cli/workflow-graph/graph-workflow.js';
 import { StoreCatalogSource } from '../../../src/cli/workflow-graph/store-catalog.js';
-import { ERROR_CODES } from '../../../src/common/errors/index.js';
+import { ERROR_CODES } from '../../../src/sdk/errors/index.js';
 import { packageRoot } from '../../../src/common/package-root.js';
 import { loadConfig, type SluiceConfig } from '../../../src/config/index.js';
 import type { PluginEntryConfig } from '../../../src/config/sluice-config.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { GRPC_STATUS, grpcStatusOf, httpStatusOf } from '../../../src/api/error-mapping.js';
-import { ERROR_CATEGORIES, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../src/common/errors/index.js';
+import { ERROR_CATEGORIES, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../src/sdk/errors/index.js';
 
 const codes = Object.keys(ERROR_CODES) as ErrorCode[];
 const httpOf = (code: ErrorCode): number => httpStatusOf(code, ERROR_CODES[code].category);

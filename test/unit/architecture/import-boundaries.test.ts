@@ -39,28 +39,28 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps src/common free of imports from the rest of src', () => {
+  it('keeps src/common on the SDK', () => {
     const offenders = sourceFiles('src/common').flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/common/'))
+        .filter((target) => !target.startsWith('src/common/') && !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the plugin SDK on src/common only', () => {
-    const offenders = sourceFiles('src/plugins/sdk').flatMap((file) =>
+  it('keeps the SDK free of imports from the rest of src', () => {
+    const offenders = sourceFiles('src/sdk').flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
 
-  it('builds the built-in plugins only against the plugin SDK', () => {
+  it('builds the built-in plugins only against the SDK', () => {
     const offenders = sourceFiles('plugins').flatMap((file) =>
       localImports(file)
-        .filter((target) => target.startsWith('src/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => target.startsWith('src/') && !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(sourceFiles('plugins').length).toBeGreaterThan(0);
@@ -76,10 +76,10 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the workflow module on src/common and the plugin SDK', () => {
+  it('keeps the workflow module on src/common and the SDK', () => {
     const offenders = sourceFiles('src/workflow').flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/workflow/') && !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => !target.startsWith('src/workflow/') && !target.startsWith('src/common/') && !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(sourceFiles('src/workflow').length).toBeGreaterThan(0);

@@ -5,8 +5,8 @@ import type { BatchingPolicy } from '../../../src/batching/batching-policy.js';
 import { DynamicBatchScheduler, type BatchReport } from '../../../src/batching/dynamic-batch-scheduler.js';
 import { InstancePool } from '../../../src/batching/instance-pool.js';
 import type { InferenceJob, InferenceOutcome } from '../../../src/batching/scheduler.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
-import type { Tensor } from '../../../src/common/tensor/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
+import type { Tensor } from '../../../src/sdk/tensor/index.js';
 import { FakeExecutorModel, tagOf, taggedInput, type HeldRun } from './support/fake-executor.js';
 import { RecordingLogger } from '../../support/recording-logger.js';
 

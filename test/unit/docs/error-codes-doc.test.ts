@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ERROR_CODES, type ErrorCode } from '../../../src/common/errors/index.js';
+import { ERROR_CODES, type ErrorCode } from '../../../src/sdk/errors/index.js';
 import { httpStatusOf } from '../../../src/api/error-mapping.js';
 import { packageRoot } from '../../../src/common/package-root.js';
 

@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { AuthProvider, GuardedApi } from '../../../sdk/auth/auth.js';
 import { metadataAuthText } from './grpc-call.js';
 
 /** Health checks stay open to load balancers, which carry no credentials. */

@@ -1,7 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { context as otelContext, type Context, type TextMapGetter } from '@opentelemetry/api';
-import { isSluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import { isSluiceError } from '../../../sdk/errors/index.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { ATTR, SPAN, endRpcServerSpan, startRpcServerSpan, traceLogFields, withChildSpan, type Telemetry } from '../../../telemetry/index.js';
 import type { GrpcCallScope } from '../transport/grpc-server-call.js';
 import type { GrpcAuthGuard } from './grpc-auth.guard.js';

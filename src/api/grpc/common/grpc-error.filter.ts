@@ -1,6 +1,6 @@
 import { Catch, type ArgumentsHost, type RpcExceptionFilter } from '@nestjs/common';
 import { throwError, type Observable } from 'rxjs';
-import type { Logger } from '../../../common/logger.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { grpcFailureOf } from './grpc-status-error.js';
 import { callPathOf } from './grpc-call.js';
 import { callTraceContext } from './grpc-call-scope.js';

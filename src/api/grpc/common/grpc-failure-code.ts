@@ -1,4 +1,4 @@
-import { isSluiceError, type ErrorCode } from '../../../common/errors/index.js';
+import { isSluiceError, type ErrorCode } from '../../../sdk/errors/index.js';
 import { GRPC_STATUS } from '../../error-mapping.js';
 import { GrpcWireError } from '../transport/grpc-wire-error.js';
 

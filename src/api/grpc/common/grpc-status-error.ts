@@ -1,6 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
-import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
-import type { LogFields, Logger } from '../../../common/logger.js';
+import { SluiceError, isSluiceError } from '../../../sdk/errors/index.js';
+import type { LogFields, Logger } from '../../../sdk/logging/logger.js';
 import { grpcStatusOf } from '../../error-mapping.js';
 
 /** Trailing metadata entry carrying the Sluice error code of a failed call. */

@@ -1,5 +1,5 @@
-import { SluiceError } from '../../../common/errors/index.js';
-import type { HandlerRequest } from '../../../plugins/sdk/handler.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import type { HandlerRequest } from '../../../sdk/handler/handler.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import type { PredictionAnswer, PredictionsCodec } from '../../operations/predictions-operation.js';
 

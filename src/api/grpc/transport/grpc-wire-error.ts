@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import type { ErrorCode } from '../../../common/errors/index.js';
+import type { ErrorCode } from '../../../sdk/errors/index.js';
 
 /** A call status the transport itself answers (framing, limits, deadlines, shutdown, unknown methods). */
 export class GrpcWireError extends Error {

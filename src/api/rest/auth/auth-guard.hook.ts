@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { AuthProvider, GuardedApi } from '../../../sdk/auth/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
 import { dropUnreadBody } from '../common/body-reader.js';
 import { requestTraceContext } from '../common/request-observer.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 import { narrowedToKServeV1 } from './kserve-v1-path.js';
 
 /** The methods a port's routes can take, in the order an `Allow` header lists them. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { SluiceError } from '../../../common/errors/index.js';
-import { shortenedText } from '../../../common/shortened-text.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import { shortenedText } from '../../../sdk/text/shortened-text.js';
 import { requestBodyMemory } from './body-memory.js';
 
 function tooLarge(limit: number): SluiceError {

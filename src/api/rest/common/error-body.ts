@@ -1,4 +1,4 @@
-import { ERROR_CODES, type SluiceError } from '../../../common/errors/index.js';
+import { ERROR_CODES, type SluiceError } from '../../../sdk/errors/index.js';
 
 /** Which error body a route family answers with. */
 export type ErrorStyle = 'torchserve' | 'oip';

@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError, isSluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import { SluiceError, isSluiceError } from '../../../sdk/errors/index.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { httpStatusOf } from '../../error-mapping.js';
 import { authChallengeOf } from '../auth/auth-challenge.js';
 import { methodNotAllowed, methodsForPath } from './allowed-methods.js';

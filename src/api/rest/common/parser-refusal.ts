@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { SluiceError } from '../../../common/errors/index.js';
+import type { SluiceError } from '../../../sdk/errors/index.js';
 
 /**
  * A request Node's HTTP parser refused (malformed HTTP, headers over the limit) or whose head did not

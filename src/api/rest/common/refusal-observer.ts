@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '../../../common/logger.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { addRefusalLogFields, markRefusedInFlight, type ParserRefusal } from './parser-refusal.js';
 import type { RefusedRequestLine } from './refused-request-line.js';
 import { CLIENT_CLOSED_STATUS, type RequestObserverOptions } from './request-observer.js';

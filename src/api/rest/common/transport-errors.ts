@@ -1,8 +1,8 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { errorBody } from './error-body.js';
 import { ERROR_CONTENT_TYPE, replyWithError } from './error-response.filter.js';
 import type { ParserRefusal } from './parser-refusal.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import { charsetOf } from '../../../sdk/bodies/body-charset.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { KServeV1Operation } from '../../operations/kserve-v1-operation.js';
 import { methodNotAllowed } from '../common/allowed-methods.js';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TensorSpec } from '../../../common/tensor/index.js';
+import type { TensorSpec } from '../../../sdk/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';

@@ -1,4 +1,4 @@
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
+import { charsetOf } from '../../../sdk/bodies/body-charset.js';
 import { handlerRequestFromBytes } from '../../common/handler-body.js';
 import type { PredictionsCodec } from '../../operations/predictions-operation.js';
 import type { HttpBody } from '../common/http-body.js';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
-import type { Logger } from '../../../common/logger.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
 import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../common/model-listing.js';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, type ErrorCode } from '../../../common/errors/index.js';
+import { ERROR_CODES, type ErrorCode } from '../../../sdk/errors/index.js';
 import { httpStatusOf } from '../../error-mapping.js';
 import { errorStyleOf, type ErrorStyle } from '../common/error-body.js';
 import { componentHeaders, componentParameters, HEADER_NAMES } from './openapi-parameters.js';

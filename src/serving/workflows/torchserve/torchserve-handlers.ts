@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 import { RequestBudget, signalCancellation } from '../../../common/request-budget.js';
-import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../plugins/sdk/node-handler.js';
+import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../sdk/node-handler/node-handler.js';
 import type { InferenceService } from '../../inference-service.js';
 import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';
 import type { TorchServeSpec } from './torchserve-spec.js';

@@ -1,5 +1,5 @@
 import { load, YAMLException } from 'js-yaml';
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 import { batchDelayProblem, batchSizeProblem } from '../../batching-limits.js';
 import { MAX_WORKERS } from '../../worker-limit.js';
 

@@ -4,7 +4,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { GrpcAuthGuard } from '../../../../src/api/grpc/common/grpc-auth.guard.js';
 import { grpcCallScope } from '../../../../src/api/grpc/common/grpc-call-scope.js';
 import type { GrpcServerCall } from '../../../../src/api/grpc/transport/grpc-server-call.js';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { SluiceError } from '../../../../common/errors/index.js';
-import { charsetOf, refuseNonUtf8Charset } from '../../../../plugins/sdk/body-charset.js';
+import { SluiceError } from '../../../../sdk/errors/index.js';
+import { charsetOf, refuseNonUtf8Charset } from '../../../../sdk/bodies/body-charset.js';
 import { LOOSE_TEXT_TYPES } from '../../../common/handler-body.js';
 import { jsonBodyText } from '../../../common/json-body.js';
 import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';

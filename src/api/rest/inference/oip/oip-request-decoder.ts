@@ -1,6 +1,6 @@
-import { SluiceError } from '../../../../common/errors/index.js';
-import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../common/tensor/index.js';
-import { jsonTensorShape } from '../../../../common/tensor/json-shape.js';
+import { SluiceError } from '../../../../sdk/errors/index.js';
+import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../sdk/tensor/index.js';
+import { jsonTensorShape } from '../../../../sdk/tensor/json-shape.js';
 import { jsonBodyText } from '../../../common/json-body.js';
 
 /** An OIP inference request decoded into tensors. */

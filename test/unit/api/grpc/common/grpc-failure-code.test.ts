@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { grpcFailureCode } from '../../../../../src/api/grpc/common/grpc-failure-code.js';
 import { grpcStatusErrorOf } from '../../../../../src/api/grpc/common/grpc-status-error.js';
 import { GrpcWireError } from '../../../../../src/api/grpc/transport/grpc-wire-error.js';
-import { SluiceError } from '../../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../../src/sdk/errors/index.js';
 
 describe('grpcFailureCode', () => {
   it('counts a failure under the code of the Sluice error behind its status', () => {

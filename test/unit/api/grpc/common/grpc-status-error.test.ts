@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { status } from '@grpc/grpc-js';
-import { SluiceError } from '../../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../../src/sdk/errors/index.js';
 import { grpcStatusErrorOf } from '../../../../../src/api/grpc/common/grpc-status-error.js';
 
 describe('grpcStatusErrorOf', () => {

@@ -1,6 +1,6 @@
-import { SluiceError } from '../../../../../src/common/errors/index.js';
-import type { Tensor } from '../../../../../src/common/tensor/index.js';
-import type { Envelope } from '../../../../../src/plugins/sdk/envelope.js';
+import { SluiceError } from '../../../../../src/sdk/errors/index.js';
+import type { Tensor } from '../../../../../src/sdk/tensor/index.js';
+import type { Envelope } from '../../../../../src/sdk/envelope/envelope.js';
 import type {
   EnvelopedInferenceRequest,
   HandlerInferenceRequest,

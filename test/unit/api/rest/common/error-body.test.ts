@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../../src/sdk/errors/index.js';
 import { errorBody } from '../../../../../src/api/rest/common/error-body.js';
 
 const nodeFailed = new SluiceError('SLUICE_WORKFLOW_NODE_FAILED', 'workflow `w` node `n` (handler h) failed: no data', { causeCode: 'SLUICE_REQUEST_INVALID' });

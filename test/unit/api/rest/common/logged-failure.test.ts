@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { isLoggedFailure } from '../../../../../src/api/rest/common/error-response.filter.js';
-import { SluiceError, type ErrorCode } from '../../../../../src/common/errors/index.js';
+import { SluiceError, type ErrorCode } from '../../../../../src/sdk/errors/index.js';
 
 describe('isLoggedFailure', () => {
   it.each<[ErrorCode, number, boolean]>([
