@@ -1,5 +1,5 @@
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
-import { MAX_TIMER_DELAY_MS } from '../common/long-timeout.js';
+import { MAX_TIMER_DELAY_MS } from '../timers/long-timeout.js';
 import type { Batch, JobResult } from '../executors/executor.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch, takenByBatches } from './batch-former.js';

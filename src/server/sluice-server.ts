@@ -9,7 +9,7 @@ import { startHttpApp, type HttpApp } from '../api/rest/http-app.js';
 import { OPEN_HEALTH_ROUTES, PublicRoutes } from '../api/rest/auth/public-routes.js';
 import { mountPluginEndpoints } from '../api/rest/plugin-endpoints.js';
 import { checkPluginEndpoints } from '../api/rest/plugin-endpoint-routes.js';
-import { packageRoot } from '../common/package-root.js';
+import { packageRoot } from '../package-files/package-root.js';
 import { loadPlugins } from '../plugins/loader/plugin-loader.js';
 import type { PluginEndpoint, PluginExtensions } from '../plugins/registry/plugin-extensions.js';
 import type { AuthProvider, GuardedApi } from '../sdk/auth/auth.js';

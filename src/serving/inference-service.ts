@@ -1,8 +1,8 @@
 import { trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../sdk/logging/logger.js';
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
-import { InFlightCount } from '../common/in-flight-count.js';
-import { RequestBudget } from '../common/request-budget.js';
+import { InFlightCount } from './in-flight-count.js';
+import { RequestBudget } from '../budget/request-budget.js';
 import type { Tensor } from '../sdk/tensor/index.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
 import type { HookBus } from '../plugins/registry/hook-bus.js';

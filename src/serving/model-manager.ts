@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import type { Logger } from '../sdk/logging/logger.js';
-import { nameRuleProblem } from '../common/name-rule.js';
+import { nameRuleProblem } from './name-rule.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   MANIFEST_FILE_NAME,

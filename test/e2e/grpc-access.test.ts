@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { credentials, loadPackageDefinition, status, type Client, type ClientDuplexStream, type ServiceClientConstructor } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { SluiceError } from '../../src/sdk/errors/index.js';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import type { AuthPrincipal, AuthProvider, AuthRequest } from '../../src/sdk/auth/auth.js';
 import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
 import { Gate } from '../support/gate.js';

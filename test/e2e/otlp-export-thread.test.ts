@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { DEFAULT_CONFIG } from '../../src/config/sluice-config.js';
 import { resolveTelemetrySettings } from '../../src/telemetry/tracing/telemetry-settings.js';
 import { Telemetry } from '../../src/telemetry/tracing/telemetry.js';

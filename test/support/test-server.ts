@@ -11,7 +11,7 @@ import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
 import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { makeTempDir } from './temp-dir.js';
 
 /** A real server on ephemeral loopback ports with its own model store and snapshot in a temp dir. */

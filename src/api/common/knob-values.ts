@@ -1,5 +1,5 @@
 import { SluiceError } from '../../sdk/errors/index.js';
-import { RequestBudget, type Cancellation } from '../../common/request-budget.js';
+import { RequestBudget, type Cancellation } from '../../budget/request-budget.js';
 
 /** Header (HTTP) or metadata entry (gRPC) giving a request's priority level (1 = highest). */
 export const PRIORITY_HEADER = 'x-sluice-priority';

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ReflectionService } from '@grpc/reflection';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import type { Logger } from '../../sdk/logging/logger.js';
-import { setLongTimeout } from '../../common/long-timeout.js';
+import { setLongTimeout } from '../../timers/long-timeout.js';
 import type { AuthProvider, GuardedApi } from '../../sdk/auth/auth.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import type { ServingMetrics } from '../../telemetry/metrics/serving-metrics.js';

@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import type { RequestBudget } from '../../common/request-budget.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
 
 /**
  * What the edge of a transport knows of one request besides its body: what it may spend, and how hooks,

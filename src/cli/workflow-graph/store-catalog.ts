@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { isSluiceError } from '../../sdk/errors/index.js';
 import type { Logger } from '../../sdk/logging/logger.js';
-import { packageRoot } from '../../common/package-root.js';
+import { packageRoot } from '../../package-files/package-root.js';
 import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { loadManifest, scanModelStore, type ModelManifest } from '../../model-store/index.js';

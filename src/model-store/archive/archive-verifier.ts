@@ -1,4 +1,4 @@
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
 import { errorMessage } from '../../sdk/files/error-facts.js';
 import { normalizeArchivePath } from './archive-entry-path.js';
 import { archiveError, REPACK_ADVICE } from './archive-errors.js';

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
-import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../common/schema/index.js';
+import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../json-schema/index.js';
 import type { TensorSpec } from '../../sdk/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
 import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SluiceError } from '../../sdk/errors/index.js';
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
 import type { ExtensionPoint } from '../../sdk/plugin/plugin.js';
 import { parseYamlDocument } from './yaml-document.js';
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { compiledWorkerFile } from '../../common/compiled-worker-file.js';
+import { compiledWorkerFile } from '../../package-files/compiled-worker-file.js';
 import { SluiceError } from '../../sdk/errors/index.js';
 import type { SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
 

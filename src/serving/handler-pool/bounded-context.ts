@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from '../../sdk/logging/logger.js';
-import type { RequestBudget } from '../../common/request-budget.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
 import type { HandlerContext } from '../../sdk/handler/handler.js';
 
 /** What bounds one request's wait for a handler thread besides its budget: its version's queue settings. */

@@ -1,4 +1,4 @@
-import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../budget/request-budget.js';
 import type { Tensor } from '../../sdk/tensor/index.js';
 import type { ModelCall, ModelCaller } from '../../workflow/index.js';
 import type { InferenceService } from '../inference-service.js';

@@ -1,6 +1,6 @@
 import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
-import { nameRuleProblem } from '../../common/name-rule.js';
-import { schemaPattern } from '../../common/schema/index.js';
+import { nameRuleProblem } from '../name-rule.js';
+import { schemaPattern } from '../../json-schema/index.js';
 import type { Logger } from '../../sdk/logging/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { storeRelativeError } from '../store-relative-error.js';

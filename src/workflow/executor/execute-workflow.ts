@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../budget/request-budget.js';
 import type { WorkflowValue } from '../../sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';

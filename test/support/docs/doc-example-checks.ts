@@ -6,7 +6,7 @@ import { decodeOipRequest } from '../../../src/api/rest/inference/oip/oip-reques
 import { WorkflowGraphLoader } from '../../../src/cli/workflow-graph/graph-workflow.js';
 import { StoreCatalogSource } from '../../../src/cli/workflow-graph/store-catalog.js';
 import { ERROR_CODES } from '../../../src/sdk/errors/index.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { loadConfig, type SluiceConfig } from '../../../src/config/index.js';
 import type { PluginEntryConfig } from '../../../src/config/sluice-config.js';
 import { loadManifest } from '../../../src/model-store/index.js';

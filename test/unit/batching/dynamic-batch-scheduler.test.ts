@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { RequestBudget } from '../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../src/budget/request-budget.js';
 import { lookedAtCancellation, toldCancellation } from '../../support/cancellations.js';
 import type { BatchingPolicy } from '../../../src/batching/batching-policy.js';
 import { DynamicBatchScheduler, type BatchReport } from '../../../src/batching/dynamic-batch-scheduler.js';

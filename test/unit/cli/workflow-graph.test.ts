@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readGraphSource, WorkflowGraphLoader, type GraphedWorkflow } from '../../../src/cli/workflow-graph/graph-workflow.js';
 import { StoreCatalogSource } from '../../../src/cli/workflow-graph/store-catalog.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { loadConfig, type SluiceConfig } from '../../../src/config/index.js';
 import { scanWorkflowStore } from '../../../src/serving/workflows/workflow-sources.js';
 import { JsonLogger } from '../../../src/telemetry/logging/json-logger.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { load as loadYaml } from 'js-yaml';
 import { LOG_LEVELS } from '../../../src/sdk/logging/logger.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import {
   DEFAULT_CONFIG,
   listConfigKeys,

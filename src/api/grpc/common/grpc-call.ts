@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import type { Cancellation, RequestBudget } from '../../../common/request-budget.js';
+import type { Cancellation, RequestBudget } from '../../../budget/request-budget.js';
 import { PRIORITY_HEADER, TIMEOUT_HEADER, budgetOfKnobs } from '../../common/knob-values.js';
 
 /** What Sluice uses of a server call (unary, server-streaming or bidirectional); the transport's calls have this shape, as grpc-js's do. */

@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import type { RequestBudget } from '../../../common/request-budget.js';
+import type { RequestBudget } from '../../../budget/request-budget.js';
 import type { OperationContext } from '../../operations/operation-context.js';
 import { callBudget, type GrpcCall } from './grpc-call.js';
 import { callTraceContext } from './grpc-call-scope.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
-import { setLongTimeout, type LongTimeout } from '../../../common/long-timeout.js';
+import { setLongTimeout, type LongTimeout } from '../../../timers/long-timeout.js';
 import { GRPC_ACCEPT_ENCODING, compressMessage, compressionNamed, decompressMessage, responseCompressionFor, type GrpcCompression } from './grpc-compression.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
 import { GrpcMessageInflater } from './grpc-message-inflater.js';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Cancellation, RequestBudget } from '../../../common/request-budget.js';
+import type { Cancellation, RequestBudget } from '../../../budget/request-budget.js';
 import { PRIORITY_HEADER, TIMEOUT_HEADER, budgetOfKnobs } from '../../common/knob-values.js';
 
 /**

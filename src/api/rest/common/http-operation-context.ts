@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestBudget } from '../../../common/request-budget.js';
+import type { RequestBudget } from '../../../budget/request-budget.js';
 import type { OperationContext } from '../../operations/operation-context.js';
 import { httpBudget } from './http-budget.js';
 import { observedRequestId, requestTraceContext } from './request-observer.js';

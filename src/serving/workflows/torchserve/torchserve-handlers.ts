@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../sdk/errors/index.js';
-import { RequestBudget, signalCancellation } from '../../../common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../../budget/request-budget.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../sdk/node-handler/node-handler.js';
 import type { InferenceService } from '../../inference-service.js';
 import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { compiledWorkerFile } from '../../../common/compiled-worker-file.js';
+import { compiledWorkerFile } from '../../../package-files/compiled-worker-file.js';
 import type { EncodedTraceRequest, TraceRequestSender } from './encoding-span-processor.js';
 import { RING_BYTES, RING_ENTRIES, RingWriter } from './export-ring.js';
 import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './export-thread-messages.js';

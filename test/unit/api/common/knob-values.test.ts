@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { budgetOfKnobs, oipParameterKnobs, positiveInteger, withOipParameters } from '../../../../src/api/common/knob-values.js';
-import { NOT_CANCELLED, RequestBudget } from '../../../../src/common/request-budget.js';
+import { NOT_CANCELLED, RequestBudget } from '../../../../src/budget/request-budget.js';
 
 describe('positiveInteger', () => {
   it('reads a number or digits as text', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { OipInferOperation, type DecodedOipInfer, type OipAnswerer, type OipCodec } from '../../../../src/api/operations/oip-infer-operation.js';
 import type { OperationContext } from '../../../../src/api/operations/operation-context.js';

@@ -6,7 +6,7 @@ import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import type { LogFields, Logger } from '../../../../src/sdk/logging/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/sdk/index.js';
 import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
-import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../../../src/budget/request-budget.js';
 import { lookedAtCancellation } from '../../../support/cancellations.js';
 import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/handler-pool.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';

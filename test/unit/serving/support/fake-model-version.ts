@@ -1,5 +1,5 @@
 import type { AutoscaleSettings } from '../../../../src/batching/autoscaler.js';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import type { InferenceJob } from '../../../../src/batching/scheduler.js';
 import type { ModelManifest } from '../../../../src/model-store/index.js';
 import type { Handler } from '../../../../src/sdk/handler/handler.js';

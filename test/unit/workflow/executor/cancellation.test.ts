@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../../../src/budget/request-budget.js';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import type { NodeHandlerContext } from '../../../../src/sdk/index.js';
 import { Gate, never } from '../support/gate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NOT_CANCELLED, RequestBudget, signalCancellation } from '../../../src/common/request-budget.js';
+import { NOT_CANCELLED, RequestBudget, signalCancellation } from '../../../src/budget/request-budget.js';
 
 describe('RequestBudget.of', () => {
   it('sets no deadline, no own timeout and no priority when given nothing', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../package-files/package-root.js';
 
 /**
  * The `pattern` of the schema node at `path` (keys from the root) in `schemas/<file>`, for a rule checked

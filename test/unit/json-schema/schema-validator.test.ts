@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv } from 'ajv';
-import { createSchemaValidator, schemaProblems } from '../../../../src/common/schema/index.js';
+import { createSchemaValidator, schemaProblems } from '../../../src/json-schema/index.js';
 
 describe('schemaProblems', () => {
   it('gives nothing for no errors', () => {

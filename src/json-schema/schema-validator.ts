@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { SluiceError, type ErrorCode } from '../../sdk/errors/index.js';
-import { packageRoot } from '../package-root.js';
+import { SluiceError, type ErrorCode } from '../sdk/errors/index.js';
+import { packageRoot } from '../package-files/package-root.js';
 import { formatSchemaError } from './schema-error-format.js';
 
 /** Validates a parsed document against one of the JSON Schemas in `schemas/`. */

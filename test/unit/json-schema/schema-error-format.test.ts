@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv, type ErrorObject } from 'ajv';
-import { formatKeyPath, formatSchemaError } from '../../../../src/common/schema/index.js';
+import { formatKeyPath, formatSchemaError } from '../../../src/json-schema/index.js';
 
 /** The ajv errors of validating `value` against `schema`, compiled the way Sluice compiles its schemas. */
 function errorsOf(schema: object, value: unknown): ErrorObject[] {
