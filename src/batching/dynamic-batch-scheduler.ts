@@ -1,6 +1,6 @@
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../timers/long-timeout.js';
-import type { Batch, JobResult } from '../executors/executor.js';
+import type { Batch, JobResult } from '../sdk/executor/executor.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch, takenByBatches } from './batch-former.js';
 import { batchPlacement } from './batch-key.js';

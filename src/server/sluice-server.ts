@@ -17,7 +17,7 @@ import type { EndpointContext } from '../sdk/endpoint/endpoint.js';
 import { startGrpcServers, type GrpcGuards, type GrpcServers } from '../api/grpc/grpc-servers.js';
 import type { Handler } from '../sdk/handler/handler.js';
 import type { NodeHandler } from '../sdk/node-handler/node-handler.js';
-import type { ModelRuntime } from '../runtime/model-runtime.js';
+import type { ModelRuntime } from '../sdk/runtime/model-runtime.js';
 import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
 import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
@@ -32,8 +32,6 @@ import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.j
 import { listenFailure, type NamedListener } from './listen-failure.js';
 import { abandonableStages, abandonedStart } from './start-abandonment.js';
 import { stopGracefully, type ClosablePort } from './graceful-stop.js';
-
-export { isAbandonedStart } from './start-abandonment.js';
 
 /** How to start a server. */
 export interface StartServerOptions {

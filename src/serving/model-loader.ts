@@ -9,7 +9,7 @@ import type { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import type { NamedRegistry } from '../plugins/registry/named-registry.js';
 import type { Envelope } from '../sdk/envelope/envelope.js';
 import type { Executor } from '../sdk/executor/executor.js';
-import type { ModelRuntime, RuntimeSessionOptions } from '../runtime/model-runtime.js';
+import type { ModelRuntime, RuntimeSessionOptions } from '../sdk/runtime/model-runtime.js';
 import { ModelVersion, type ModelOrigin } from './model-version.js';
 import { resolveTensorSpecs } from './spec-resolution.js';
 import { autoscaleEnabled, type VersionSettings } from './version-settings.js';

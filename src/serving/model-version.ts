@@ -6,7 +6,7 @@ import { InstancePool, type InstanceInfo } from '../batching/instance-pool.js';
 import { SluiceError } from '../sdk/errors/index.js';
 import type { Logger } from '../sdk/logging/logger.js';
 import type { Tensor, TensorSpec } from '../sdk/tensor/index.js';
-import type { ExecutorModel } from '../executors/executor.js';
+import type { ExecutorModel } from '../sdk/executor/executor.js';
 import type { ModelManifest } from '../model-store/index.js';
 import type { Handler, HandlerContext } from '../sdk/handler/handler.js';
 import type { ModelDescription } from '../sdk/model/model-description.js';

@@ -17,7 +17,7 @@ import { createServerCatalog } from './workflows/server-catalog.js';
 import { WorkflowManager, type WorkflowStartupReport } from './workflows/workflow-manager.js';
 import { WorkflowRegistry } from './workflows/workflow-registry.js';
 import { WorkflowService } from './workflows/workflow-service.js';
-import type { ModelRuntime } from '../runtime/model-runtime.js';
+import type { ModelRuntime } from '../sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';

@@ -4,7 +4,7 @@ import { loadConfig, type AuthConfig, type ConfigLayer, type SluiceConfig } from
 import type { Logger } from '../../src/sdk/logging/logger.js';
 import type { AuthProvider } from '../../src/sdk/auth/auth.js';
 import type { Handler } from '../../src/sdk/handler/handler.js';
-import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
+import type { ModelRuntime } from '../../src/sdk/runtime/model-runtime.js';
 import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';

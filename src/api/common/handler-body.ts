@@ -1,6 +1,7 @@
 import { refuseNonUtf8Charset } from '../../sdk/bodies/body-charset.js';
 import type { HandlerRequest } from '../../sdk/handler/handler.js';
-import { isJsonMediaType, jsonBodyText, parseJson } from './json-body.js';
+import { jsonBodyText, parseJson } from '../../sdk/bodies/json-text.js';
+import { isJsonMediaType } from './json-body.js';
 
 /** Media types curl and browsers send for typed-in bodies (and gRPC, which has none); JSON in them is taken as JSON. */
 export const LOOSE_TEXT_TYPES: ReadonlySet<string> = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);

@@ -1,5 +1,3 @@
-export { jsonBodyText, parseJson } from '../../sdk/bodies/json-text.js';
-
 /** True for `application/json` and `application/*+json`. */
 export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));

@@ -14,8 +14,6 @@ import { stoppedCall, UNLOAD_GRACE_MS, waitFull, type ThreadCallStop } from './t
 import { fromThreadError } from './thread-error.js';
 import { ShareLeft, ThreadShare } from './thread-share.js';
 
-export { UNLOAD_GRACE_MS } from './thread-call-errors.js';
-
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 function writeLine(logger: Logger, line: ThreadLogLine): void {

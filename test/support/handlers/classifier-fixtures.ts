@@ -6,7 +6,7 @@ import { readLabels } from '../../../src/model-store/index.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Tensor } from '../../../src/sdk/index.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/index.js';
 import { trace } from '@opentelemetry/api';
-import type { LoadedModel } from '../../../src/runtime/model-runtime.js';
+import type { LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 
 export const silentLogger: Logger = {
   debug: () => undefined,

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-export { isJsonMediaType, parseJson } from '../../common/json-body.js';
 
 /** The media type of a request, lower-cased, without parameters; empty when absent. */
 export function mediaTypeOf(request: FastifyRequest): string {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { CpuExecutor } from '../../../../plugins/cpu-executor/cpu-executor.js';
-import type { ExecutorModel } from '../../../../src/executors/executor.js';
+import type { ExecutorModel } from '../../../../src/sdk/executor/executor.js';
 import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import type { Tensor, TensorSpec } from '../../../../src/sdk/tensor/index.js';
-import type { Batch, BatchItem } from '../../../../src/executors/executor.js';
+import type { Batch, BatchItem } from '../../../../src/sdk/executor/executor.js';
 import { concatBatchInputs, runBatchOnModel, splitBatchOutputs, type InputAllocator } from '../../../../src/sdk/executor/batch-tensors.js';
 import type { LoadedModel } from '../../../../src/sdk/runtime/model-runtime.js';
 

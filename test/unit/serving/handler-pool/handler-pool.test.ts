@@ -8,7 +8,7 @@ import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Prepare
 import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
 import { RequestBudget, signalCancellation } from '../../../../src/budget/request-budget.js';
 import { lookedAtCancellation } from '../../../support/cancellations.js';
-import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/handler-pool.js';
+import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/thread-call-errors.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';
