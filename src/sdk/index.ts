@@ -71,3 +71,4 @@ export { MAX_SPELLED_OUT_VALUES, checkSpelledOutSize } from './tensor/encoded-va
 export { SluiceError, isSluiceError, type ErrorCode } from './errors/index.js';
 export type { LogFields, Logger } from './logging/logger.js';
 export { makeDirectories, type MakeDirectoriesOptions } from './files/make-directories.js';
+export { writeFileAtomic, type WriteFileAtomicOptions } from './files/atomic-write.js';

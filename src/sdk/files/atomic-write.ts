@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { nodeErrorCode } from './error-facts.js';
 
@@ -44,20 +44,33 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** How {@link writeFileAtomic} writes. */
+export interface WriteFileAtomicOptions {
+  /**
+   * The file's permission bits (default 0644, less the umask). Given, the file has exactly these bits,
+   * whatever the umask, from its creation on: a file of secrets is never readable by others, not even
+   * for a moment.
+   */
+  readonly mode?: number;
+}
+
 /**
  * Replaces `path` with `data` so that a crash leaves either the old or the new content: writes a
- * temporary file in the same directory, syncs it, renames it over `path`, syncs the directory.
+ * temporary file in the same directory, syncs it, renames it over `path`, syncs the directory. A failed
+ * write leaves no temporary file behind.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
   const temp = temporarySibling(path);
   try {
-    const handle = await open(temp, 'wx', 0o644);
+    const handle = await open(temp, 'wx', options.mode ?? 0o644);
     try {
       await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle.close();
     }
+    // The umask may have taken bits from the mode it was created with.
+    if (options.mode !== undefined) await chmod(temp, options.mode);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
