@@ -2,10 +2,10 @@ import type { HandlerRequest } from '../../sdk/handler/handler.js';
 import type { EnvelopeRequest, EnvelopeResponse } from '../../sdk/envelope/envelope.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import type { WorkflowProgress } from '../../workflow/index.js';
-import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';
-import { chooseEnvelope } from '../common/envelope-choice.js';
-import { workflowAnswerOf, workflowInputsFromBody } from '../common/workflow-body.js';
-import { workflowValueToJson } from '../common/workflow-json.js';
+import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
+import { chooseEnvelope } from '../bodies/envelope-choice.js';
+import { workflowAnswerOf, workflowInputsFromBody } from '../workflow-calls/workflow-body.js';
+import { workflowValueToJson } from '../workflow-calls/workflow-json.js';
 import type { OperationContext } from './operation-context.js';
 
 /** How one transport carries a TorchServe prediction body (an HTTP body with its media type, gRPC's `input` map). */

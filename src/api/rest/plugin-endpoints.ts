@@ -5,7 +5,7 @@ import type { Logger } from '../../sdk/logging/logger.js';
 import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
 import type { EndpointContext, EndpointRequest } from '../../sdk/endpoint/endpoint.js';
-import { replyWithError } from './common/error-response.filter.js';
+import { replyWithError } from './errors/error-response.filter.js';
 import { QueryReader, type QueryErrorCode, type RawQuery } from './management/query-reader.js';
 import { routePattern, shadowingEndpoint } from './plugin-endpoint-routes.js';
 

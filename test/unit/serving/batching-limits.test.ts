@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REGISTRATION_LIMITS } from '../../../src/api/common/registration-limits.js';
+import { REGISTRATION_LIMITS } from '../../../src/api/models/registration-limits.js';
 import { packageRoot } from '../../../src/package-files/package-root.js';
 import { batchDelayProblem, batchSettingsProblem, batchSizeProblem, MAX_BATCH_DELAY_MS, MAX_BATCH_SIZE } from '../../../src/serving/batching-limits.js';
 

@@ -3,10 +3,10 @@ import { GrpcMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable } from 'rxjs';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation, type JsonProgress } from '../../operations/predictions-operation.js';
-import { metadataText, type GrpcCall } from '../common/grpc-call.js';
-import { withCallContext } from '../common/grpc-operation-context.js';
+import { metadataText, type GrpcCall } from '../calls/grpc-call.js';
+import { withCallContext } from '../calls/grpc-operation-context.js';
 import { PREDICTIONS_GRPC_CODEC, predictionBytes, predictionResponse, type PredictionResponse, type PredictionsRequest } from './predictions-grpc-codec.js';
 
 const SERVICE = 'InferenceAPIsService';

@@ -3,9 +3,9 @@ import { GrpcMethod } from '@nestjs/microservices';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { describeModel, listModels } from '../../common/model-listing.js';
-import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
-import { callTraceContext } from '../common/grpc-call-scope.js';
+import { describeModel, listModels } from '../../models/model-listing.js';
+import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
+import { callTraceContext } from '../calls/grpc-call-scope.js';
 
 const SERVICE = 'ManagementAPIsService';
 const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers: MAX_WORKERS } = REGISTRATION_LIMITS;

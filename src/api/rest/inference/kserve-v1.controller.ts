@@ -4,10 +4,10 @@ import { SluiceError } from '../../../sdk/errors/index.js';
 import { charsetOf } from '../../../sdk/bodies/body-charset.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { KServeV1Operation } from '../../operations/kserve-v1-operation.js';
-import { methodNotAllowed } from '../common/allowed-methods.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
-import { kserveV1Methods, predictedModel } from '../common/kserve-v1-path.js';
-import { bodyBytes } from '../common/request-body.js';
+import { methodNotAllowed } from '../routing/allowed-methods.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
+import { kserveV1Methods, predictedModel } from '../routing/kserve-v1-path.js';
+import { bodyBytes } from '../request-body/request-body.js';
 
 /**
  * The answer to a request whose `/v1/models/{segment}` path does not take its method (the router sends

@@ -4,8 +4,8 @@ import type { TensorSpec } from '../../../sdk/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { HEADER_LENGTH } from './oip/oip-body.js';
 import { OIP_HTTP_CODEC } from './oip/oip-http-codec.js';
 

@@ -1,10 +1,10 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation } from '../../operations/predictions-operation.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from './predictions-http-codec.js';
 
 /** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */

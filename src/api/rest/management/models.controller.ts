@@ -4,10 +4,10 @@ import { SluiceError } from '../../../sdk/errors/index.js';
 import type { Logger } from '../../../sdk/logging/logger.js';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../common/model-listing.js';
-import type { ModelVersionView } from '../../common/model-describe.js';
-import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
-import { requestTraceContext } from '../common/request-observer.js';
+import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../models/model-listing.js';
+import type { ModelVersionView } from '../../models/model-describe.js';
+import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
+import { requestTraceContext } from '../observation/request-observer.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
 const REGISTER_PARAMS = [

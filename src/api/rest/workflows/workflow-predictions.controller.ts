@@ -2,8 +2,8 @@ import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/com
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
 import { debugFlag } from './workflow-request.js';
 

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } fr
 import type { FastifyRequest } from 'fastify';
 import { ServingCore } from '../../../serving/serving-core.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { requestTraceContext } from '../common/request-observer.js';
+import { requestTraceContext } from '../observation/request-observer.js';
 import { QueryReader, type RawQuery } from '../management/query-reader.js';
 import { describeWorkflow, type WorkflowView } from './workflow-describe.js';
 

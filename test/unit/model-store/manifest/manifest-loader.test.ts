@@ -3,7 +3,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSluiceError } from '../../../../src/sdk/errors/index.js';
 import { createSchemaValidator } from '../../../../src/json-schema/index.js';
-import { REGISTRATION_LIMITS } from '../../../../src/api/common/registration-limits.js';
+import { REGISTRATION_LIMITS } from '../../../../src/api/models/registration-limits.js';
 import { loadManifest } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { makeUnreadableDirectory } from '../../../support/unreadable-directory.js';
