@@ -20,7 +20,7 @@ import type { NodeHandler } from '../sdk/node-handler/node-handler.js';
 import type { ModelRuntime } from '../sdk/runtime/model-runtime.js';
 import type { HandlerPoolOptions } from '../serving/handler-pool/index.js';
 import type { StartupReport } from '../serving/model-manager.js';
-import type { WorkflowStartupReport } from '../serving/workflows/workflow-manager.js';
+import type { WorkflowStartupReport } from '../workflow/serving/workflow-manager.js';
 import { ServingCore } from '../serving/serving-core.js';
 import { notifyProvidersServing, resolveApiGuards, type ApiGuards } from './auth-providers.js';
 import { SLUICE_VERSION } from './version.js';

@@ -1,6 +1,6 @@
 import { SluiceError } from '../../sdk/errors/index.js';
 import type { ServingCore } from '../../serving/serving-core.js';
-import type { RegisteredWorkflow } from '../../serving/workflows/workflow-registry.js';
+import type { RegisteredWorkflow } from '../../workflow/serving/workflow-registry.js';
 
 /** How a client of one transport calls a workflow without naming its version. */
 export interface UnversionedCall {

@@ -6,7 +6,7 @@ import { readGraphSource, WorkflowGraphLoader, type GraphedWorkflow } from '../.
 import { StoreCatalogSource } from '../../../src/cli/workflow-graph/store-catalog.js';
 import { packageRoot } from '../../../src/package-files/package-root.js';
 import { loadConfig, type SluiceConfig } from '../../../src/config/index.js';
-import { scanWorkflowStore } from '../../../src/serving/workflows/workflow-sources.js';
+import { scanWorkflowStore } from '../../../src/workflow/serving/workflow-sources.js';
 import { JsonLogger } from '../../../src/telemetry/logging/json-logger.js';
 import { printDot, printMermaid, workflowDiagram } from '../../../src/workflow/index.js';
 import { dotProblems, mermaidProblems } from '../../support/docs/diagram-syntax.js';

@@ -8,7 +8,7 @@ import type {
   TensorInferenceRequest,
 } from '../../../../../src/serving/inference-service.js';
 import type { ServingCore } from '../../../../../src/serving/serving-core.js';
-import type { WorkflowRunOptions } from '../../../../../src/serving/workflows/workflow-service.js';
+import type { WorkflowRunOptions } from '../../../../../src/workflow/serving/workflow-service.js';
 import type { WorkflowProgress, WorkflowResult } from '../../../../../src/workflow/index.js';
 
 /** A model the fake core serves: its name, version and the envelope its manifest names, if any. */

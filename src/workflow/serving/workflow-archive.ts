@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { extractArchive, packArchive, type ArchiveIdentity, type PackResult } from '../../model-store/index.js';
-import { parseWorkflow } from '../../workflow/index.js';
+import { parseWorkflow } from '../index.js';
 import { looksLikeTorchServeSpec, parseSpecYaml } from './torchserve/torchserve-spec.js';
 
 /** The file at the root of a workflow directory or archive that holds the workflow. */

@@ -1,7 +1,7 @@
 import { RequestBudget, signalCancellation } from '../../budget/request-budget.js';
 import type { Tensor } from '../../sdk/tensor/index.js';
-import type { ModelCall, ModelCaller } from '../../workflow/index.js';
-import type { InferenceService } from '../inference-service.js';
+import type { ModelCall, ModelCaller } from '../index.js';
+import type { InferenceService } from '../../serving/inference-service.js';
 
 /**
  * Model calls of workflow nodes, through the same inference service and schedulers as API requests: the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { load } from 'js-yaml';
-import { convertTorchServeSpec } from '../../../../src/serving/workflows/torchserve/torchserve-conversion.js';
-import { readTorchServeSpec } from '../../../../src/serving/workflows/torchserve/torchserve-spec.js';
+import { convertTorchServeSpec } from '../../../../src/workflow/serving/torchserve/torchserve-conversion.js';
+import { readTorchServeSpec } from '../../../../src/workflow/serving/torchserve/torchserve-spec.js';
 
 /** A spec without models whose `dag:` is `dag`. */
 function spec(dag: Readonly<Record<string, readonly string[]>>): unknown {

@@ -1,7 +1,7 @@
 import { SluiceError } from '../../sdk/errors/index.js';
 import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
-import type { WorkflowPlan, WorkflowProblem } from '../../workflow/index.js';
-import type { ModelUse } from '../model-uses.js';
+import type { WorkflowPlan, WorkflowProblem } from '../index.js';
+import type { ModelUse } from '../../serving/model-uses.js';
 
 /** A registered workflow: its plan and where it came from. */
 export interface RegisteredWorkflow {

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import { RequestBudget, signalCancellation } from '../../../budget/request-budget.js';
 import type { NodeHandler, NodeHandlerContext, WorkflowValue } from '../../../sdk/node-handler/node-handler.js';
-import type { InferenceService } from '../../inference-service.js';
+import type { InferenceService } from '../../../serving/inference-service.js';
 import { convertedHandlerName, convertedNodeInputs } from './torchserve-conversion.js';
 import type { TorchServeSpec } from './torchserve-spec.js';
 

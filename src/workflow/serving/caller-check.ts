@@ -1,5 +1,5 @@
 import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
-import { formatWorkflowProblem, loadWorkflow, MAX_LISTED_PROBLEMS, workflowSignature, type WorkflowCatalog, type WorkflowProblem } from '../../workflow/index.js';
+import { formatWorkflowProblem, loadWorkflow, MAX_LISTED_PROBLEMS, workflowSignature, type WorkflowCatalog, type WorkflowProblem } from '../index.js';
 import { withLocalHandlers } from './local-handlers-catalog.js';
 import type { RegisteredWorkflow } from './workflow-registry.js';
 

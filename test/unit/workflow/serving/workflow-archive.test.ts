@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { workflowArchiveIdentity } from '../../../../src/serving/workflows/workflow-archive.js';
+import { workflowArchiveIdentity } from '../../../../src/workflow/serving/workflow-archive.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 
 const SLUICE_WORKFLOW = `apiVersion: sluice/v1

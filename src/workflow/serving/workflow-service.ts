@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { RequestBudget } from '../../budget/request-budget.js';
 import { loggerWithTrace } from '../../telemetry/logging/trace-log-fields.js';
-import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../../workflow/index.js';
+import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
 /** How one workflow run is bounded and observed. */

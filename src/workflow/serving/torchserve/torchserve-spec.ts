@@ -1,7 +1,7 @@
 import { load, YAMLException } from 'js-yaml';
 import { SluiceError } from '../../../sdk/errors/index.js';
-import { batchDelayProblem, batchSizeProblem } from '../../batching-limits.js';
-import { MAX_WORKERS } from '../../worker-limit.js';
+import { batchDelayProblem, batchSizeProblem } from '../../../serving/batching-limits.js';
+import { MAX_WORKERS } from '../../../serving/worker-limit.js';
 
 /** Most nodes a DAG may have: the nodes a workflow may have. */
 const MAX_NODES = 1000;

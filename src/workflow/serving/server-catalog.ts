@@ -1,6 +1,6 @@
 import type { NodeHandlerRegistry } from '../../plugins/registry/node-handler-registry.js';
-import { workflowSignature, type WorkflowCatalog, type WorkflowSignature } from '../../workflow/index.js';
-import type { ModelRegistry } from '../model-registry.js';
+import { workflowSignature, type WorkflowCatalog, type WorkflowSignature } from '../index.js';
+import type { ModelRegistry } from '../../serving/model-registry.js';
 import type { WorkflowRegistry } from './workflow-registry.js';
 
 /** What the server's catalog looks things up in. */
