@@ -1,4 +1,4 @@
-import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
+import { RETRY_AFTER_SECONDS, SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../timers/long-timeout.js';
 import type { Batch, JobResult } from '../sdk/executor/executor.js';
 import { BatchDelay } from './batch-delay.js';
@@ -41,8 +41,6 @@ export interface DynamicBatchSchedulerOptions {
   readonly tracing?: BatchTracing;
 }
 
-/** Seconds a client is told to wait before retrying when the queue is full. */
-const RETRY_AFTER_SECONDS = 1;
 /** How many recent batch sizes are kept for the management API. */
 const RECENT_BATCHES = 32;
 /** Weight of the newest batch in the moving mean of requests per batch. */

@@ -14,7 +14,7 @@ import { GrpcAuthGuard } from './calls/grpc-auth.guard.js';
 import { GrpcErrorFilter } from './errors/grpc-error.filter.js';
 import { grpcCallScope } from './calls/grpc-call-scope.js';
 import { grpcFailureCode } from './errors/grpc-failure-code.js';
-import { GRPC_STATUS } from '../error-mapping.js';
+import { GRPC_STATUS } from '../errors/error-mapping.js';
 import type { GrpcStatusListener } from './transport/grpc-server-call.js';
 import { loadProtos, PROTOS, type ProtoName } from './grpc-protos.js';
 import type { PortHealth } from './health/health.controller.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ERROR_CODES, type ErrorCode } from '../../../src/sdk/errors/index.js';
-import { httpStatusOf } from '../../../src/api/error-mapping.js';
+import { httpStatusOf } from '../../../src/api/errors/error-mapping.js';
 import { packageRoot } from '../../../src/package-files/package-root.js';
 
 const doc = readFileSync(join(packageRoot(), 'docs', 'errors.md'), 'utf8');

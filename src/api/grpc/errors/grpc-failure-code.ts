@@ -1,5 +1,5 @@
 import { isSluiceError, type ErrorCode } from '../../../sdk/errors/index.js';
-import { GRPC_STATUS } from '../../error-mapping.js';
+import { GRPC_STATUS } from '../../errors/error-mapping.js';
 import { GrpcWireError } from '../transport/grpc-wire-error.js';
 
 /**

@@ -1,26 +1,20 @@
 import { Metadata } from '@grpc/grpc-js';
-import { SluiceError, isSluiceError } from '../../../sdk/errors/index.js';
+import type { SluiceError } from '../../../sdk/errors/index.js';
 import type { LogFields, Logger } from '../../../sdk/logging/logger.js';
-import { grpcStatusOf } from '../../error-mapping.js';
+import { grpcStatusOf } from '../../errors/error-mapping.js';
+import { RETRY_AFTER_HEADER, retryAfterSecondsOf } from '../../errors/retry-after.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
 
 /** Trailing metadata entry carrying the Sluice error code of a failed call. */
 export const ERROR_CODE_METADATA = 'sluice-error-code';
 /** Trailing metadata entry carrying the code of the error behind a failure (a failed workflow node's cause). */
 export const CAUSE_CODE_METADATA = 'sluice-cause-code';
-/** Trailing metadata entry telling a refused client when to retry, in seconds (a full queue). */
-export const RETRY_AFTER_METADATA = 'retry-after';
 
 /** What a gRPC call ends with when it fails: its code, the message as details, and trailing metadata. */
 export interface GrpcStatusError extends Error {
   readonly code: number;
   readonly details: string;
   readonly metadata: Metadata;
-}
-
-/** Anything thrown as a `SluiceError`: Sluice's own errors pass, anything else is `SLUICE_INTERNAL`. */
-export function asSluiceError(exception: unknown): SluiceError {
-  if (isSluiceError(exception)) return exception;
-  return new SluiceError('SLUICE_INTERNAL', 'internal error; the server log has the details', {}, { cause: exception });
 }
 
 /**
@@ -31,8 +25,8 @@ export function asSluiceError(exception: unknown): SluiceError {
 export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_METADATA, error.code);
-  const retryAfter = error.details['retryAfterSeconds'];
-  if (typeof retryAfter === 'number') metadata.set(RETRY_AFTER_METADATA, String(retryAfter));
+  const retryAfter = retryAfterSecondsOf(error);
+  if (retryAfter !== undefined) metadata.set(RETRY_AFTER_HEADER, String(retryAfter));
   const causeCode = error.details['causeCode'];
   if (typeof causeCode === 'string') metadata.set(CAUSE_CODE_METADATA, causeCode);
   return Object.assign(new Error(error.message, { cause: error }), { code: grpcStatusOf(error.category), details: error.message, metadata });
@@ -44,7 +38,7 @@ export function grpcStatusErrorOf(error: SluiceError): GrpcStatusError {
  * the call's trace fields.
  */
 export function grpcFailureOf(exception: unknown, logger: Logger, method: string, trace: LogFields = {}): GrpcStatusError {
-  const error = asSluiceError(exception);
+  const error = unexpectedError(exception);
   if (error.category === 'INTERNAL') logger.error('call failed', { ...trace, method, code: error.code, error: exception });
   return grpcStatusErrorOf(error);
 }

@@ -8,7 +8,7 @@ import type { WorkflowProgress } from '../../../workflow/index.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
 import type { GrpcCall } from '../calls/grpc-call.js';
 import { withCallContext } from '../calls/grpc-operation-context.js';
-import { asSluiceError } from '../errors/grpc-status-error.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
 import { OIP_GRPC_CODEC } from './oip-grpc-codec.js';
 import { streamErrorAnswer, withinSendLimit } from './oip-stream-answers.js';
 import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
@@ -120,7 +120,7 @@ export class OipInferenceController {
             answer(response, true);
           },
           (exception: unknown) => {
-            const error = asSluiceError(exception);
+            const error = unexpectedError(exception);
             if (error.category === 'INTERNAL') this.core.logger.error('streamed inference failed', { code: error.code, error: exception });
             subscriber.next(streamErrorAnswer(request, error.message, error.code));
           },

@@ -2,7 +2,9 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError, isSluiceError } from '../../../sdk/errors/index.js';
 import type { Logger } from '../../../sdk/logging/logger.js';
-import { httpStatusOf } from '../../error-mapping.js';
+import { httpStatusOf } from '../../errors/error-mapping.js';
+import { RETRY_AFTER_HEADER, retryAfterSecondsOf } from '../../errors/retry-after.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
 import { authChallengeOf } from '../auth/auth-challenge.js';
 import { methodNotAllowed, methodsForPath } from '../routing/allowed-methods.js';
 import { errorBody, errorStyleOf, type OipErrorBody, type TorchServeErrorBody } from './error-body.js';
@@ -56,12 +58,6 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
   void reply.status(answer.status).header('content-type', ERROR_CONTENT_TYPE).send(answer.body);
 }
 
-/** `thrown` as a Sluice error: itself when it is one, else `SLUICE_INTERNAL` (the log gets the cause). */
-export function unexpectedError(thrown: unknown): SluiceError {
-  if (isSluiceError(thrown)) return thrown;
-  return new SluiceError('SLUICE_INTERNAL', 'internal error; the server log has the details', {}, { cause: thrown });
-}
-
 /** The media type of every error answer. */
 export const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -80,12 +76,12 @@ export interface ErrorAnswer {
 /** {@link ErrorAnswer} of `error` on a request for `url`. */
 export function errorAnswerOf(error: SluiceError, url: string): ErrorAnswer {
   const status = httpStatusOf(error.code, error.category);
-  const retryAfter = error.details['retryAfterSeconds'];
+  const retryAfter = retryAfterSecondsOf(error);
   const allow = error.details['allow'];
   return {
     status,
     body: errorBody(error, status, errorStyleOf(url)),
-    ...(typeof retryAfter === 'number' ? { retryAfter: String(retryAfter) } : {}),
+    ...(retryAfter !== undefined ? { retryAfter: String(retryAfter) } : {}),
     ...(typeof allow === 'string' ? { allow } : {}),
     ...(status === 401 ? { wwwAuthenticate: authChallengeOf(error.code) } : {}),
   };
@@ -95,7 +91,7 @@ export function errorAnswerOf(error: SluiceError, url: string): ErrorAnswer {
 export function errorAnswerHeaders(answer: ErrorAnswer): Record<string, string> | undefined {
   if (answer.retryAfter === undefined && answer.allow === undefined && answer.wwwAuthenticate === undefined) return undefined;
   return {
-    ...(answer.retryAfter !== undefined ? { 'retry-after': answer.retryAfter } : {}),
+    ...(answer.retryAfter !== undefined ? { [RETRY_AFTER_HEADER]: answer.retryAfter } : {}),
     ...(answer.allow !== undefined ? { allow: answer.allow } : {}),
     ...(answer.wwwAuthenticate !== undefined ? { 'www-authenticate': answer.wwwAuthenticate } : {}),
   };

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import type { Logger } from '../../../sdk/logging/logger.js';
+import { httpStatusOf, type HttpTransportFault } from '../../errors/error-mapping.js';
 import { errorBody } from '../errors/error-body.js';
 import { ERROR_CONTENT_TYPE, replyWithError } from '../errors/error-response.filter.js';
 import type { ParserRefusal } from './parser-refusal.js';
@@ -60,23 +61,25 @@ function clientLeft(error: ConnectionError, socket: Socket): ParserRefusal {
   };
 }
 
+/** A refusal's error with its status from the error mapping, as every other error's. */
+function answered(error: SluiceError, fault?: HttpTransportFault): { status: number; error: SluiceError } {
+  return { status: httpStatusOf(error.code, error.category, fault), error };
+}
+
 /** What a connection whose request Node's HTTP parser refused is told: status and error. */
 function answerOf(error: ConnectionError): { status: number; error: SluiceError } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        error: new SluiceError('SLUICE_REQUEST_TOO_LARGE', `the request's headers are larger than the limit of ${MAX_HEADER_BYTES} bytes; send fewer or shorter headers`),
-      };
+      return answered(
+        new SluiceError('SLUICE_REQUEST_TOO_LARGE', `the request's headers are larger than the limit of ${MAX_HEADER_BYTES} bytes; send fewer or shorter headers`),
+        'headers-too-large',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, error: new SluiceError('SLUICE_REQUEST_INVALID', 'the request did not arrive whole in time; send its head and body without pausing') };
+      return answered(new SluiceError('SLUICE_REQUEST_INVALID', 'the request did not arrive whole in time; send its head and body without pausing'), 'receive-timeout');
     default: {
       const reason = (error as ConnectionError & { reason?: unknown }).reason;
       const what = typeof reason === 'string' ? `${reason.replace(/\.$/, '')} (${error.code})` : error.code;
-      return {
-        status: 400,
-        error: new SluiceError('SLUICE_REQUEST_INVALID', `the request is not valid HTTP/1.1: ${what}; send the request line, headers and body as HTTP/1.1 defines them`),
-      };
+      return answered(new SluiceError('SLUICE_REQUEST_INVALID', `the request is not valid HTTP/1.1: ${what}; send the request line, headers and body as HTTP/1.1 defines them`));
     }
   }
 }

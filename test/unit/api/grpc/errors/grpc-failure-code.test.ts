@@ -16,7 +16,7 @@ describe('grpcFailureCode', () => {
   });
 
   it('counts a status the transport answered itself under the code it gave', () => {
-    expect(grpcFailureCode(status.RESOURCE_EXHAUSTED, new GrpcWireError(status.RESOURCE_EXHAUSTED, 'too large', 'SLUICE_REQUEST_TOO_LARGE'))).toBe('SLUICE_REQUEST_TOO_LARGE');
+    expect(grpcFailureCode(status.RESOURCE_EXHAUSTED, new GrpcWireError('SLUICE_REQUEST_TOO_LARGE', 'too large'))).toBe('SLUICE_REQUEST_TOO_LARGE');
   });
 
   it('counts a call whose client went away as SLUICE_REQUEST_INVALID', () => {

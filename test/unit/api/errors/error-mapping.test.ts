@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { GRPC_STATUS, grpcStatusOf, httpStatusOf } from '../../../src/api/error-mapping.js';
-import { ERROR_CATEGORIES, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../src/sdk/errors/index.js';
+import { GRPC_STATUS, grpcStatusOf, httpStatusOf } from '../../../../src/api/errors/error-mapping.js';
+import { ERROR_CATEGORIES, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../../src/sdk/errors/index.js';
 
 const codes = Object.keys(ERROR_CODES) as ErrorCode[];
 const httpOf = (code: ErrorCode): number => httpStatusOf(code, ERROR_CODES[code].category);
@@ -53,6 +53,12 @@ describe('httpStatusOf', () => {
   it('lets a code override win over its category', () => {
     expect(httpStatusOf('SLUICE_REQUEST_TOO_LARGE', 'RESOURCE_EXHAUSTED')).toBe(413);
   });
+
+  it('answers headers over the limit with 431 and a request not received in time with 408, whatever the code', () => {
+    expect([httpStatusOf('SLUICE_REQUEST_TOO_LARGE', 'RESOURCE_EXHAUSTED', 'headers-too-large'), httpStatusOf('SLUICE_REQUEST_INVALID', 'INVALID_ARGUMENT', 'receive-timeout')]).toEqual([
+      431, 408,
+    ]);
+  });
 });
 
 describe('grpcStatusOf', () => {
@@ -63,6 +69,10 @@ describe('grpcStatusOf', () => {
   it.each(codes)('gives %s a gRPC error code', (code) => {
     const status = grpcStatusOf(ERROR_CODES[code].category);
     expect(status > GRPC_STATUS.OK && status <= GRPC_STATUS.UNAUTHENTICATED).toBe(true);
+  });
+
+  it('answers a call the transport cannot read with INTERNAL and one the method cannot take with UNIMPLEMENTED, as grpc-js does', () => {
+    expect([grpcStatusOf('INVALID_ARGUMENT', 'unreadable-call'), grpcStatusOf('NOT_FOUND', 'unsupported-call')]).toEqual([GRPC_STATUS.INTERNAL, GRPC_STATUS.UNIMPLEMENTED]);
   });
 
   it('uses the numeric values of the gRPC specification', () => {

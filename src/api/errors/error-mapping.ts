@@ -1,4 +1,4 @@
-import type { ErrorCategory, ErrorCode } from '../sdk/errors/index.js';
+import type { ErrorCategory, ErrorCode } from '../../sdk/errors/index.js';
 
 /** gRPC status codes (numeric values from the gRPC specification). */
 export const GRPC_STATUS = {
@@ -60,12 +60,43 @@ const GRPC_STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
   INTERNAL: GRPC_STATUS.INTERNAL,
 };
 
-/** The HTTP status for an error: its code's override, else its category's. */
-export function httpStatusOf(code: ErrorCode, category: ErrorCategory): number {
+/**
+ * Faults an HTTP port answers before a request reaches a route, where HTTP has a status of its own for
+ * them: headers over Node's limit (431 Request Header Fields Too Large) and a request that did not arrive
+ * whole in time (408 Request Timeout). Their Sluice codes are those of the same faults elsewhere.
+ */
+export type HttpTransportFault = 'headers-too-large' | 'receive-timeout';
+
+const HTTP_STATUS_BY_FAULT: Readonly<Record<HttpTransportFault, number>> = {
+  'headers-too-large': 431,
+  'receive-timeout': 408,
+};
+
+/**
+ * Faults of a gRPC call that the transport answers with the status gRPC implementations answer them
+ * with (grpc-js's, which clients and interop tests expect) rather than the category's: a call that
+ * cannot be read (a truncated or undecodable message, a bad `grpc-timeout`, a compressed message without
+ * `grpc-encoding`) is `INTERNAL`; a call the method cannot take (a method no service has, several
+ * messages to a unary method, a compression the server does not decompress) is `UNIMPLEMENTED`.
+ */
+export type GrpcTransportFault = 'unreadable-call' | 'unsupported-call';
+
+const GRPC_STATUS_BY_FAULT: Readonly<Record<GrpcTransportFault, number>> = {
+  'unreadable-call': GRPC_STATUS.INTERNAL,
+  'unsupported-call': GRPC_STATUS.UNIMPLEMENTED,
+};
+
+/**
+ * The HTTP status for an error: the transport fault's status when the port refused the request itself,
+ * else its code's override, else its category's.
+ */
+export function httpStatusOf(code: ErrorCode, category: ErrorCategory, fault?: HttpTransportFault): number {
+  if (fault !== undefined) return HTTP_STATUS_BY_FAULT[fault];
   return HTTP_STATUS_BY_CODE[code] ?? HTTP_STATUS_BY_CATEGORY[category];
 }
 
-/** The gRPC status code for an error category. */
-export function grpcStatusOf(category: ErrorCategory): number {
+/** The gRPC status code for an error category, or for the transport fault that refused the call. */
+export function grpcStatusOf(category: ErrorCategory, fault?: GrpcTransportFault): number {
+  if (fault !== undefined) return GRPC_STATUS_BY_FAULT[fault];
   return GRPC_STATUS_BY_CATEGORY[category];
 }
