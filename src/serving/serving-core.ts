@@ -29,6 +29,11 @@ import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
 import { sweepStaleTemporaries } from './stale-temporaries-sweep.js';
+import type { InferenceCore } from './core-interfaces/inference-core.js';
+import type { MetricsSource } from './core-interfaces/metrics-source.js';
+import type { ModelAdministration } from './core-interfaces/model-administration.js';
+import type { ServerStatus } from './core-interfaces/server-status.js';
+import type { WorkflowAdministration } from './core-interfaces/workflow-administration.js';
 
 function frozenRegistry<T extends { readonly name: string }>(kind: string): NamedRegistry<T> {
   const registry = new NamedRegistry<T>(kind);
@@ -66,10 +71,11 @@ export interface ServingCoreOptions {
 }
 
 /**
- * The transport-free heart of the server: models, inference, management and metrics. The REST (and
- * later gRPC) layers are thin adapters over it; it knows nothing of HTTP.
+ * The transport-free heart of the server: models, inference, management and metrics. The REST and gRPC
+ * layers are thin adapters over it; it knows nothing of HTTP. Each API sees it through the narrow
+ * interface of what that API needs (`core-interfaces/`), never whole.
  */
-export class ServingCore {
+export class ServingCore implements InferenceCore, ServerStatus, ModelAdministration, WorkflowAdministration, MetricsSource {
   readonly config: SluiceConfig;
   readonly logger: Logger;
   readonly serverVersion: string;

@@ -1,6 +1,6 @@
 import { SluiceError } from '../../sdk/errors/index.js';
 import { ALL_VERSIONS } from '../../model-store/index.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import type { ModelAdministration } from '../../serving/core-interfaces/model-administration.js';
 import type { UnrestoredModel } from '../../serving/unrestored-models.js';
 import { compareVersions } from '../../serving/version-order.js';
 import { describeVersion, type ModelVersionView } from './model-describe.js';
@@ -65,7 +65,7 @@ function notLoadedView({ entry, loadError }: UnrestoredModel): NotLoadedVersionV
  * The model list of `GET /models` and gRPC `ListModels`: every registered model, and every model the
  * snapshot holds that start-up could not load (flagged `NOT_LOADED`), by name; `limit` from `start`.
  */
-export function listModels(core: ServingCore, start: number, limit: number): ModelList {
+export function listModels(core: ModelAdministration, start: number, limit: number): ModelList {
   const { registry } = core;
   // A model with a loaded version is listed as before; one that is only kept, by its default entry.
   const notLoaded = new Map(
@@ -88,7 +88,7 @@ export function listModels(core: ServingCore, start: number, limit: number): Mod
  * model with a loaded version is described by it when no version is given. Throws the registry's
  * not-found errors for anything else.
  */
-export function describeModel(core: ServingCore, name: string, version: string | undefined): (ModelVersionView | NotLoadedVersionView)[] {
+export function describeModel(core: ModelAdministration, name: string, version: string | undefined): (ModelVersionView | NotLoadedVersionView)[] {
   const { registry } = core;
   const notLoaded = core.manager.notLoaded().filter((u) => u.entry.name === name);
   const loaded = registry.has(name);
@@ -104,7 +104,7 @@ export function describeModel(core: ServingCore, name: string, version: string |
 }
 
 /** The registry's answer to a version that does not exist, listing the versions not loaded too. */
-function noSuchVersion(core: ServingCore, name: string, version: string, notLoaded: readonly UnrestoredModel[]): SluiceError {
+function noSuchVersion(core: ModelAdministration, name: string, version: string, notLoaded: readonly UnrestoredModel[]): SluiceError {
   const loaded = core.registry.has(name) ? core.registry.versionsOf(name).map((v) => v.version) : [];
   const versions = [...loaded, ...notLoaded.map((u) => `${u.entry.version} (${NOT_LOADED})`)].sort(compareVersions);
   return new SluiceError('SLUICE_MODEL_VERSION_NOT_FOUND', `model \`${name}\` has no version \`${version}\`; its versions: ${versions.join(', ')}`, {

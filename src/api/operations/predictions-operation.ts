@@ -1,6 +1,6 @@
 import type { HandlerRequest } from '../../sdk/handler/handler.js';
 import type { EnvelopeRequest, EnvelopeResponse } from '../../sdk/envelope/envelope.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
 import type { WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
 import { chooseEnvelope } from '../bodies/envelope-choice.js';
@@ -45,7 +45,7 @@ export interface WorkflowPredictionOptions {
  * `Predictions` and `StreamPredictions`, are adapters over it.
  */
 export class PredictionsOperation {
-  constructor(private readonly core: ServingCore) {}
+  constructor(private readonly core: InferenceCore) {}
 
   /**
    * The answer of model `model` (`version` undefined for the default) to one body. `envelope` is the

@@ -1,5 +1,5 @@
 import { SluiceError } from '../../sdk/errors/index.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import type { WorkflowLookup } from '../../serving/core-interfaces/workflow-lookup.js';
 import type { RegisteredWorkflow } from '../../workflow/serving/workflow-registry.js';
 
 /** How a client of one transport calls a workflow without naming its version. */
@@ -15,7 +15,7 @@ export interface UnversionedCall {
  * `SLUICE_MODEL_VERSION_NOT_FOUND` rather than told that no model has the name, which says how to call it
  * without a version on the caller's transport (asked only then).
  */
-export function calledWorkflow(core: ServingCore, name: string, version: string | undefined, transport: UnversionedCall): RegisteredWorkflow | undefined {
+export function calledWorkflow(core: WorkflowLookup, name: string, version: string | undefined, transport: UnversionedCall): RegisteredWorkflow | undefined {
   if (core.registry.has(name)) return undefined;
   const workflow = core.workflows.find(name);
   if (workflow === undefined || version === undefined || version === workflow.version) return workflow;

@@ -101,8 +101,15 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('lets the APIs reach the serving core only through its narrow interfaces, but for the modules that wire it', () => {
+    const wiring = /(\.module\.ts|\/grpc-servers\.ts|\/api-description\.controller\.ts)$/;
+    const offenders = sourceFiles('src/api').filter((file) => !wiring.test(file) && localImports(file).includes('src/serving/serving-core.js'));
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps the workflow code of the serving core in src/workflow/serving', () => {
-    const outside = sourceFiles('src/serving').filter((file) => /workflow/i.test(file.slice('src/serving/'.length)));
+    // A folder of workflow code under src/serving (the interfaces of the core that name workflows are no such folder).
+    const outside = sourceFiles('src/serving').filter((file) => dirname(file).split('/').some((folder) => /workflow/i.test(folder)));
     expect(sourceFiles('src/workflow/serving').length).toBeGreaterThan(0);
     expect(outside).toEqual([]);
   });

@@ -3,7 +3,9 @@ import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable, mergeMap } from 'rxjs';
 import type { ModelVersion } from '../../../serving/model-version.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import type { WorkflowProgress } from '../../../workflow/index.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
 import type { GrpcCall } from '../calls/grpc-call.js';
@@ -48,7 +50,7 @@ function progressResponse(response: ModelInferResponse, progress: WorkflowProgre
 export class OipInferenceController {
   private readonly oip: OipInferOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.oip = new OipInferOperation(core);
   }
 

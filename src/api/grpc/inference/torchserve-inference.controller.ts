@@ -2,7 +2,9 @@ import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable } from 'rxjs';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation, type JsonProgress } from '../../operations/predictions-operation.js';
 import { metadataText, type GrpcCall } from '../calls/grpc-call.js';
@@ -24,7 +26,7 @@ const UNVERSIONED = { unversioned: (): string => 'leave model_version empty' };
 export class TorchServeInferenceController {
   private readonly operation: PredictionsOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.operation = new PredictionsOperation(core);
   }
 

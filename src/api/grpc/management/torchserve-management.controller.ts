@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { SluiceError } from '../../../sdk/errors/index.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { ModelAdministration } from '../../../serving/core-interfaces/model-administration.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
 import { describeModel, listModels } from '../../models/model-listing.js';
 import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
@@ -53,7 +54,7 @@ function versionOf(request: ModelRef): string | undefined {
  */
 @Controller()
 export class TorchServeManagementController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  constructor(@Inject(SERVING_CORE) private readonly core: ModelAdministration) {}
 
   /** Registers every version found at `url` (a model-store name, or an http(s) URL matching `allowedUrls`). */
   @GrpcMethod(SERVICE, 'RegisterModel')

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from '@opentelemetry/api';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
-import type { ServingCore } from '../../../serving/serving-core.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
@@ -127,7 +127,7 @@ export class InferenceLane implements RequestLane {
   private readonly predictions: PredictionsOperation;
 
   constructor(
-    private readonly core: ServingCore,
+    private readonly core: InferenceCore,
     private readonly context: LaneContext,
   ) {
     this.tracing = context.observe.telemetry?.tracing === true ? context.observe.telemetry : undefined;

@@ -2,7 +2,8 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import { charsetOf } from '../../../sdk/bodies/body-charset.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { KServeV1Operation } from '../../operations/kserve-v1-operation.js';
 import { methodNotAllowed } from '../routing/allowed-methods.js';
 import { httpOperationContext } from '../request-context/http-operation-context.js';
@@ -30,7 +31,7 @@ function notTaken(request: FastifyRequest, segment: string): SluiceError {
 export class KServeV1Controller {
   private readonly kserve: KServeV1Operation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore) {
     this.kserve = new KServeV1Operation(core);
   }
 

@@ -2,7 +2,9 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TensorSpec } from '../../../sdk/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
 import { httpBodyOf } from '../request-body/http-body.js';
 import { httpOperationContext } from '../request-context/http-operation-context.js';
@@ -27,7 +29,7 @@ interface ModelMetadata {
 export class OipController {
   private readonly oip: OipInferOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.oip = new OipInferOperation(core);
   }
 

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation } from '../../operations/predictions-operation.js';
 import { httpBodyOf } from '../request-body/http-body.js';
@@ -23,7 +24,7 @@ function askedEnvelope(request: FastifyRequest): string | undefined {
 export class PredictionsController {
   private readonly predictions: PredictionsOperation;
 
-  constructor(@Inject(ServingCore) core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) core: InferenceCore) {
     this.predictions = new PredictionsOperation(core);
   }
 

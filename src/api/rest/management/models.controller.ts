@@ -2,7 +2,8 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import type { Logger } from '../../../sdk/logging/logger.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { ModelAdministration } from '../../../serving/core-interfaces/model-administration.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
 import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../models/model-listing.js';
 import type { ModelVersionView } from '../../models/model-describe.js';
@@ -42,7 +43,7 @@ interface StatusAnswer {
 export class ModelsController {
   private readonly logger: Logger;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: ModelAdministration) {
     this.logger = core.logger.child({ api: 'management' });
   }
 
