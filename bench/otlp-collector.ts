@@ -3,7 +3,7 @@
  * spans does not take turns from the load generator's event loop (a real collector runs elsewhere too):
  * answers every export as a collector that took all of it does (200, an empty protobuf response) and
  * counts requests and bytes. Prints `ready <port>` once listening, and
- * `{"requests":…,"bytes":…}` when told to stop (SIGTERM).
+ * `{"requests":…,"bytes":…}` when told to stop (SIGTERM); `GET /counts` answers the same counts so far.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,10 @@ import type { AddressInfo } from 'node:net';
 let requests = 0;
 let bytes = 0;
 const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/counts') {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, bytes }));
+    return;
+  }
   request.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
   });

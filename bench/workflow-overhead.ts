@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { NodeHandler } from '../src/sdk/index.js';
 import { createStaticCatalog, executeWorkflow, loadWorkflow, type WorkflowServices } from '../src/workflow/index.js';
-import { JsonLogger } from '../src/telemetry/logging/json-logger.js';
+import { createLogger, lineSink } from '../src/telemetry/logging/pino-logger.js';
 
 const CHAIN = 10;
 const TARGET_MS = 0.5;
@@ -41,7 +41,7 @@ const text = [
 ].join('\n');
 
 const { plan } = loadWorkflow(text, { file: 'chain.yaml', catalog: createStaticCatalog({ handlers: [step] }) });
-const logger = new JsonLogger('silent');
+const logger = createLogger('silent', lineSink(() => undefined));
 const services: WorkflowServices = {
   models: { infer: () => Promise.reject(new Error('no models in this benchmark')) },
   handler: (name) => (name === step.name ? step : undefined),

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import type { ExecutionProviderName } from '../../src/sdk/index.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
-import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import { createLogger, lineSink } from '../../src/telemetry/logging/pino-logger.js';
 import { executorRuns, rawSessionRun, type InProcessRun } from './in-process.js';
 import { driveLoad, type LoadRun } from './load-generator.js';
 import { binaryInferRequest } from './oip-binary-request.js';
@@ -165,10 +165,13 @@ const report: {
 say(`machine: ${JSON.stringify(report.machine)}`);
 
 const paths = await models();
-const logger = new JsonLogger('info', (line) => {
-  report.notes.push(`executor: ${line}`);
-  say(`  log: ${line}`);
-});
+const logger = createLogger(
+  'info',
+  lineSink((line) => {
+    report.notes.push(`executor: ${line}`);
+    say(`  log: ${line}`);
+  }),
+);
 
 async function phase(name: string, body: () => Promise<void>): Promise<void> {
   if (skip.has(name)) return;

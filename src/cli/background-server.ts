@@ -7,6 +7,7 @@ import { lookUpBackgroundServer, removeRunFiles, writeRunFiles } from './backgro
 import { UsageError } from './cli-errors.js';
 import { commandLine, configDirectoryOf, runFiles, type RunFiles } from './run-files.js';
 import { takeStartLock, type StartLock } from './start-lock.js';
+import { backgroundServerArgs } from './start-flags.js';
 import { waitForServing } from './serving-notice.js';
 import { startErrorReport } from './start-log.js';
 
@@ -18,8 +19,8 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
 }
 
 /**
- * Starts `sluice start --foreground` as a detached process logging to `.sluice/sluice.log` beside the config
- * file (`configFile`, as `--config` named it; see {@link runFiles}), and waits (at most 60 s) until that process itself reports
+ * Starts `sluice start --foreground` as a detached process logging JSON lines (whatever `logFormat` says) to
+ * `.sluice/sluice.log` beside the config file (`configFile`, as `--config` named it; see {@link runFiles}), and waits (at most 60 s) until that process itself reports
  * over IPC that every port listens; another server answering on the same ports does not count. The pid goes
  * to `.sluice/sluice.pid` and, with the shutdown timeout, to `.sluice/sluice.run.json` for `sluice stop`. A
  * server of the same config folder still running refuses the start (status 2), and so does another
@@ -64,7 +65,7 @@ async function startLocked(config: SluiceConfig, args: readonly string[], cwd: s
   const log = await open(files.logFile, 'a');
   const logStart = (await log.stat()).size;
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
-  const child = spawn(process.execPath, [main, 'start', ...args, '--foreground'], {
+  const child = spawn(process.execPath, [main, 'start', ...backgroundServerArgs(args), '--foreground'], {
     cwd,
     detached: true,
     stdio: ['ignore', log.fd, log.fd, 'ipc'],

@@ -1,7 +1,7 @@
 import { isSluiceError } from '../sdk/errors/index.js';
 import type { ConfigSources, SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
-import { JsonLogger } from '../telemetry/logging/json-logger.js';
+import { flushStandardOutput, standardOutputLogger } from '../telemetry/logging/standard-output-log.js';
 import { stopInterruptedStart, type StartResult } from './interrupted-start.js';
 import { announceServing } from './serving-notice.js';
 
@@ -25,9 +25,19 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
  * (see {@link stopInterruptedStart}) and also exits 0. `configDirectory` is the config file's folder.
  * A configuration problem found during start-up (`SLUICE_CONFIG_INVALID`, such as an auth provider no
  * plugin offers) is thrown with its source in front, to be reported like a bad value in `sluice.yaml`.
+ * The log is written out before it resolves (or throws).
  */
 export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources): Promise<number> {
-  const logger = new JsonLogger(config.logLevel);
+  try {
+    return await serveUntilStopped(config, restoreSnapshot, configDirectory, sources);
+  } finally {
+    await flushStandardOutput();
+  }
+}
+
+/** {@link runForeground} but for the last lines of its log. */
+async function serveUntilStopped(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources): Promise<number> {
+  const logger = standardOutputLogger(config.logLevel, config.logFormat);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
   const stopSignal = firstStopSignal(() => {
     logger.warn('second signal: exiting without waiting for in-flight requests');

@@ -20,6 +20,8 @@ Options of start:
   --model-store DIR    model store directory (default: ./model-store)
   --models LIST        models to load at start-up: all, or names separated by commas
   --log-level LEVEL    debug | info | warn | error | silent
+  --log-format FORMAT  auto | json | pretty (auto: pretty on a terminal, JSON
+                       otherwise; a background server's log file is always JSON)
   --no-snapshot        do not restore the last snapshot of registered models
   --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM
 

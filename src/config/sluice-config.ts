@@ -1,4 +1,4 @@
-import type { LogLevel } from '../sdk/logging/logger.js';
+import type { LogFormat, LogLevel } from '../sdk/logging/logger.js';
 import type { RuntimeSessionOptions } from '../sdk/runtime/model-runtime.js';
 
 /** A TCP listener: the address to bind and the port (0 = any free port). */
@@ -117,6 +117,8 @@ export interface SluiceConfig {
   /** Regular expression sources; each one is known to compile. */
   readonly allowedUrls: readonly string[];
   readonly logLevel: LogLevel;
+  /** `auto` is resolved when the log is opened, by whether it goes to a terminal. */
+  readonly logFormat: LogFormat;
   readonly snapshot: SnapshotConfig;
   readonly shutdownTimeoutMs: number;
   readonly archive: ArchiveLimitsConfig;
@@ -179,6 +181,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   requestReceiveTimeoutMs: 300000,
   allowedUrls: [],
   logLevel: 'info',
+  logFormat: 'auto',
   snapshot: { enabled: true, file: './.sluice/snapshot.json' },
   shutdownTimeoutMs: 30000,
   archive: { maxEntryBytes: 2 * GIB, maxTotalBytes: 4 * GIB, maxEntries: 10000 },

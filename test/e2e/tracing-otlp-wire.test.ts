@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_CONFIG } from '../../src/config/sluice-config.js';
 import { resolveTelemetrySettings } from '../../src/telemetry/tracing/telemetry-settings.js';
 import { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
-import { OtlpReceiver } from '../support/telemetry/otlp-receiver.js';
+import { attributesOf, OtlpReceiver } from '../support/telemetry/otlp-receiver.js';
 import { traceparent } from '../support/telemetry/span-recorder.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
 
@@ -30,6 +30,21 @@ function expectSpanTree(receiver: OtlpReceiver): void {
   expect(batch?.links?.map((l) => [l.traceId, l.spanId])).toEqual([[TRACE_ID, server?.spanId]]);
 }
 
+/** OTLP's span kinds and status codes, as the wire carries them. */
+const KIND_INTERNAL = 1;
+const KIND_SERVER = 2;
+const STATUS_UNSET = 0;
+
+function expectSpanFields(receiver: OtlpReceiver): void {
+  const server = receiver.spans.find((s) => s.name === 'POST /predictions/:model');
+  expect(server).toMatchObject({ kind: KIND_SERVER });
+  expect(server?.status?.code ?? STATUS_UNSET).toBe(STATUS_UNSET);
+  expect(attributesOf(server)).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/predictions/:model', 'http.response.status_code': 200, 'sluice.model': 'iris' });
+  const batch = receiver.spans.find((s) => s.name === 'batch.execute');
+  expect(batch).toMatchObject({ kind: KIND_INTERNAL });
+  expect(attributesOf(batch)).toMatchObject({ 'sluice.model': 'iris', 'sluice.batch.size': 1 });
+}
+
 describe('spans on the wire, OTLP/HTTP protobuf (the default)', () => {
   const receiver = new OtlpReceiver();
   let status = 0;
@@ -47,6 +62,10 @@ describe('spans on the wire, OTLP/HTTP protobuf (the default)', () => {
 
   it('carries the request’s span tree, the service name and the batch span’s link', () => {
     expectSpanTree(receiver);
+  });
+
+  it('carries the spans’ kinds, statuses and attributes of each type', () => {
+    expectSpanFields(receiver);
   });
 });
 
@@ -67,5 +86,9 @@ describe('spans on the wire, OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/js
 
   it('carries the request’s span tree, the service name and the batch span’s link', () => {
     expectSpanTree(receiver);
+  });
+
+  it('carries the spans’ kinds, statuses and attributes of each type', () => {
+    expectSpanFields(receiver);
   });
 });

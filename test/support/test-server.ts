@@ -9,7 +9,8 @@ import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
-import { JsonLogger } from '../../src/telemetry/logging/json-logger.js';
+import { createLogger, lineSink } from '../../src/telemetry/logging/pino-logger.js';
+import { standardOutputLogger } from '../../src/telemetry/logging/standard-output-log.js';
 import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
 import { packageRoot } from '../../src/package-files/package-root.js';
 import { makeTempDir } from './temp-dir.js';
@@ -66,7 +67,10 @@ export interface TestServerOptions {
 
 /** The log lines a test server wrote, for assertions. */
 export function memoryLogger(lines: string[]): Logger {
-  return new JsonLogger('debug', (line) => lines.push(line));
+  return createLogger(
+    'debug',
+    lineSink((line) => lines.push(line)),
+  );
 }
 
 /** Copies demo models from the repository's model store into `store` (default: iris and mlp). */
@@ -100,7 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const server = await startServer({
     config,
-    logger: options.logger ?? new JsonLogger(config.logLevel),
+    logger: options.logger ?? standardOutputLogger(config.logLevel, 'json'),
     restoreSnapshot: options.restoreSnapshot ?? true,
     ...(options.runtime ? { runtime: options.runtime } : {}),
     ...(options.nodeHandlers ? { nodeHandlers: options.nodeHandlers } : {}),

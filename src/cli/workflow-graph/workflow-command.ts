@@ -1,5 +1,5 @@
 import { loadConfigWithSources, type ConfigLayer } from '../../config/index.js';
-import { JsonLogger } from '../../telemetry/logging/json-logger.js';
+import { createLogger } from '../../telemetry/logging/pino-logger.js';
 import { formatWorkflowProblem, printDot, printMermaid, workflowDiagram } from '../../workflow/index.js';
 import { UsageError } from '../cli-errors.js';
 import { parseCommandArguments } from '../command-flags.js';
@@ -38,7 +38,8 @@ async function runGraph(args: readonly string[], cwd: string, env: NodeJS.Proces
     ...(values['model-store'] !== undefined ? { modelStore: values['model-store'] } : {}),
   };
   const { config } = loadConfigWithSources({ configFile: values.config, cwd, env, overrides });
-  const logger = new JsonLogger('error', (line) => process.stderr.write(`${line}\n`));
+  // JSON lines on standard error: standard output carries the diagram.
+  const logger = createLogger('error', process.stderr);
   const store = new StoreCatalogSource({ config, configDirectory: configDirectoryOf(cwd, values.config), logger });
   const loader = new WorkflowGraphLoader(store, config);
   const { plan, warnings, notes } = await loader.load(await readGraphSource(name, cwd, config));

@@ -1,6 +1,6 @@
 /**
  * The closed set of error categories. Every {@link SluiceError} belongs to exactly one; transports
- * (HTTP status, gRPC code) are derived from the category in `src/api/error-mapping.ts` only.
+ * (HTTP status, gRPC code) are derived from the category in `src/api/errors/error-mapping.ts` only.
  */
 export const ERROR_CATEGORIES = [
   'INVALID_ARGUMENT',

@@ -43,25 +43,10 @@ export function traceLogFields(from: Context | undefined): LogFields {
 
 /**
  * `logger` with the trace fields of `from` on every line (before the line's own fields): for loggers
- * handed to work done for one traced request (handlers, workflow runs). The fields are added per line,
- * so a logger that is never used costs nothing.
+ * handed to work done for one traced request (handlers, workflow runs). A child logger, whose fields are
+ * written once, when it is made; `logger` itself when `from` has no span.
  */
 export function loggerWithTrace(logger: Logger, from: Context | undefined): Logger {
   const fields = traceLogFields(from);
-  if (Object.keys(fields).length === 0) return logger;
-  return {
-    debug: (message, own) => {
-      logger.debug(message, { ...fields, ...own });
-    },
-    info: (message, own) => {
-      logger.info(message, { ...fields, ...own });
-    },
-    warn: (message, own) => {
-      logger.warn(message, { ...fields, ...own });
-    },
-    error: (message, own) => {
-      logger.error(message, { ...fields, ...own });
-    },
-    child: (own) => logger.child({ ...fields, ...own }),
-  };
+  return Object.keys(fields).length === 0 ? logger : logger.child(fields);
 }

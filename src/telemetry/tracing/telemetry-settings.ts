@@ -37,14 +37,12 @@ export interface BatchSpanSettings {
 }
 
 /**
- * The defaults of the OpenTelemetry specification, except for four times its batch and queue sizes
- * (2048 spans per export, 8192 queued; the specification's are 512 and 2048). A served request makes
- * four spans or more, so at a few thousand requests a second the specification's batches mean a hundred
- * exports a second or more; each costs the export thread and the collector about as much as the spans in
- * it, and on a small machine they take the cores the server needs. An export of 2048 Sluice spans is
- * about 350 KB, far below what collectors accept.
+ * The defaults of the OpenTelemetry specification (and of the SDK's batch span processor): 512 spans per
+ * export, 2048 queued. The processor keeps each finished span until its batch is exported, on the
+ * JavaScript thread; larger batches keep spans alive through more young-generation collections, which
+ * cost the traced server more than the extra exports of smaller ones (docs/observability.md, "Costs").
  */
-export const DEFAULT_BATCH_SPANS: BatchSpanSettings = { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 8192, maxExportBatchSize: 2048 };
+export const DEFAULT_BATCH_SPANS: BatchSpanSettings = { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 2048, maxExportBatchSize: 512 };
 
 /** The telemetry settings once the config file and the standard `OTEL_*` variables are combined. */
 export interface TelemetrySettings {

@@ -1,18 +1,19 @@
-import type { Context, Meter, TextMapGetter, Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Context, type Meter, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
+  BasicTracerProvider,
   BatchSpanProcessor,
   ConsoleSpanExporter,
   ParentBasedSampler,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   type Sampler,
+  type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
@@ -22,11 +23,9 @@ import { CurrentGauges } from '../metrics/current-gauges.js';
 import { CurrentSums } from '../metrics/current-sums.js';
 import { exporterTemporality, histogramTemporality } from '../metrics/histogram-temporality.js';
 import { DEFAULT_BATCH_SPANS, DEFAULT_METRIC_EXPORT_TIMEOUT_MS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
-import { CHAINED_ROOT_CONTEXT } from './recording/chained-context.js';
-import { RecordingTracer } from './recording/recording-tracer.js';
 import { SampledLinksSampler } from './sampled-links-sampler.js';
-import { EncodingSpanProcessor } from './otlp/encoding-span-processor.js';
-import { otlpTraceSender } from './otlp/otlp-thread-sender.js';
+import { otlpSpanExporter } from './otlp/otlp-span-exporter.js';
+import { reportingFailures } from './otlp/failure-reporting-exporter.js';
 import { W3C_PROPAGATOR, installGlobalPropagator } from './w3c-propagator.js';
 
 /** What tests and embedders may add to a {@link Telemetry}. */
@@ -36,7 +35,7 @@ export interface TelemetryExtras {
    * in-memory exporter). Any processor turns tracing on, whatever the exporter setting.
    */
   readonly spanProcessors?: readonly SpanProcessor[];
-  /** Told of every failed OTLP/protobuf span export (the server logs them, see `exportFailureLog`). */
+  /** Told of every failed OTLP span export (the server logs them, see `exportFailureLog`). */
   readonly reportExportFailure?: (error: Error) => void;
 }
 
@@ -75,17 +74,22 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
 
 /**
  * The sampler of `name`, sampling a batch whenever a request it serves is sampled (see
- * {@link SampledLinksSampler}). `always_on` stays the SDK's own, which the tracer never needs to ask.
+ * {@link SampledLinksSampler}). `always_on` samples every span anyway and stays the SDK's own.
  */
 function spanSampler(name: SamplerName, ratio: number): Sampler {
   const sampler = samplerFor(name, ratio);
   return sampler instanceof AlwaysOnSampler ? sampler : new SampledLinksSampler(sampler);
 }
 
-/** Protobuf spans are encoded as they end (see {@link EncodingSpanProcessor}); JSON goes through the SDK's batch processor. */
+/**
+ * The SDK's OTLP exporter for the configured protocol and endpoint behind the SDK's batch span processor,
+ * with the `OTEL_BSP_*` settings: finished spans wait in its queue (at most `maxQueueSize`, later ones are
+ * dropped) and go out a batch at a time.
+ */
 function otlpProcessorFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor {
-  if (settings.tracesProtocol === 'http/json') return new BatchSpanProcessor(new OTLPJsonTraceExporter({ url: settings.tracesEndpoint }), settings.batchSpans);
-  return new EncodingSpanProcessor(otlpTraceSender(settings.tracesEndpoint), settings.batchSpans, extras.reportExportFailure);
+  const exporter = otlpSpanExporter(settings.tracesProtocol, settings.tracesEndpoint);
+  const reported: SpanExporter = extras.reportExportFailure === undefined ? exporter : reportingFailures(exporter, extras.reportExportFailure);
+  return new BatchSpanProcessor(reported, { ...settings.batchSpans });
 }
 
 function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras): SpanProcessor[] {
@@ -96,8 +100,9 @@ function spanProcessorsFor(settings: TelemetrySettings, extras: TelemetryExtras)
 }
 
 /**
- * The tracer and meter of one server, each from its own provider, so that several servers in one process
- * (tests, embedders) keep their spans and metrics apart. Trace context is passed explicitly from the
+ * The tracer and meter of one server, each from its own provider (the SDK's `BasicTracerProvider` and
+ * `MeterProvider`, neither registered as the global one), so that several servers in one process (tests,
+ * embedders) keep their spans and metrics apart. Trace context is passed explicitly from the
  * request's server span to everything that works for it: no context manager is installed, whether
  * tracing is on or off. With tracing off, {@link tracer} is undefined and instrumented code skips all
  * span work. Metrics always go to a Prometheus reader (the `/metrics` page) and, when
@@ -114,7 +119,7 @@ export class Telemetry {
   /** Counters read at each collection, reporting only the series their sources give then. */
   readonly sums: CurrentSums;
   readonly settings: TelemetrySettings;
-  private readonly recordingTracer: RecordingTracer | undefined;
+  private readonly tracerProvider: BasicTracerProvider | undefined;
   private readonly meterProvider: MeterProvider;
   private readonly prometheus: PrometheusExporter;
   private readonly serializer = new PrometheusSerializer(undefined, false, undefined, true, true);
@@ -128,14 +133,8 @@ export class Telemetry {
     });
     const processors = spanProcessorsFor(settings, extras);
     if (processors.length > 0) {
-      this.recordingTracer = new RecordingTracer({
-        resource,
-        scope: { name: INSTRUMENTATION_SCOPE, version: settings.serviceVersion },
-        sampler: spanSampler(settings.sampler, settings.samplerArg),
-        followsParent: settings.sampler.startsWith('parentbased_'),
-        processors,
-      });
-      this.tracer = this.recordingTracer;
+      this.tracerProvider = new BasicTracerProvider({ resource, sampler: spanSampler(settings.sampler, settings.samplerArg), spanProcessors: processors });
+      this.tracer = this.tracerProvider.getTracer(INSTRUMENTATION_SCOPE, settings.serviceVersion);
       installGlobalPropagator();
     }
     const scope = { name: INSTRUMENTATION_SCOPE, ...(settings.serviceVersion !== undefined ? { version: settings.serviceVersion } : {}) };
@@ -173,7 +172,7 @@ export class Telemetry {
 
   /** The context a caller sent (W3C `traceparent`, `tracestate`, `baggage`) read from any carrier. */
   extract<C>(carrier: C, getter: TextMapGetter<C>): Context {
-    return W3C_PROPAGATOR.extract(CHAINED_ROOT_CONTEXT, carrier, getter);
+    return W3C_PROPAGATOR.extract(ROOT_CONTEXT, carrier, getter);
   }
 
   /** Every metric in the Prometheus text format, collected now. */
@@ -182,14 +181,21 @@ export class Telemetry {
     return this.serializer.serialize(resourceMetrics);
   }
 
-  /** Exports what is buffered (spans, OTLP metrics) now. */
+  /**
+   * Exports what is buffered (spans, OTLP metrics) now. Resolves once every export has been answered or has
+   * failed: a failed span export is the reporter's to hear of (see {@link TelemetryExtras}), not the caller's.
+   */
   async forceFlush(): Promise<void> {
-    await Promise.all([this.recordingTracer?.forceFlush(), this.meterProvider.forceFlush()]);
+    await Promise.all([this.tracerProvider?.forceFlush().catch(ignore), this.meterProvider.forceFlush()]);
   }
 
-  /** Flushes and stops both providers. Idempotent. */
+  /** Flushes and stops both providers, a failed last span export aside (as {@link forceFlush}). Idempotent. */
   shutdown(): Promise<void> {
-    this.stopping ??= Promise.all([this.recordingTracer?.shutdown(), this.meterProvider.shutdown()]).then(() => undefined);
+    this.stopping ??= Promise.all([this.tracerProvider?.shutdown().catch(ignore), this.meterProvider.shutdown()]).then(() => undefined);
     return this.stopping;
   }
+}
+
+function ignore(): void {
+  // Failed span exports were reported as they failed.
 }

@@ -15,7 +15,7 @@ import { hasPluginManifest, readPluginManifest, type PluginManifest } from '../.
 import { checkSluiceRange } from '../../../src/plugins/loader/sluice-range.js';
 import { SLUICE_VERSION } from '../../../src/server/version.js';
 import { formatWorkflowProblem } from '../../../src/workflow/index.js';
-import { JsonLogger } from '../../../src/telemetry/logging/json-logger.js';
+import { createLogger, lineSink } from '../../../src/telemetry/logging/pino-logger.js';
 import type { FencedBlock } from './doc-blocks.js';
 
 /** What an example of the documentation is, and so what checks it. */
@@ -205,7 +205,7 @@ export class DocExampleChecker {
   private workflowLoader(): WorkflowGraphLoader {
     if (this.workflows === undefined) {
       const config: SluiceConfig = loadConfig({ cwd: root, env: {}, overrides: { modelStore: join(root, 'model-store'), workflowStore: join(root, 'workflows') } });
-      const store = new StoreCatalogSource({ config, configDirectory: root, logger: new JsonLogger('silent') });
+      const store = new StoreCatalogSource({ config, configDirectory: root, logger: createLogger('silent', lineSink(() => undefined)) });
       this.workflows = new WorkflowGraphLoader(store, config);
     }
     return this.workflows;

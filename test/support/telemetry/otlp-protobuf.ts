@@ -70,7 +70,31 @@ function hex(fields: Fields, field: number): string | undefined {
   return value === undefined || value.length === 0 ? undefined : Buffer.from(value).toString('hex');
 }
 
-/** Decodes an `ExportTraceServiceRequest` into the OTLP/HTTP JSON shape (ids as hex, string attribute values only). */
+/** One `KeyValue` as OTLP/HTTP JSON writes it: string, boolean and integer values (integers as numbers). */
+function keyValue(kv: Fields): { key: string; value: { stringValue?: string; boolValue?: boolean; intValue?: number } } {
+  const value = messages(kv, 2)[0] ?? NONE;
+  const number = (field: number): number | undefined => {
+    const v = value.get(field)?.[0];
+    return typeof v === 'number' ? v : undefined;
+  };
+  const stringValue = text(value, 1);
+  const boolValue = number(2);
+  const intValue = number(3);
+  return {
+    key: text(kv, 1) ?? '',
+    value: {
+      ...(stringValue !== undefined ? { stringValue } : {}),
+      ...(boolValue !== undefined ? { boolValue: boolValue !== 0 } : {}),
+      ...(intValue !== undefined ? { intValue } : {}),
+    },
+  };
+}
+
+/**
+ * Decodes an `ExportTraceServiceRequest` into the OTLP/HTTP JSON shape: ids as hex; resource attributes
+ * with string values only; span attributes with string, boolean and (non-negative) integer values; the
+ * status code.
+ */
 export function decodeOtlpTraces(body: Uint8Array): unknown {
   return {
     resourceSpans: messages(fieldsOf(body), 1).map((rs) => ({
@@ -87,7 +111,9 @@ export function decodeOtlpTraces(body: Uint8Array): unknown {
           ...(hex(span, 4) !== undefined ? { parentSpanId: hex(span, 4) } : {}),
           name: text(span, 5),
           kind: span.get(6)?.[0] ?? 0,
+          attributes: messages(span, 9).map(keyValue),
           links: messages(span, 13).map((link) => ({ traceId: hex(link, 1), spanId: hex(link, 2) })),
+          status: { code: (messages(span, 15)[0] ?? NONE).get(3)?.[0] ?? 0 },
         })),
       })),
     })),

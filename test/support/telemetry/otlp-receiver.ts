@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { decodeOtlpTraces } from './otlp-protobuf.js';
 
 /** A span as OTLP/HTTP JSON carries it (the fields the tests read). */
@@ -9,7 +10,22 @@ export interface OtlpJsonSpan {
   readonly parentSpanId?: string;
   readonly name: string;
   readonly kind: number;
+  readonly attributes?: readonly OtlpJsonKeyValue[];
   readonly links?: readonly { readonly traceId: string; readonly spanId: string }[];
+  readonly status?: { readonly code?: number };
+}
+
+/** An attribute as OTLP/HTTP JSON carries it (integers are numbers or, as int64 allows, strings). */
+export interface OtlpJsonKeyValue {
+  readonly key: string;
+  readonly value: { readonly stringValue?: string; readonly boolValue?: boolean; readonly intValue?: number | string };
+}
+
+/** The attributes of `span` as a plain object: strings, booleans and integers (as numbers). */
+export function attributesOf(span: OtlpJsonSpan | undefined): Record<string, string | boolean | number | undefined> {
+  return Object.fromEntries(
+    (span?.attributes ?? []).map(({ key, value }) => [key, value.stringValue ?? value.boolValue ?? (value.intValue === undefined ? undefined : Number(value.intValue))]),
+  );
 }
 
 interface OtlpJsonTraces {
@@ -25,13 +41,15 @@ export type OtlpAnswer = (index: number) => { readonly status: number; readonly 
 const ACCEPT: OtlpAnswer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' });
 
 /**
- * A minimal OTLP/HTTP collector on loopback: accepts `POST /v1/traces` as protobuf or JSON and keeps
- * what arrived, the raw body and, for protobuf, that body decoded into the JSON shape. It answers every
- * request with 200 unless given an `answer` (a refusal, a retry request).
+ * A minimal OTLP/HTTP collector on loopback: accepts `POST /v1/traces` as protobuf or JSON, gzipped or
+ * not, and keeps what arrived: the headers, the raw body (as sent) and that body decoded into the JSON
+ * shape. It answers every request with 200 unless given an `answer` (a refusal, a retry request), and
+ * holds its answers back while {@link hold} is in force.
  */
 export class OtlpReceiver {
-  readonly requests: { readonly contentType: string; readonly raw: Buffer; readonly body: OtlpJsonTraces }[] = [];
+  readonly requests: { readonly contentType: string; readonly headers: IncomingHttpHeaders; readonly raw: Buffer; readonly body: OtlpJsonTraces }[] = [];
   private readonly waiting: (() => void)[] = [];
+  private held: (() => void)[] | undefined;
   private readonly server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,11 +58,16 @@ export class OtlpReceiver {
       if (request.method === 'POST' && request.url === '/v1/traces') {
         const contentType = request.headers['content-type'] ?? '';
         const raw = Buffer.concat(chunks);
-        const body = (contentType.startsWith('application/x-protobuf') ? decodeOtlpTraces(raw) : JSON.parse(raw.toString('utf8'))) as OtlpJsonTraces;
-        this.requests.push({ contentType, raw, body });
+        const plain = request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+        const body = (contentType.startsWith('application/x-protobuf') ? decodeOtlpTraces(plain) : JSON.parse(plain.toString('utf8'))) as OtlpJsonTraces;
+        this.requests.push({ contentType, headers: request.headers, raw, body });
         for (const wake of this.waiting.splice(0)) wake();
       }
-      response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      const reply = (): void => {
+        response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      };
+      if (this.held === undefined) reply();
+      else this.held.push(reply);
     });
   });
 
@@ -53,6 +76,18 @@ export class OtlpReceiver {
   /** Resolves once `count` requests have arrived. */
   async received(count: number): Promise<void> {
     while (this.requests.length < count) await new Promise<void>((wake) => this.waiting.push(wake));
+  }
+
+  /** Answers nothing from now on, until {@link release}: a collector that has stopped answering. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Answers what {@link hold} held back, and later requests at once again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const reply of held) reply();
   }
 
   /** Starts listening on a free loopback port; resolves with the base URL (`http://127.0.0.1:<port>`). */
@@ -71,7 +106,9 @@ export class OtlpReceiver {
     );
   }
 
+  /** Stops listening, answering what is held back first. */
   async close(): Promise<void> {
+    this.release();
     await new Promise<void>((resolve, reject) => {
       this.server.close((error) => {
         if (error) reject(error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { UsageError } from '../../../src/cli/cli-errors.js';
-import { parseStartFlags } from '../../../src/cli/start-flags.js';
+import { backgroundServerArgs, parseStartFlags } from '../../../src/cli/start-flags.js';
 import { parseServerFlags } from '../../../src/cli/server-flags.js';
 
 /** The message of the UsageError `action` throws; fails the test when it throws none. */
@@ -29,6 +29,22 @@ describe('command-line flags', () => {
 
   it('takes an empty --models as no models, as SLUICE_MODELS= does', () => {
     expect(parseStartFlags(['--models=']).overrides).toEqual({ models: [] });
+  });
+
+  it('reads --log-format into the log format', () => {
+    expect(parseStartFlags(['--log-format', 'pretty']).overrides).toEqual({ logFormat: 'pretty' });
+  });
+
+  it('refuses a --log-format that is no format, naming the formats', () => {
+    expect(usageError(() => parseStartFlags(['--log-format=text']))).toBe('--log-format must be one of auto, json, pretty');
+  });
+
+  it.each([
+    [['--log-format', 'pretty', '--foreground'], ['--foreground', '--log-format', 'json']],
+    [['--config', 'a.yaml', '--log-format=auto'], ['--config', 'a.yaml', '--log-format', 'json']],
+    [['--models', 'iris'], ['--models', 'iris', '--log-format', 'json']],
+  ])('gives a background server %j as %j: its log file is always JSON', (args, expected) => {
+    expect(backgroundServerArgs(args)).toEqual(expected);
   });
 
   it('reads --config of stop and status', () => {

@@ -7,7 +7,7 @@ import { StoreCatalogSource } from '../../../src/cli/workflow-graph/store-catalo
 import { packageRoot } from '../../../src/package-files/package-root.js';
 import { loadConfig, type SluiceConfig } from '../../../src/config/index.js';
 import { scanWorkflowStore } from '../../../src/workflow/serving/workflow-sources.js';
-import { JsonLogger } from '../../../src/telemetry/logging/json-logger.js';
+import { createLogger, lineSink } from '../../../src/telemetry/logging/pino-logger.js';
 import { printDot, printMermaid, workflowDiagram } from '../../../src/workflow/index.js';
 import { dotProblems, mermaidProblems } from '../../support/docs/diagram-syntax.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -19,7 +19,7 @@ const EXAMPLES = await scanWorkflowStore(join(root, 'workflows'));
 /** A loader over the repository's model store and `workflowStore`, as `sluice workflow graph` builds one. */
 function loaderOver(workflowStore: string): { loader: WorkflowGraphLoader; config: SluiceConfig } {
   const config = loadConfig({ cwd: root, env: {}, overrides: { modelStore: join(root, 'model-store'), workflowStore } });
-  const store = new StoreCatalogSource({ config, configDirectory: root, logger: new JsonLogger('silent') });
+  const store = new StoreCatalogSource({ config, configDirectory: root, logger: createLogger('silent', lineSink(() => undefined)) });
   return { loader: new WorkflowGraphLoader(store, config), config };
 }
 

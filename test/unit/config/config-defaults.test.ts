@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { load as loadYaml } from 'js-yaml';
-import { LOG_LEVELS } from '../../../src/sdk/logging/logger.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../../../src/sdk/logging/logger.js';
 import { packageRoot } from '../../../src/package-files/package-root.js';
 import {
   DEFAULT_CONFIG,
@@ -60,6 +60,11 @@ describe('defaults', () => {
   test('the schema allows exactly the log levels of the logger', () => {
     const logLevel = listConfigKeys().find((info) => info.key === 'logLevel');
     expect(logLevel?.schema.enum).toEqual([...LOG_LEVELS]);
+  });
+
+  test('the schema allows exactly the log formats of the logger', () => {
+    const logFormat = listConfigKeys().find((info) => info.key === 'logFormat');
+    expect(logFormat?.schema.enum).toEqual([...LOG_FORMATS]);
   });
 
   test('every schema key has a description', () => {

@@ -166,4 +166,14 @@ describe('environment variables', () => {
       `SLUICE_INFERENCE_PROT: not a known configuration variable (known: ${known})`,
     );
   });
+
+  test('SLUICE_LOG_FORMAT sets the log format', () => {
+    expect(load(dir, { env: { SLUICE_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
+  });
+
+  test('a SLUICE_LOG_FORMAT that is no format is an error naming the variable and the allowed ones', () => {
+    expect(configErrorMessage(() => load(dir, { env: { SLUICE_LOG_FORMAT: 'text' } }))).toBe(
+      'SLUICE_LOG_FORMAT: `logFormat` must be one of "auto", "json", "pretty" (got "text")',
+    );
+  });
 });

@@ -106,7 +106,7 @@ describe('config file', () => {
     await writeConfigFile(dir, 'jobQueue: 5\n');
     expect(configErrorMessage(() => load(dir))).toBe(
       'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, grpc, modelStore, ' +
-        'models, workflowStore, workflows, plugins, pluginLoadTimeoutMs, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, requestReceiveTimeoutMs, allowedUrls, logLevel, ' +
+        'models, workflowStore, workflows, plugins, pluginLoadTimeoutMs, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, requestReceiveTimeoutMs, allowedUrls, logLevel, logFormat, ' +
         'snapshot, shutdownTimeoutMs, archive, download, runtime, telemetry)',
     );
   });
@@ -148,6 +148,16 @@ describe('config file', () => {
       'sluice.yaml: `inference.port` must be >= 0 (got -1); ' +
         '`logLevel` must be one of "debug", "info", "warn", "error", "silent" (got "loud")',
     );
+  });
+
+  test('a log format that is none of auto, json and pretty is an error naming the allowed ones', async () => {
+    await writeConfigFile(dir, 'logFormat: fancy\n');
+    expect(configErrorMessage(() => load(dir))).toBe('sluice.yaml: `logFormat` must be one of "auto", "json", "pretty" (got "fancy")');
+  });
+
+  test('reads the log format', async () => {
+    await writeConfigFile(dir, 'logFormat: pretty\n');
+    expect(load(dir).logFormat).toBe('pretty');
   });
 
   test('a file whose document is not a mapping is an error', async () => {

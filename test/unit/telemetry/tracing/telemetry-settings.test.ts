@@ -56,10 +56,10 @@ describe('resolveTelemetrySettings', () => {
     expect(() => resolveTelemetrySettings(CONFIG, { OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
 
-  it('sends spans as OTLP protobuf, in batches four times the specification’s size, by default', () => {
+  it('sends spans as OTLP protobuf, in batches of the specification’s size, by default', () => {
     expect(resolveTelemetrySettings(CONFIG, {})).toMatchObject({
       tracesProtocol: 'http/protobuf',
-      batchSpans: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 8192, maxExportBatchSize: 2048 },
+      batchSpans: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 2048, maxExportBatchSize: 512 },
     });
   });
 

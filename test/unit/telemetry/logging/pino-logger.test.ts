@@ -2,17 +2,26 @@ import { describe, expect, it } from '@jest/globals';
 import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
-import type { LogLevel } from '../../../../src/sdk/logging/logger.js';
-import { JsonLogger } from '../../../../src/telemetry/logging/json-logger.js';
+import type { Logger, LogLevel } from '../../../../src/sdk/logging/logger.js';
+import { createLogger, lineSink } from '../../../../src/telemetry/logging/pino-logger.js';
 import { loggerWithTrace, traceLogFields } from '../../../../src/telemetry/logging/trace-log-fields.js';
 
-function capture(level: LogLevel): { logger: JsonLogger; lines: Record<string, unknown>[] } {
+function capture(level: LogLevel): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = new JsonLogger(level, (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+  const logger = createLogger(
+    level,
+    lineSink((line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+  );
   return { logger, lines };
 }
 
-function logAll(logger: JsonLogger): void {
+/** A logger at `level` and the raw lines it writes. */
+function captureRaw(level: LogLevel): { logger: Logger; raw: string[] } {
+  const raw: string[] = [];
+  return { logger: createLogger(level, lineSink((line) => raw.push(line))), raw };
+}
+
+function logAll(logger: Logger): void {
   logger.debug('d');
   logger.info('i');
   logger.warn('w');
@@ -22,10 +31,10 @@ function logAll(logger: JsonLogger): void {
 // Sluice installs no context manager; an embedder may, and then lines logged inside `context.with` carry its span.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
-describe('JsonLogger', () => {
+describe('the pino logger', () => {
   it('writes one JSON object per line: level and time first, message last', () => {
-    const raw: string[] = [];
-    new JsonLogger('info', (line) => raw.push(line)).info('model loaded', { model: 'iris' });
+    const { logger, raw } = captureRaw('info');
+    logger.info('model loaded', { model: 'iris' });
     expect(raw).toHaveLength(1);
     const line = JSON.parse(raw[0]!) as Record<string, unknown>;
     expect(Object.keys(line)).toEqual(['level', 'time', 'model', 'msg']);
@@ -161,8 +170,8 @@ describe('JsonLogger', () => {
   });
 
   it('writes flat lines and lines with nested fields alike: level, time, the bound fields, the line’s, message', () => {
-    const raw: string[] = [];
-    const logger = new JsonLogger('info', (line) => raw.push(line)).child({ model: 'mlp' });
+    const { logger: parent, raw } = captureRaw('info');
+    const logger = parent.child({ model: 'mlp' });
     logger.info('flat "line"\n', { status: 200, ok: true, note: null, skipped: undefined });
     logger.info('nested', { shape: [1, 64], status: 200 });
     const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -191,5 +200,45 @@ describe('JsonLogger', () => {
     const { logger, lines } = capture('info');
     logger.info('big', { n: 2n ** 70n });
     expect(lines[0]!['n']).toBe('1180591620717411303424');
+  });
+
+  it('leaves undefined fields out', () => {
+    const { logger, raw } = captureRaw('info');
+    logger.info('request', { model: 'mlp', workflow: undefined, errorCode: undefined });
+    expect(Object.keys(JSON.parse(raw[0]!) as object)).toEqual(['level', 'time', 'model', 'msg']);
+  });
+
+  it('writes non-finite numbers as null', () => {
+    const { logger, lines } = capture('info');
+    logger.info('odd', { a: Number.NaN, b: Infinity, c: -Infinity });
+    expect(lines[0]).toMatchObject({ a: null, b: null, c: null });
+  });
+
+  it('escapes quotes, backslashes, line ends, control characters and keys, in a line’s fields and a child’s', () => {
+    const value = 'say "hi"\\\n\t\u0001 – 推論 🚀';
+    const { logger, raw } = captureRaw('info');
+    logger.child({ [`bound "key"`]: value }).info(value, { [`odd "key"\n`]: value });
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).not.toContain('\n');
+    expect(JSON.parse(raw[0]!)).toMatchObject({ 'bound "key"': value, 'odd "key"\n': value, msg: value });
+  });
+
+  it('writes every field of a line with many distinct names', () => {
+    const { logger, lines } = capture('info');
+    const fields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k"${i}`, i]));
+    logger.info('wide', fields);
+    expect(lines[0]).toMatchObject(fields);
+  });
+
+  it('reduces an error under err like any other error field, not to pino’s type and stack', () => {
+    const { logger, lines } = capture('info');
+    logger.error('failed', { err: new RangeError('too far') });
+    expect(lines[0]!['err']).toEqual({ name: 'RangeError', message: 'too far' });
+  });
+
+  it('writes the bigints and errors of a child’s fields like a line’s', () => {
+    const { logger, lines } = capture('info');
+    logger.child({ n: 2n ** 70n, cause: new TypeError('bad') }).info('x');
+    expect(lines[0]).toMatchObject({ n: '1180591620717411303424', cause: { name: 'TypeError', message: 'bad' } });
   });
 });
