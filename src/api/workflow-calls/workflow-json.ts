@@ -1,6 +1,7 @@
 import { nestJsonValues, tensorToJsonValues, type Tensor } from '../../sdk/tensor/index.js';
 
-function isTensor(value: unknown): value is Tensor {
+/** Whether a workflow value is a tensor (rather than raw bytes, JSON data, a list or an object). */
+export function isTensorValue(value: unknown): value is Tensor {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -16,7 +17,7 @@ function isTensor(value: unknown): value is Tensor {
  * strings, lists and objects are converted element by element, JSON data passes through.
  */
 export function workflowValueToJson(value: unknown): unknown {
-  if (isTensor(value)) return nestJsonValues(tensorToJsonValues(value), value.shape);
+  if (isTensorValue(value)) return nestJsonValues(tensorToJsonValues(value), value.shape);
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(workflowValueToJson);
@@ -25,5 +26,3 @@ export function workflowValueToJson(value: unknown): unknown {
   }
   return value;
 }
-
-export { isTensor as isTensorValue };

@@ -22,8 +22,6 @@ export interface BatchingSettings {
   readonly preserveOrdering: boolean;
 }
 
-export type { AutoscaleSettings } from '../../batching/autoscaler.js';
-
 /** How many workers serve one model; `max >= min` always holds. */
 export interface WorkerSettings {
   readonly min: number;
