@@ -80,7 +80,8 @@ export function splitBatchOutputs(batch: Batch, outputs: readonly Tensor[]): Job
   });
 }
 
-function asSluiceError(error: unknown): SluiceError {
+/** A run's failure as a Sluice error: itself when it is one, else `SLUICE_INFERENCE_FAILED` with its reason. */
+function inferenceFailure(error: unknown): SluiceError {
   if (isSluiceError(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new SluiceError('SLUICE_INFERENCE_FAILED', `inference failed: ${reason}`, {}, { cause: error });
@@ -92,7 +93,7 @@ function asSluiceError(error: unknown): SluiceError {
  * some: that is the client's to fix, a 400 naming the input, not the server's fault.
  */
 function itemRunFailure(item: BatchItem, error: unknown): SluiceError {
-  const failure = asSluiceError(error);
+  const failure = inferenceFailure(error);
   if (failure.code !== 'SLUICE_INFERENCE_FAILED') return failure;
   const empty = item.inputs.find((tensor) => tensor.data.length === 0);
   if (empty === undefined) return failure;
