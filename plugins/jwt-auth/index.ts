@@ -1,23 +1,42 @@
+import type { JWTVerifyGetKey } from 'jose';
 import { definePlugin, SluiceError, type Logger } from '../../src/sdk/index.js';
 import { jwtAuthOptions, type JwtAuthOptions } from './jwt-auth-options.js';
 import { JwtAuthProvider } from './jwt-auth-provider.js';
+import { discoverJwksUrl } from './openid-discovery.js';
 import { ReloadingJwks } from './reloading-jwks.js';
+import { RemoteJwks } from './remote-jwks.js';
 
-export { JWT_ALGORITHMS, JWT_AUTH_DEFAULTS, jwtAuthOptions, type JwtAlgorithm, type JwtAuthOptions, type ScopeMapping } from './jwt-auth-options.js';
+export { JWT_ALGORITHMS, JWT_AUTH_DEFAULTS, jwtAuthOptions, type JwksSource, type JwtAlgorithm, type JwtAuthOptions, type ScopeMapping } from './jwt-auth-options.js';
+export { discoverJwksUrl, openidConfigurationUrl } from './openid-discovery.js';
+export { RemoteJwks, type RemoteJwksTiming } from './remote-jwks.js';
 export { JwtAuthProvider } from './jwt-auth-provider.js';
 export { readJwksFile } from './jwks-file.js';
 export { ReloadingJwks, UNKNOWN_KEY_CHECK_MS } from './reloading-jwks.js';
 export { scopesInClaim } from './jwt-scopes.js';
 
+/** The key resolver of `options`' JWKS: a file read again when it changes, or a URL (configured or discovered) fetched again as keys rotate. */
+async function keysOf(options: JwtAuthOptions, logger: Logger, now: () => number): Promise<{ getKey: JWTVerifyGetKey; from: Record<string, unknown> }> {
+  const { jwks } = options;
+  if (jwks.from === 'file') {
+    const keys = await ReloadingJwks.open(jwks.file, options.jwksReloadIntervalSeconds * 1000, logger, now);
+    return { getKey: keys.getKey, from: { jwksFile: jwks.file } };
+  }
+  const url = jwks.from === 'url' ? jwks.url : await discoverJwksUrl(jwks.issuer, options.jwksFetchTimeoutMs);
+  const timing = { refreshMs: options.jwksReloadIntervalSeconds * 1000, cooldownMs: options.jwksFetchCooldownSeconds * 1000, timeoutMs: options.jwksFetchTimeoutMs };
+  const keys = await RemoteJwks.open(url, timing, logger, now);
+  return { getKey: keys.getKey, from: { jwksUrl: url.href, ...(jwks.from === 'discovery' ? { discoveredFrom: jwks.issuer } : {}) } };
+}
+
 /**
- * Reads the JWKS file and returns the `jwt-auth` guard, which reads the file again when it changes (see
- * {@link ReloadingJwks}). `now` is the clock tokens are checked against, and the one that times the looks
- * at the file (tests move it).
+ * Reads the JWKS (a file, a URL, or the URL the issuer's OpenID configuration names) and returns the
+ * `jwt-auth` guard, which reads the keys again as they change (see {@link ReloadingJwks} and
+ * {@link RemoteJwks}). `now` is the clock tokens are checked against, and the one that times the looks at
+ * the keys (tests move it). A JWKS that cannot be read or used is thrown (`SLUICE_PLUGIN_LOAD_FAILED`).
  */
 export async function createJwtAuth(options: JwtAuthOptions, logger: Logger, now: () => number = Date.now): Promise<JwtAuthProvider> {
-  const keys = await ReloadingJwks.open(options.jwksFile, options.jwksReloadIntervalSeconds * 1000, logger, now);
+  const keys = await keysOf(options, logger, now);
   logger.info('jwt-auth keys read', {
-    jwksFile: options.jwksFile,
+    ...keys.from,
     jwksReloadIntervalSeconds: options.jwksReloadIntervalSeconds,
     issuer: options.issuer,
     audience: options.audience,

@@ -8,7 +8,7 @@ function loadFailed(file: string, reason: string, cause?: unknown): SluiceError 
 }
 
 /** An error's message; Node's own errors may come from another realm, so not by `instanceof Error`. */
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
   return typeof message === 'string' ? message : String(error);
 }
@@ -34,9 +34,30 @@ function unusableKeyProblem(key: object): string | undefined {
 }
 
 /**
+ * The key resolver `jwtVerify` takes for a parsed JSON Web Key Set (`{"keys": [...]}`): it picks the key
+ * by the token's `kid` and `alg`. Only public keys belong in the set, and each must be usable (see
+ * {@link unusableKeyProblem}); `refuse` makes the error thrown for a set that breaks a rule, from the reason.
+ */
+export function keySetOf(parsed: unknown, refuse: (reason: string, cause?: unknown) => Error): JWTVerifyGetKey {
+  const keys = typeof parsed === 'object' && parsed !== null ? (parsed as { keys?: unknown }).keys : undefined;
+  if (!Array.isArray(keys) || keys.length === 0) throw refuse('it must be a JSON object with a non-empty "keys" list');
+  if (keys.some((key) => typeof key !== 'object' || key === null || 'd' in key)) {
+    throw refuse('every key must be a JWK object, and a public one (no "d" member)');
+  }
+  keys.forEach((key: object, index) => {
+    const problem = unusableKeyProblem(key);
+    if (problem !== undefined) throw refuse(`key ${index}${'kid' in key && typeof key.kid === 'string' ? ` (kid ${JSON.stringify(key.kid)})` : ''} ${problem}`);
+  });
+  try {
+    return createLocalJWKSet(parsed as JSONWebKeySet);
+  } catch (error) {
+    throw refuse(messageOf(error), error);
+  }
+}
+
+/**
  * Reads a JSON Web Key Set (`{"keys": [...]}`) from a local file and returns the key resolver `jwtVerify`
- * takes: it picks the key by the token's `kid` and `alg`. Only public keys belong in the file, and each
- * must be usable (see {@link unusableKeyProblem}): a bad key is refused at start-up.
+ * takes (see {@link keySetOf}): a bad key is refused at start-up.
  */
 export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   let parsed: unknown;
@@ -45,18 +66,5 @@ export async function readJwksFile(file: string): Promise<JWTVerifyGetKey> {
   } catch (error) {
     throw loadFailed(file, messageOf(error), error);
   }
-  const keys = typeof parsed === 'object' && parsed !== null ? (parsed as { keys?: unknown }).keys : undefined;
-  if (!Array.isArray(keys) || keys.length === 0) throw loadFailed(file, 'it must be a JSON object with a non-empty "keys" list');
-  if (keys.some((key) => typeof key !== 'object' || key === null || 'd' in key)) {
-    throw loadFailed(file, 'every key must be a JWK object, and a public one (no "d" member)');
-  }
-  keys.forEach((key: object, index) => {
-    const problem = unusableKeyProblem(key);
-    if (problem !== undefined) throw loadFailed(file, `key ${index}${'kid' in key && typeof key.kid === 'string' ? ` (kid ${JSON.stringify(key.kid)})` : ''} ${problem}`);
-  });
-  try {
-    return createLocalJWKSet(parsed as JSONWebKeySet);
-  } catch (error) {
-    throw loadFailed(file, messageOf(error), error);
-  }
+  return keySetOf(parsed, (reason, cause) => loadFailed(file, reason, cause));
 }

@@ -23,11 +23,21 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 /** The scopes a JWT can grant, and the claim values that grant them. */
 export type ScopeMapping = Readonly<Partial<Record<Exclude<AuthScope, 'api'>, string>>>;
 
+/**
+ * Where the keys tokens are verified with come from: a local JWKS file, a JWKS URL, or the URL the
+ * issuer's OpenID configuration names (`<issuer>/.well-known/openid-configuration` → `jwks_uri`).
+ */
+export type JwksSource = { readonly from: 'file'; readonly file: string } | { readonly from: 'url'; readonly url: URL } | { readonly from: 'discovery'; readonly issuer: string };
+
 /** jwt-auth's settings, defaults filled in and the JWKS path absolute. */
 export interface JwtAuthOptions {
-  readonly jwksFile: string;
-  /** How often the JWKS file is looked at for changes, in seconds; 0: read once at start-up only. */
+  readonly jwks: JwksSource;
+  /** How often the JWKS is looked at for changes (the file) or fetched again (a URL), in seconds; 0: read once at start-up only. */
   readonly jwksReloadIntervalSeconds: number;
+  /** The least time between two fetches of a JWKS URL, in seconds (a token of an unknown `kid` prompts one). */
+  readonly jwksFetchCooldownSeconds: number;
+  /** The longest one fetch of a JWKS URL or OpenID configuration may take, in milliseconds. */
+  readonly jwksFetchTimeoutMs: number;
   /** Accepted `iss` values (one must match). */
   readonly issuer: readonly string[];
   /** Accepted `aud` values (one must be in the token's audience). */
@@ -44,7 +54,10 @@ export interface JwtAuthOptions {
 
 /** The defaults, as in the manifest's config schema. */
 export const JWT_AUTH_DEFAULTS = {
+  discovery: false,
   jwksReloadIntervalSeconds: 60,
+  jwksFetchCooldownSeconds: 10,
+  jwksFetchTimeoutMs: 5000,
   algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] as readonly JwtAlgorithm[],
   clockToleranceSeconds: 5,
   scopeClaim: 'scope',
@@ -90,14 +103,54 @@ function scopes(value: unknown): ScopeMapping {
   return mapping;
 }
 
+function httpUrl(key: string, value: unknown): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw invalid(key, 'an http(s) URL', value);
+  return url;
+}
+
+/** Where the keys come from: exactly one of `jwksFile`, `jwksUrl` and `discovery: true`. */
+function jwksSource(config: Readonly<Record<string, unknown>>, configDirectory: string): JwksSource {
+  const { jwksFile, jwksUrl } = config;
+  const discovery = config['discovery'] ?? JWT_AUTH_DEFAULTS.discovery;
+  if (typeof discovery !== 'boolean') throw invalid('discovery', 'true or false', discovery);
+  const given = [jwksFile !== undefined && 'jwksFile', jwksUrl !== undefined && 'jwksUrl', discovery && 'discovery'].filter((key): key is string => key !== false);
+  if (given.length !== 1) {
+    const why = given.length === 0 ? 'none is set' : `${given.join(' and ')} are set`;
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `jwt-auth: set exactly one of \`config.jwksFile\` (a local JWKS file), \`config.jwksUrl\` (a JWKS URL) or \`config.discovery: true\` (the issuer's OpenID configuration names the JWKS URL); ${why}`, {
+      plugin: 'jwt-auth',
+      key: given[1] ?? 'jwksFile',
+    });
+  }
+  if (discovery) {
+    const issuer = stringList(config, 'issuer');
+    const [only] = issuer;
+    if (issuer.length !== 1 || only === undefined) throw invalid('issuer', 'one issuer with `discovery: true` (its OpenID configuration names the keys)', issuer);
+    httpUrl('issuer', only);
+    return { from: 'discovery', issuer: only };
+  }
+  if (jwksUrl !== undefined) return { from: 'url', url: httpUrl('jwksUrl', jwksUrl) };
+  if (typeof jwksFile !== 'string' || jwksFile === '') throw invalid('jwksFile', 'the path of a JWKS file', jwksFile);
+  return { from: 'file', file: isAbsolute(jwksFile) ? jwksFile : resolve(configDirectory, jwksFile) };
+}
+
 /**
  * Reads jwt-auth's `config` (already checked against the manifest's schema by the loader; checked here
  * again for embedders that call the factory directly). A relative `jwksFile` resolves against
  * `configDirectory`.
  */
 export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, configDirectory: string): JwtAuthOptions {
-  const jwksFile = config['jwksFile'];
-  if (typeof jwksFile !== 'string' || jwksFile === '') throw invalid('jwksFile', 'the path of a JWKS file', jwksFile);
+  const jwks = jwksSource(config, configDirectory);
+  const issuer = stringList(config, 'issuer');
+  const cooldown = config['jwksFetchCooldownSeconds'] ?? JWT_AUTH_DEFAULTS.jwksFetchCooldownSeconds;
+  if (typeof cooldown !== 'number' || !Number.isInteger(cooldown) || cooldown < 1) throw invalid('jwksFetchCooldownSeconds', 'an integer >= 1', cooldown);
+  const timeout = config['jwksFetchTimeoutMs'] ?? JWT_AUTH_DEFAULTS.jwksFetchTimeoutMs;
+  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1) throw invalid('jwksFetchTimeoutMs', 'an integer >= 1', timeout);
   const reloadInterval = config['jwksReloadIntervalSeconds'] ?? JWT_AUTH_DEFAULTS.jwksReloadIntervalSeconds;
   if (typeof reloadInterval !== 'number' || !Number.isInteger(reloadInterval) || reloadInterval < 0) {
     throw invalid('jwksReloadIntervalSeconds', 'an integer >= 0 (0: read the file at start-up only)', reloadInterval);
@@ -111,9 +164,11 @@ export function jwtAuthOptions(config: Readonly<Record<string, unknown>>, config
   const scopeClaim = config['scopeClaim'] ?? JWT_AUTH_DEFAULTS.scopeClaim;
   if (typeof scopeClaim !== 'string' || scopeClaim === '') throw invalid('scopeClaim', 'a claim name', scopeClaim);
   return {
-    jwksFile: isAbsolute(jwksFile) ? jwksFile : resolve(configDirectory, jwksFile),
+    jwks,
     jwksReloadIntervalSeconds: reloadInterval,
-    issuer: stringList(config, 'issuer'),
+    jwksFetchCooldownSeconds: cooldown,
+    jwksFetchTimeoutMs: timeout,
+    issuer,
     audience: stringList(config, 'audience'),
     algorithms: algorithms(config['algorithms']),
     clockToleranceSeconds: tolerance,

@@ -9,7 +9,11 @@ export const CONFIG_ENV_PREFIX = 'SLUICE_';
  * Variables that start with {@link CONFIG_ENV_PREFIX} but are not configuration keys, and so are
  * not reported as unknown. Documented in `docs/configuration.md`.
  */
-export const NON_CONFIG_ENV_VARIABLES: readonly string[] = [];
+export const NON_CONFIG_ENV_VARIABLES: readonly string[] = [
+  // The keys token-auth shares across a fleet with `keysFromEnvironment` (plugins/token-auth).
+  'SLUICE_TOKEN_AUTH_INFERENCE_KEY',
+  'SLUICE_TOKEN_AUTH_MANAGEMENT_KEY',
+];
 
 /** A configuration key that can be set from the environment. */
 export interface ConfigEnvVariable {

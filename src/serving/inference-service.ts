@@ -221,6 +221,7 @@ export class InferenceService {
   /** Records how each handler request ended, once: made once, not per request. */
   private readonly observeCall: HandlerCallObserver = (version, started, queueUs, failure) => {
     this.handlerCalls.ended();
+    version.requestsInFlight -= 1;
     if (failure === undefined) this.observe(version, true, started, queueUs);
     else if (!refusedAsInvalid(failure.error)) this.observe(version, false, started, queueUs);
   };
@@ -241,11 +242,14 @@ export class InferenceService {
     validateInputs(version.name, version.description.inputs, request.inputs, version.acceptsDatatype, version.checkInput);
     const outputNames = request.outputs && validateOutputNames(version.name, version.description.outputs, request.outputs);
     let ran;
+    version.requestsInFlight += 1;
     try {
       ran = await this.schedule(version, request.inputs, outputNames, request, budgetOn(version, request, started), started);
     } catch (error) {
       if (!refusedAsInvalid(error)) this.observe(version, false, started, undefined);
       throw error;
+    } finally {
+      version.requestsInFlight -= 1;
     }
     this.observe(version, true, started, ran.queueUs);
     return { version, result: ran.outputs };
@@ -272,6 +276,7 @@ export class InferenceService {
       const budget = budgetOn(version, request, started);
       call.begin(version, started, budget);
       this.handlerCalls.began();
+      version.requestsInFlight += 1;
       // A CPU-heavy handler's stages are bounded on their thread by the pool, which reads the budget from
       // the context; an event-loop handler's by the sweep, which they enter while they wait.
       const onLoop = version.handler.cpuHeavy === undefined;

@@ -77,6 +77,11 @@ export class ModelVersion {
   readonly loadedAt = new Date();
   readonly logger: Logger;
   state: VersionState = 'ready';
+  /**
+   * Requests the inference service has taken for this version and not yet answered (from their handler's
+   * preprocess, or their validated tensors, to their answer): the `sluice_inflight_requests` gauge.
+   */
+  requestsInFlight = 0;
   private currentSettings: VersionSettings;
   private readonly autoscaleSwitchedOff: boolean;
   /**

@@ -130,6 +130,10 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
     this.metrics.watchUtilization(() =>
       this.registry.all().flatMap((v) => v.workers().map((w) => ({ model: v.name, version: v.version, instance: w.id, utilization: w.utilization }))),
     );
+    this.metrics.watchLoad(() =>
+      this.registry.all().map((v) => ({ model: v.name, version: v.version, queued: v.queue().pending, inFlight: v.requestsInFlight })),
+    );
+    this.telemetry.observeProcess();
     this.inference = new InferenceService(this.registry, this.metrics, this.hooks);
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({

@@ -6,7 +6,7 @@ import type { HistogramSeries } from './histogram-series.js';
 import { nowHrTime } from './hr-now.js';
 import type { LocalHistogram } from './local-histograms.js';
 import { metricsNamed } from './prometheus-name-filter.js';
-import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, WorkflowNodeObservation } from './serving-metrics.js';
+import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, VersionLoad, WorkflowNodeObservation } from './serving-metrics.js';
 
 /** Content type of the `/metrics` page (Prometheus text exposition format 0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -59,6 +59,7 @@ export class PrometheusServingMetrics implements ServingMetrics {
   private readonly compute: LocalHistogram;
   private readonly nodeLatency: LocalHistogram;
   private utilization: () => readonly InstanceUtilization[] = () => [];
+  private load: () => readonly VersionLoad[] = () => [];
 
   constructor(private readonly telemetry: Telemetry = new Telemetry()) {
     const m = telemetry.meter;
@@ -96,6 +97,13 @@ export class PrometheusServingMetrics implements ServingMetrics {
     telemetry.gauges.define({ name: 'sluice_instance_utilization_ratio', description: 'Fraction of the last look each instance spent running batches.' }, () =>
       this.utilization().map((u) => ({ value: u.utilization, attributes: { model_name: u.model, model_version: u.version, instance: u.instance } })),
     );
+    // What an autoscaler scales replicas on: read from the registered versions at each collection, so a version's series leave with it.
+    telemetry.gauges.define({ name: 'sluice_queue_length', description: 'Requests waiting in each model version\'s queue for an instance.' }, () =>
+      this.load().map((l) => ({ value: l.queued, attributes: { model_name: l.model, model_version: l.version } })),
+    );
+    telemetry.gauges.define({ name: 'sluice_inflight_requests', description: 'Requests each model version has taken and not yet answered: in its handler, queued or running.' }, () =>
+      this.load().map((l) => ({ value: l.inFlight, attributes: { model_name: l.model, model_version: l.version } })),
+    );
   }
 
   batchCompleted(o: BatchObservation): void {
@@ -108,6 +116,10 @@ export class PrometheusServingMetrics implements ServingMetrics {
 
   watchUtilization(source: () => readonly InstanceUtilization[]): void {
     this.utilization = source;
+  }
+
+  watchLoad(source: () => readonly VersionLoad[]): void {
+    this.load = source;
   }
 
   inferenceCompleted(o: InferenceObservation): void {

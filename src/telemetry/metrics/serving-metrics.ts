@@ -42,6 +42,16 @@ export interface InstanceUtilization {
   readonly utilization: number;
 }
 
+/** How loaded one model version is now, read at scrape time. */
+export interface VersionLoad {
+  readonly model: string;
+  readonly version: string;
+  /** Requests waiting in the version's queue for an instance. */
+  readonly queued: number;
+  /** Requests the version has taken and not yet answered: in its handler, queued or running. */
+  readonly inFlight: number;
+}
+
 /**
  * The single metrics source of the process. The serving core and the transports only talk to this
  * interface; the implementation records through the OpenTelemetry metrics API.
@@ -64,6 +74,8 @@ export interface ServingMetrics {
   errorAnswered(code: string, transport: string): void;
   /** Tells where instance utilisation is read from at scrape time. */
   watchUtilization(source: () => readonly InstanceUtilization[]): void;
+  /** Tells where each version's queue length and requests in flight are read from at scrape time. */
+  watchLoad(source: () => readonly VersionLoad[]): void;
   /** The `/metrics` page and its content type; with `names`, only the metrics (or samples) so named. */
   scrape(names?: ReadonlySet<string>): Promise<{ contentType: string; body: string }>;
 }

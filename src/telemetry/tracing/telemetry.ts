@@ -21,6 +21,7 @@ import { INSTRUMENTATION_SCOPE } from '../telemetry-names.js';
 import { LocalHistograms } from '../metrics/local-histograms.js';
 import { CurrentGauges } from '../metrics/current-gauges.js';
 import { CurrentSums } from '../metrics/current-sums.js';
+import { observeProcessMetrics } from '../metrics/process-metrics.js';
 import { exporterTemporality, histogramTemporality } from '../metrics/histogram-temporality.js';
 import { DEFAULT_BATCH_SPANS, DEFAULT_METRIC_EXPORT_TIMEOUT_MS, type SamplerName, type TelemetrySettings } from './telemetry-settings.js';
 import { SampledLinksSampler } from './sampled-links-sampler.js';
@@ -124,6 +125,7 @@ export class Telemetry {
   private readonly prometheus: PrometheusExporter;
   private readonly serializer = new PrometheusSerializer(undefined, false, undefined, true, true);
   private stopping: Promise<void> | undefined;
+  private processObserved = false;
 
   constructor(settings: TelemetrySettings = TELEMETRY_OFF, extras: TelemetryExtras = {}) {
     this.settings = settings;
@@ -163,6 +165,16 @@ export class Telemetry {
     }
     this.meterProvider = new MeterProvider({ resource, readers });
     this.meter = this.meterProvider.getMeter(INSTRUMENTATION_SCOPE, settings.serviceVersion);
+  }
+
+  /**
+   * Adds the process's metrics (CPU, memory, heap, event loop; see `observeProcessMetrics`) to this
+   * telemetry's readers. Idempotent: servers that share one telemetry report the process once.
+   */
+  observeProcess(): void {
+    if (this.processObserved) return;
+    this.processObserved = true;
+    observeProcessMetrics(this.meter);
   }
 
   /** True when spans are recorded. */

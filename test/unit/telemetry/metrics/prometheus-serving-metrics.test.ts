@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PrometheusServingMetrics } from '../../../../src/telemetry/metrics/prometheus-serving-metrics.js';
-import type { InstanceUtilization } from '../../../../src/telemetry/metrics/serving-metrics.js';
+import type { InstanceUtilization, VersionLoad } from '../../../../src/telemetry/metrics/serving-metrics.js';
 import { parsePrometheusText } from '../../../support/prometheus-text.js';
 
 const BOUNDS = ['0.0001', '0.00025', '0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60'];
@@ -184,6 +184,30 @@ describe('PrometheusServingMetrics', () => {
     ]);
     instances = [];
     expect((await metrics.scrape()).body).not.toContain('sluice_instance_utilization_ratio');
+  });
+
+  it('reads each version\'s queue length and requests in flight from its source at scrape time', async () => {
+    const metrics = new PrometheusServingMetrics();
+    let load: VersionLoad[] = [
+      { model: 'm', version: '1', queued: 3, inFlight: 5 },
+      { model: 'n', version: '2', queued: 0, inFlight: 0 },
+    ];
+    metrics.watchLoad(() => load);
+    const page = parsePrometheusText((await metrics.scrape()).body);
+    expect(page.get('sluice_queue_length')?.type).toBe('gauge');
+    expect(page.get('sluice_queue_length')?.samples).toEqual([
+      { name: 'sluice_queue_length', labels: { model_name: 'm', model_version: '1' }, value: 3 },
+      { name: 'sluice_queue_length', labels: { model_name: 'n', model_version: '2' }, value: 0 },
+    ]);
+    expect(page.get('sluice_inflight_requests')?.type).toBe('gauge');
+    expect(page.get('sluice_inflight_requests')?.samples.map((s) => s.value)).toEqual([5, 0]);
+    load = [{ model: 'm', version: '1', queued: 1, inFlight: 2 }];
+    expect(lines((await metrics.scrape()).body, 'sluice_')).toEqual([
+      'sluice_queue_length{model_name="m",model_version="1"} 1',
+      'sluice_inflight_requests{model_name="m",model_version="1"} 2',
+    ]);
+    load = [];
+    expect((await metrics.scrape()).body).not.toMatch(/sluice_(queue_length|inflight_requests)/);
   });
 
   it('keeps the page valid Prometheus text under a thousand model versions', async () => {
