@@ -11,8 +11,6 @@ import { backgroundServerArgs } from './start-flags.js';
 import { waitForServing } from './serving-notice.js';
 import { startErrorReport } from './start-log.js';
 
-const START_WAIT_MS = 60_000;
-
 function exitText(code: number | null, signal: NodeJS.Signals | null): string {
   if (signal !== null) return `killed by ${signal}`;
   return code === null ? 'could not be started' : `exit status ${code}`;
@@ -20,7 +18,7 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
 
 /**
  * Starts `sluice start --foreground` as a detached process logging JSON lines (whatever `logFormat` says) to
- * `.sluice/sluice.log` beside the config file (`configFile`, as `--config` named it; see {@link runFiles}), and waits (at most 60 s) until that process itself reports
+ * `.sluice/sluice.log` beside the config file (`configFile`, as `--config` named it; see {@link runFiles}), and waits (at most `startTimeoutMs`) until that process itself reports
  * over IPC that every port listens; another server answering on the same ports does not count. The pid goes
  * to `.sluice/sluice.pid` and, with the shutdown timeout, to `.sluice/sluice.run.json` for `sluice stop`. A
  * server of the same config folder still running refuses the start (status 2), and so does another
@@ -71,9 +69,10 @@ async function startLocked(config: SluiceConfig, args: readonly string[], cwd: s
     stdio: ['ignore', log.fd, log.fd, 'ipc'],
   });
   await log.close();
-  const outcome = waitForServing(child, START_WAIT_MS);
+  const outcome = waitForServing(child, config.startTimeoutMs);
   const pid = child.pid;
-  if (pid !== undefined) await writeRunFiles(files, { pid, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  // `sluice stop` waits for the drain delay, then the drain: the record's bound covers both.
+  if (pid !== undefined) await writeRunFiles(files, { pid, shutdownTimeoutMs: config.drainDelayMs + config.shutdownTimeoutMs });
   const result = await outcome;
   if (result.kind === 'serving') {
     process.stdout.write(
@@ -82,7 +81,7 @@ async function startLocked(config: SluiceConfig, args: readonly string[], cwd: s
     return 0;
   }
   if (result.kind === 'timeout') {
-    process.stderr.write(`Sluice (pid ${pid}) did not report serving within ${START_WAIT_MS / 1000} s; see ${files.logFile}, and stop it with ${stopHint}\n`);
+    process.stderr.write(`Sluice (pid ${pid}) did not report serving within startTimeoutMs (${config.startTimeoutMs / 1000} s); it may still be loading its models: see ${files.logFile}, and stop it with ${stopHint}, or raise startTimeoutMs (SLUICE_START_TIMEOUT_MS)\n`);
     return 1;
   }
   await removeRunFiles(files);

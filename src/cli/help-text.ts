@@ -19,6 +19,12 @@ Options of start:
   --config FILE        configuration file (default: ./sluice.yaml when it exists)
   --model-store DIR    model store directory (default: ./model-store)
   --models LIST        models to load at start-up: all, or names separated by commas
+  --model-dir DIR      also serve this model directory (a model.yaml, or just model.onnx)
+  --model-name NAME    ... under this name; give both, as KServe does
+  --inference-port N   HTTP inference port (default 8080)
+  --management-port N  HTTP management port (default 8081)
+  --grpc-inference-port N
+                       gRPC inference port (default 7070)
   --log-level LEVEL    debug | info | warn | error | silent
   --log-format FORMAT  auto | json | pretty (auto: pretty on a terminal, JSON
                        otherwise; a background server's log file is always JSON)

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../sdk/logging/logger.js';
-import type { ConfigLayer } from '../config/index.js';
+import { listConfigKeys, OVERRIDES_SOURCE, parseConfigValue, type ConfigLayer } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { parseCommandFlags } from './command-flags.js';
 
@@ -17,6 +17,21 @@ function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
+/**
+ * The flags that set a listener's port, by the key they set. KServe's runtimes take their HTTP and gRPC
+ * ports as flags (8080 and 8081), and Sluice's management port is 8081 by default, so a ServingRuntime
+ * moves the three together.
+ */
+const PORT_FLAGS = { 'inference-port': 'inference.port', 'management-port': 'management.port', 'grpc-inference-port': 'grpc.inference.port' } as const;
+
+/** `--inference-port 8080` as the config value it sets, read as `SLUICE_INFERENCE_PORT` would be. */
+function portOf(key: (typeof PORT_FLAGS)[keyof typeof PORT_FLAGS], raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const info = listConfigKeys().find((k) => k.key === key);
+  if (info === undefined) throw new Error(`the configuration schema has no key ${key}`);
+  return parseConfigValue(info, raw, OVERRIDES_SOURCE) as number;
+}
+
 function isLogFormat(value: string): value is LogFormat {
   return (LOG_FORMATS as readonly string[]).includes(value);
 }
@@ -26,6 +41,11 @@ const START_OPTIONS = {
   config: { type: 'string' },
   'model-store': { type: 'string' },
   models: { type: 'string' },
+  'model-dir': { type: 'string' },
+  'model-name': { type: 'string' },
+  'inference-port': { type: 'string' },
+  'management-port': { type: 'string' },
+  'grpc-inference-port': { type: 'string' },
   'log-level': { type: 'string' },
   'log-format': { type: 'string' },
   'no-snapshot': { type: 'boolean' },
@@ -45,9 +65,18 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
   const logFormat = values['log-format'];
   if (logFormat !== undefined && !isLogFormat(logFormat)) throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}`);
   const models = values.models;
+  const inferencePort = portOf(PORT_FLAGS['inference-port'], values['inference-port']);
+  const managementPort = portOf(PORT_FLAGS['management-port'], values['management-port']);
+  const grpcInferencePort = portOf(PORT_FLAGS['grpc-inference-port'], values['grpc-inference-port']);
   const overrides: ConfigLayer = {
     ...(values['model-store'] !== undefined ? { modelStore: values['model-store'] } : {}),
     ...(models !== undefined ? { models: models === 'all' ? 'all' : models.split(',').map((m) => m.trim()).filter((m) => m !== '') } : {}),
+    ...(values['model-dir'] !== undefined ? { modelDir: values['model-dir'] } : {}),
+    ...(values['model-name'] !== undefined ? { modelName: values['model-name'] } : {}),
+    // Sections merge key by key (the loader checks the layer against the schema), so a port alone keeps its host.
+    ...(inferencePort !== undefined ? { inference: { port: inferencePort } } : {}),
+    ...(managementPort !== undefined ? { management: { port: managementPort } } : {}),
+    ...(grpcInferencePort !== undefined ? { grpc: { inference: { port: grpcInferencePort } } as ConfigLayer['grpc'] } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),
     ...(logFormat !== undefined ? { logFormat } : {}),
   };

@@ -5,6 +5,7 @@ import { readConfigFile } from './config-file-reader.js';
 import { mergeConfigLayers } from './config-layer-merger.js';
 import { checkListenerPorts } from './listener-ports.js';
 import { validateConfigLayer } from './config-layer-validator.js';
+import { checkModelDirectoryPair } from './model-directory-pair.js';
 import { resolveConfigPaths } from './config-path-resolver.js';
 import { ConfigSources, type SourcedLayer } from './config-sources.js';
 import { DEFAULT_CONFIG, type ConfigLayer, type SluiceConfig } from './sluice-config.js';
@@ -55,7 +56,8 @@ export interface LoadedConfig {
  * `overrides`. Every source is validated on its own, so a bad value is reported with where it came
  * from: a message starting with the file name, the variable name or {@link OVERRIDES_SOURCE}.
  * Relative paths resolve against the config file's directory, or `cwd` for the other sources; the
- * result's paths are absolute. Two listeners on one port are refused too. Throws `SluiceError`
+ * result's paths are absolute. Two listeners on one port are refused too, and `modelDir` without
+ * `modelName` or the other way round. Throws `SluiceError`
  * `SLUICE_CONFIG_INVALID`. `sources` names where each key came from, for problems found later.
  */
 export function loadConfigWithSources(options: LoadConfigOptions): LoadedConfig {
@@ -67,7 +69,9 @@ export function loadConfigWithSources(options: LoadConfigOptions): LoadedConfig 
   ];
   const config = mergeConfigLayers(DEFAULT_CONFIG, [resolveConfigPaths(DEFAULT_CONFIG, cwd), ...sourced.map((s) => s.layer)]);
   checkListenerPorts(config);
-  return { config, sources: new ConfigSources(sourced) };
+  const sources = new ConfigSources(sourced);
+  checkModelDirectoryPair(config, sources);
+  return { config, sources };
 }
 
 /** The configuration {@link loadConfigWithSources} builds, without its sources. */

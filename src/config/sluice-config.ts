@@ -84,7 +84,13 @@ export interface TelemetryConfig {
  * Server-wide ONNX Runtime session options; every field is set (0 threads = the runtime's choice). A
  * session's device and its own thread are the executor's to choose, per model.
  */
-export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId' | 'dedicatedThread'>>>;
+export type RuntimeConfig = Readonly<Required<Omit<RuntimeSessionOptions, 'deviceId' | 'dedicatedThread'>>> & {
+  /**
+   * Whether CPU sessions run on the session thread instead of the event loop (`dedicatedThread`), so that
+   * health checks and other requests are answered while a long run computes. The GPU executor has its own.
+   */
+  readonly sessionThread: boolean;
+};
 
 /**
  * The complete server configuration, as `schemas/config.schema.json` describes it. Produced by
@@ -99,6 +105,10 @@ export interface SluiceConfig {
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
+  /** A model directory served under {@link modelName} besides the store's models; empty for none. Absolute once loaded. */
+  readonly modelDir: string;
+  /** The model name {@link modelDir} is served under; empty when it is. */
+  readonly modelName: string;
   /** Absolute once loaded. */
   readonly workflowStore: string;
   /** Which workflows of the workflow store are registered at start-up. */
@@ -121,6 +131,13 @@ export interface SluiceConfig {
   readonly logFormat: LogFormat;
   readonly snapshot: SnapshotConfig;
   readonly shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM or SIGINT, how long the server answers readiness "not ready" while still serving everything,
+   * before it closes its ports and drains (`shutdownTimeoutMs`): the time load balancers need to stop sending.
+   */
+  readonly drainDelayMs: number;
+  /** How long `sluice start` (in the background) waits for the server to load its models and serve. */
+  readonly startTimeoutMs: number;
   readonly archive: ArchiveLimitsConfig;
   readonly download: DownloadConfig;
   readonly runtime: RuntimeConfig;
@@ -139,7 +156,7 @@ export type ConfigLayer = { readonly [K in keyof SluiceConfig]?: LayerValue<Slui
  * Keys whose values are filesystem paths, resolved against the directory of the source that sets
  * them (an empty value stays empty: "not set"). Dotted, as in error messages.
  */
-export const CONFIG_PATH_KEYS = ['modelStore', 'workflowStore', 'snapshot.file', 'grpc.tls.certFile', 'grpc.tls.keyFile'] as const;
+export const CONFIG_PATH_KEYS = ['modelStore', 'modelDir', 'workflowStore', 'snapshot.file', 'grpc.tls.certFile', 'grpc.tls.keyFile'] as const;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -170,6 +187,8 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   },
   modelStore: './model-store',
   models: 'all',
+  modelDir: '',
+  modelName: '',
   workflowStore: './workflows',
   workflows: 'all',
   plugins: [],
@@ -184,6 +203,8 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   logFormat: 'auto',
   snapshot: { enabled: true, file: './.sluice/snapshot.json' },
   shutdownTimeoutMs: 30000,
+  drainDelayMs: 0,
+  startTimeoutMs: 60000,
   archive: { maxEntryBytes: 2 * GIB, maxTotalBytes: 4 * GIB, maxEntries: 10000 },
   download: { maxBytes: 2 * GIB, timeoutMs: 300000 },
   runtime: {
@@ -193,6 +214,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
     executionProviders: ['cpu'],
+    sessionThread: false,
   },
   telemetry: {
     serviceName: 'sluice',

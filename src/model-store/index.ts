@@ -8,11 +8,12 @@ export {
   type WorkerSettings,
 } from './manifest/model-manifest.js';
 export { loadManifest, modelNamePattern, type ManifestDefaults } from './manifest/manifest-loader.js';
+export { loadModelDirectory, MADE_MANIFEST_VERSION, MODEL_FILE_NAME } from './manifest/model-directory.js';
 export { readLabels } from './manifest/labels-reader.js';
 export { isPathInside } from './fs/path-containment.js';
 
 export { ARCHIVE_EXTENSION, type StoreEntry, type StoreEntrySource } from './store/store-entry.js';
-export { scanModelStore } from './store/model-store-scanner.js';
+export { scanModelStore, scanStoreName } from './store/model-store-scanner.js';
 export {
   DOWNLOADS_DIR_NAME,
   removeStaleTemporaries,
@@ -22,7 +23,19 @@ export {
   type TemporariesSwept,
 } from './store/stale-temporaries.js';
 export { resolveStoreUrl } from './store/store-url-resolver.js';
-export { checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
+export { checkObjectStoreUrl, checkRemoteUrl, checkResolvedAddress, isForbiddenAddress } from './store/remote-url-policy.js';
+export { isObjectStoreUrl, parseObjectStoreUrl, type ObjectStoreLocation, type ObjectStoreScheme } from './sources/object-store-url.js';
+export type { ObjectStore, StoredObject } from './sources/object-store.js';
+export { ObjectStoreOpener } from './sources/object-store-opener.js';
+export {
+  fetchObjectStoreFile,
+  fetchObjectStoreModel,
+  type FetchedSource,
+  type ObjectStoreFetchOptions,
+  type ObjectStoreFileOptions,
+} from './sources/object-store-fetcher.js';
+export { SOURCES_DIR_NAME } from './sources/source-dirs.js';
+export { DownloadProgress, PROGRESS_INTERVAL_MS } from './sources/download-progress.js';
 export {
   downloadArchive,
   MAX_DOWNLOAD_REDIRECTS,

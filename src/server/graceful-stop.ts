@@ -7,6 +7,24 @@ import { settlesWithin } from './settles-within.js';
  */
 export const PORT_CLOSE_GRACE_MS = 1000;
 
+/** What the drain delay needs of the serving core. */
+export interface ReadinessSwitch {
+  /** Answers not-ready from now on, while everything keeps serving. */
+  stopReadiness(): void;
+}
+
+/**
+ * The first step of a stop: readiness answers "not ready" at once, and the ports keep serving every request
+ * for `delayMs`, so that load balancers and Kubernetes endpoints stop sending before the ports close. Nothing
+ * to wait for when `delayMs` is 0.
+ */
+export async function delayDrain(core: ReadinessSwitch, delayMs: number, logger: Logger): Promise<void> {
+  if (delayMs <= 0) return;
+  core.stopReadiness();
+  logger.info('stop asked: answering not-ready, still serving until the drain delay has passed', { drainDelayMs: delayMs });
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+}
+
 /** An open port as the stop sees it. */
 export interface ClosablePort {
   /** Stops accepting and resolves once the requests in progress are done. */

@@ -31,7 +31,7 @@ import { resolveTelemetrySettings, type TelemetrySettings } from '../telemetry/t
 import { exportFailureLog } from '../telemetry/tracing/otlp/export-failure-log.js';
 import { listenFailure, type NamedListener } from './listen-failure.js';
 import { abandonableStages, abandonedStart } from './start-abandonment.js';
-import { stopGracefully, type ClosablePort } from './graceful-stop.js';
+import { delayDrain, stopGracefully, type ClosablePort } from './graceful-stop.js';
 import { runStartSteps, type StartStep } from './start-steps.js';
 import { SluiceError } from '../sdk/errors/index.js';
 
@@ -83,7 +83,10 @@ export interface SluiceServer {
   readonly startup: StartupReport & { readonly workflows: WorkflowStartupReport };
   /** What the plugins registered, and which plugins are loaded. */
   readonly plugins: PluginExtensions;
-  /** Stops accepting, drains in-flight requests (bounded by `shutdownTimeoutMs`), frees everything. Idempotent. */
+  /**
+   * Answers not-ready while still serving for `drainDelayMs`, then stops accepting, drains in-flight requests
+   * (bounded by `shutdownTimeoutMs`) and frees everything. Idempotent.
+   */
   stop(): Promise<{ drained: boolean }>;
 }
 
@@ -117,9 +120,9 @@ async function closePorts(ports: readonly ClosablePort[]): Promise<void> {
 }
 
 /**
- * Loads the models, then opens the inference, management and metrics ports and the two gRPC ports, then
- * writes the snapshot and calls the started auth providers' `serving`: the steps of {@link startSteps}, in
- * order. A model that fails to load is logged and skipped; a port that cannot bind, or a snapshot that
+ * Opens the inference, management and metrics ports and the two gRPC ports, then loads the models (liveness
+ * answers meanwhile, readiness only once they are loaded), then writes the snapshot and calls the started
+ * auth providers' `serving`: the steps of {@link startSteps}, in order. A model that fails to load is logged and skipped; a port that cannot bind, or a snapshot that
  * cannot be restored, fails the start, and a start that fails stops what its steps had started (ports,
  * models, plugins, its own telemetry, the last started first) before it throws. A port that cannot be
  * opened (in use, a host that is no local address) is `SLUICE_CONFIG_INVALID` naming its key; two
@@ -136,16 +139,18 @@ export async function startServer(options: StartServerOptions): Promise<SluiceSe
   const plugins = startedBefore(started.plugins, 'the plugins');
   let stopping: Promise<{ drained: boolean }> | undefined;
   const stop = (): Promise<{ drained: boolean }> =>
-    (stopping ??= stopGracefully({
-      ports,
-      drainCore: (timeoutMs) => core.shutdown(timeoutMs),
-      release: async () => {
-        await plugins.shutdown();
-        await releaseOwnTelemetry(options, started);
-      },
-      timeoutMs: config.shutdownTimeoutMs,
-      logger,
-    }));
+    (stopping ??= delayDrain(core, config.drainDelayMs, logger).then(() =>
+      stopGracefully({
+        ports,
+        drainCore: (timeoutMs) => core.shutdown(timeoutMs),
+        release: async () => {
+          await plugins.shutdown();
+          await releaseOwnTelemetry(options, started);
+        },
+        timeoutMs: config.shutdownTimeoutMs,
+        logger,
+      }),
+    ));
   return {
     core,
     inference: startedBefore(started.inference, 'the inference port'),
@@ -292,13 +297,6 @@ function startSteps(options: StartServerOptions, started: Started, ports: Closab
       },
     },
     {
-      // Stopped with the core: a start-up that fails here (a corrupt snapshot, say) releases the plugins and telemetry too.
-      name: 'models and workflows',
-      start: async () => {
-        started.startup = await stage(core().start(options.restoreSnapshot ?? true));
-      },
-    },
-    {
       name: 'HTTP ports: inference, management, metrics',
       start: async () => {
         started.inference = await open('inference', InferenceApiModule.forCore(core()), config.inference, true);
@@ -335,6 +333,35 @@ function startSteps(options: StartServerOptions, started: Started, ports: Closab
         }
       },
       stop: () => closePorts(grpcPorts),
+    },
+    {
+      // The ports listen before the models load: liveness answers at once, readiness once start-up has loaded
+      // everything. Stopped with the ports and the core: a start-up that fails here (a corrupt snapshot, say)
+      // closes the ports and releases the plugins and telemetry too.
+      name: 'models and workflows',
+      start: async () => {
+        logger.info('ports open: loading models; readiness answers ready once they are loaded');
+        const http = [started.inference, started.management, started.metrics].filter((app) => app !== undefined);
+        const grpc = started.grpc ? [started.grpc.inference, started.grpc.management] : [];
+        // While start-up loads, the listeners alone do not keep the process running: a start-up left waiting on
+        // a promise nothing can settle still ends the process, saying so (cli/process-run.ts), as it did before
+        // the ports opened first. Requests in progress keep it running.
+        const listeners = [
+          ...http.map((app) => (keep: boolean) => {
+            const server = app.app.getHttpServer();
+            if (keep) server.ref();
+            else server.unref();
+          }),
+          ...grpc.map((port) => (keep: boolean) => {
+            port.keepProcessAlive(keep);
+          }),
+        ];
+        for (const keep of listeners) keep(false);
+        started.startup = await stage(core().start(options.restoreSnapshot ?? true));
+        for (const keep of listeners) keep(true);
+        // `listening` says a port serves what start-up loaded: logged only now, though the ports opened first.
+        for (const port of [...http, ...grpc]) port.logListening();
+      },
     },
     {
       // Only now: a start that fails to listen must leave what a running server published (its snapshot, its key file) alone.

@@ -36,7 +36,9 @@ function sessionOptions(manifest: ModelManifest, config: SluiceConfig): RuntimeS
   const gpu = /^gpu(?::(\d+))?$/.exec(manifest.device);
   const providers = manifest.runtimeOptions.executionProviders ?? (gpu ? ['cuda', 'webgpu', 'cpu'] : config.runtime.executionProviders);
   const deviceId = gpu?.[1] !== undefined ? Number(gpu[1]) : 0;
-  return { ...config.runtime, ...manifest.runtimeOptions, executionProviders: providers, deviceId };
+  const { sessionThread, ...runtime } = config.runtime;
+  // Only when asked: executors that choose their own thread (the GPU executor) read an absent key as theirs to set.
+  return { ...runtime, ...manifest.runtimeOptions, executionProviders: providers, deviceId, ...(sessionThread ? { dedicatedThread: true } : {}) };
 }
 
 /**

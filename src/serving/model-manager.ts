@@ -5,10 +5,13 @@ import type { Logger } from '../sdk/logging/logger.js';
 import { nameRuleProblem } from './name-rule.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  isObjectStoreUrl,
   MANIFEST_FILE_NAME,
+  MODEL_FILE_NAME,
   isPathInside,
   modelNamePattern,
   scanModelStore,
+  scanStoreName,
   type Snapshot,
   type SnapshotModel,
   type SnapshotStore,
@@ -305,6 +308,7 @@ export class ModelManager {
    */
   startup(restore: boolean): Promise<StartupReport> {
     return this.mutations.run(async () => {
+      await this.checkModelNameFreeInStore();
       const snapshot = restore ? await this.deps.snapshots?.read() : undefined;
       const failed: { source: string; reason: string }[] = [];
       const loaded: string[] = [];
@@ -341,6 +345,7 @@ export class ModelManager {
         }
         this.defaultToHighestVersions();
       }
+      await this.loadModelDir(loaded);
       return {
         loaded,
         failed,
@@ -390,11 +395,41 @@ export class ModelManager {
     await Promise.all(this.deps.registry.all().map((v) => v.unload(reason)));
   }
 
+  /** The `models` to load at start-up, but for `modelName`: {@link loadModelDir} loads that. */
   private async startupUrls(): Promise<string[]> {
-    const { models, modelStore } = this.deps.config;
-    if (models !== 'all') return [...models];
+    const { models, modelStore, modelName } = this.deps.config;
+    if (models !== 'all') return models.filter((url) => url !== modelName);
     const entries = await scanModelStore(modelStore);
     return [...new Set(entries.map((e) => e.storeName))];
+  }
+
+  /** `modelName` stands for `modelDir` where store names are taken, so no entry of the store may have it too. */
+  private async checkModelNameFreeInStore(): Promise<void> {
+    const { modelStore, modelName } = this.deps.config;
+    if (modelName === '') return;
+    const [taken] = await scanStoreName(modelStore, modelName);
+    if (taken === undefined) return;
+    throw new SluiceError(
+      'SLUICE_CONFIG_INVALID',
+      `\`modelName\` "${modelName}" is also the name of ${taken.path} in the model store; serve the model directory under another name, or take that entry out of the store`,
+      { key: 'modelName' },
+    );
+  }
+
+  /**
+   * Loads `modelDir` under `modelName` unless start-up already has (from the snapshot). The server is
+   * started to serve it, so a failure stops the start, naming the key, where a store model's failure
+   * leaves the others serving.
+   */
+  private async loadModelDir(loaded: string[]): Promise<void> {
+    const { modelDir, modelName } = this.deps.config;
+    if (modelDir === '' || this.deps.registry.has(modelName)) return;
+    try {
+      const versions = await this.loadAll([await this.deps.sources.fromModelDir()], {});
+      loaded.push(...versions.map((v) => `${v.name}@${v.version}`));
+    } catch (error) {
+      throw new SluiceError('SLUICE_CONFIG_INVALID', `\`modelDir\` cannot be served as model \`${modelName}\`: ${reasonOf(error)}`, { key: 'modelDir' }, { cause: error });
+    }
   }
 
   private async restoreEntry(entry: SnapshotModel): Promise<ModelVersion[]> {
@@ -440,7 +475,9 @@ export class ModelManager {
     const store = this.deps.config.modelStore;
     if (entry.storePath !== undefined) {
       const dir = resolve(store, entry.storePath);
-      if (isPathInside(store, dir) && existsSync(join(dir, MANIFEST_FILE_NAME))) return [await this.deps.sources.fromDirectory(dir, entry.url)];
+      // An object-store source without a model.yaml was kept as its model.onnx alone.
+      const held = existsSync(join(dir, MANIFEST_FILE_NAME)) || (isObjectStoreUrl(entry.url) && existsSync(join(dir, MODEL_FILE_NAME)));
+      if (isPathInside(store, dir) && held) return [await this.deps.sources.fromDirectory(dir, entry.url)];
     }
     return this.deps.sources.resolve(entry.url);
   }

@@ -13,6 +13,17 @@ interface ModelEntry {
  */
 export class ModelRegistry {
   private readonly models = new Map<string, ModelEntry>();
+  /** While start-up loads its models, a name not registered yet may still come: see {@link setStartingUp}. */
+  private startingUp = false;
+
+  /**
+   * While `starting` is true, a name that is not registered is `SLUICE_SERVER_STARTING` (503, retry)
+   * instead of `SLUICE_MODEL_NOT_FOUND`: a server whose ports listen before its models load tells a load
+   * balancer to try another replica rather than that the model does not exist.
+   */
+  setStartingUp(starting: boolean): void {
+    this.startingUp = starting;
+  }
   private readonly observers: { added(version: ModelVersion): void; removed(version: ModelVersion): void }[] = [];
 
   /** Tells `observer` about every version added or removed from now on. */
@@ -117,6 +128,9 @@ export class ModelRegistry {
   private entry(name: string): ModelEntry {
     const entry = this.models.get(name);
     if (entry === undefined) {
+      if (this.startingUp) {
+        throw new SluiceError('SLUICE_SERVER_STARTING', `model \`${name}\` is not registered yet: the server is still loading its models; retry shortly, or on another replica`, { model: name });
+      }
       const known = this.names();
       throw new SluiceError(
         'SLUICE_MODEL_NOT_FOUND',

@@ -1,14 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
+  checkObjectStoreUrl,
   checkRemoteUrl,
   DOWNLOADS_DIR_NAME,
   downloadArchive,
   extractModelArchive,
+  fetchObjectStoreModel,
+  isObjectStoreUrl,
   loadManifest,
+  loadModelDirectory,
+  MANIFEST_FILE_NAME,
+  ObjectStoreOpener,
+  parseObjectStoreUrl,
   resolveStoreUrl,
   type ManifestDefaults,
   type ModelManifest,
@@ -35,15 +44,32 @@ function namedAfterUrl(error: unknown, file: string, url: string): unknown {
 }
 
 /**
+ * The name a model from an object store is served under when its directory has no `model.yaml`: the last
+ * segment of the prefix (`s3://models/team/resnet50/` → `resnet50`), or the bucket's name for a whole bucket.
+ */
+function objectStoreModelName(url: string): string {
+  const location = parseObjectStoreUrl(url);
+  const last = location.prefix.replace(/\/$/, '').split('/').pop() ?? '';
+  return last === '' ? location.bucket : last;
+}
+
+/**
  * Turns the `url` of a registration into manifests: model-store names (directories, nested version
- * directories, `.sluice` archives, which are unpacked inside the store) or, when allowed by
- * `allowedUrls`, http(s) URLs of archives.
+ * directories, `.sluice` archives, which are unpacked inside the store), the configured `modelName`
+ * (its `modelDir`, which stands in the store's place under that name) or, when allowed by `allowedUrls`,
+ * http(s) URLs of archives and object-store URLs (`s3://`, `azure://`) of model directories and archives.
  */
 export class ModelSourceResolver {
   private readonly defaults: ManifestDefaults;
+  private readonly objectStores: ObjectStoreOpener;
 
-  constructor(private readonly config: SluiceConfig) {
+  constructor(
+    private readonly config: SluiceConfig,
+    private readonly logger?: Logger,
+    objectStores?: ObjectStoreOpener,
+  ) {
     this.defaults = { workers: config.defaultWorkers };
+    this.objectStores = objectStores ?? new ObjectStoreOpener();
   }
 
   /**
@@ -52,6 +78,8 @@ export class ModelSourceResolver {
    */
   async resolve(url: string, headers?: Readonly<Record<string, string>>): Promise<ModelSource[]> {
     if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers)];
+    if (isObjectStoreUrl(url)) return [await this.fromObjectStore(url)];
+    if (this.config.modelName !== '' && url === this.config.modelName) return [await this.fromModelDir()];
     const entries = await resolveStoreUrl(this.config.modelStore, url);
     return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
   }
@@ -62,9 +90,42 @@ export class ModelSourceResolver {
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
-  /** A source from an already unpacked directory (snapshot restore). */
+  /** The configured `modelDir`, served under `modelName` (see `loadModelDirectory`). */
+  async fromModelDir(): Promise<ModelSource> {
+    const { modelDir, modelName } = this.config;
+    return { manifest: await loadModelDirectory(modelDir, modelName, this.defaults), origin: { url: modelName, dir: modelDir } };
+  }
+
+  /** A source from an already unpacked or downloaded directory (snapshot restore). */
   async fromDirectory(dir: string, url: string): Promise<ModelSource> {
-    return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
+    return { manifest: await this.manifestOf(dir, url), origin: { url, dir } };
+  }
+
+  /**
+   * A model directory's manifest: its `model.yaml`, or, for a directory an object store gave without one,
+   * the manifest `loadModelDirectory` makes for its `model.onnx`.
+   */
+  private async manifestOf(dir: string, url: string): Promise<ModelManifest> {
+    if (!isObjectStoreUrl(url) || existsSync(join(dir, MANIFEST_FILE_NAME))) return loadManifest(dir, this.defaults);
+    return loadModelDirectory(dir, objectStoreModelName(url), this.defaults);
+  }
+
+  private async fromObjectStore(url: string): Promise<ModelSource> {
+    // Checked before anything is made in the store or sent anywhere: a refused URL leaves no trace.
+    const location = checkObjectStoreUrl(url, this.config.allowedUrls);
+    const fetched = await fetchObjectStoreModel(location, this.objectStores.open(location), {
+      storeDir: this.config.modelStore,
+      maxBytes: this.config.download.maxBytes,
+      timeoutMs: this.config.download.timeoutMs,
+      archiveLimits: this.config.archive,
+      ...(this.logger !== undefined ? { logger: this.logger } : {}),
+    }).catch((error: unknown) => {
+      // Sluice's own messages name the URL and the bucket, never a credential.
+      const fields = isSluiceError(error) ? { code: error.code, reason: error.message } : { reason: String(error) };
+      this.logger?.warn('model source not fetched', { source: url, ...fields });
+      throw error;
+    });
+    return { manifest: await this.manifestOf(fetched.dir, url), origin: { url, dir: fetched.dir } };
   }
 
   private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {

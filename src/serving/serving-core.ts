@@ -95,6 +95,10 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
   /** Runs the stages of CPU-heavy handlers off the event loop; started on first use. */
   readonly handlerPool: HandlerPool;
   private stopped = false;
+  /** Set once {@link start} has loaded what start-up serves: the ports open before, and answer not-ready until then. */
+  private started = false;
+  /** Set by {@link stopReadiness}: the server still serves, but tells load balancers to stop sending. */
+  private leaving = false;
 
   constructor(options: ServingCoreOptions) {
     this.config = options.config;
@@ -138,7 +142,7 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
     const snapshotsEnabled = (options.snapshots ?? true) && options.config.snapshot.enabled;
     this.manager = new ModelManager({
       registry: this.registry,
-      sources: new ModelSourceResolver(options.config),
+      sources: new ModelSourceResolver(options.config, options.logger),
       loader: {
         runtime: options.runtime ?? new OnnxRuntime(),
         handlers,
@@ -192,9 +196,17 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
    * removed (`sweepStaleTemporaries`). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
-    await sweepStaleTemporaries(this.config, this.logger);
-    const models = await this.manager.startup(restoreSnapshot);
+    // Only while the models load: the workflows' start-up looks models up and must see them as they are.
+    this.registry.setStartingUp(true);
+    let models: StartupReport;
+    try {
+      await sweepStaleTemporaries(this.config, this.logger);
+      models = await this.manager.startup(restoreSnapshot);
+    } finally {
+      this.registry.setStartingUp(false);
+    }
     const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
+    this.started = true;
     return { ...models, workflows };
   }
 
@@ -208,9 +220,20 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
     return this.registry.all().every((v) => v.state !== 'ready' || v.pool.activeCount >= v.settings.minWorkers);
   }
 
-  /** OIP readiness: not shutting down and every version ready to take requests. */
+  /**
+   * OIP readiness: start-up has loaded its models and workflows, no stop has begun (nor its drain delay),
+   * and every version is ready to take requests.
+   */
   isReady(): boolean {
-    return !this.stopped && this.registry.all().every((v) => v.isReady());
+    return this.started && !this.leaving && !this.stopped && this.registry.all().every((v) => v.isReady());
+  }
+
+  /**
+   * Answers not-ready from now on while everything else keeps serving: the first step of a stop with a
+   * drain delay (`shutdownDelayMs`), so load balancers stop sending before the ports close.
+   */
+  stopReadiness(): void {
+    this.leaving = true;
   }
 
   /**

@@ -31,6 +31,10 @@ export interface GrpcApp {
   close(): Promise<void>;
   /** Ends every call at once (when a bounded drain ran out of time). */
   closeAllCalls(): void;
+  /** Logs the `listening` line naming the address: the server does once start-up has loaded its models. */
+  logListening(): void;
+  /** Whether the listening socket alone keeps the process running (it does unless told otherwise). */
+  keepProcessAlive(keep: boolean): void;
 }
 
 /** Where and how one gRPC port listens. */
@@ -100,8 +104,10 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
   await app.listen();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const address = `${host}:${String(strategy.port)}`;
-  logger.info('listening', { address, tls: options.tls !== undefined });
   return {
+    logListening: () => {
+      logger.info('listening', { address, tls: options.tls !== undefined });
+    },
     address,
     port: strategy.port,
     close: async () => {
@@ -122,6 +128,9 @@ export async function startGrpcApp(options: GrpcAppOptions): Promise<GrpcApp> {
     },
     closeAllCalls: () => {
       strategy.server?.forceShutdown();
+    },
+    keepProcessAlive: (keep) => {
+      strategy.server?.keepProcessAlive(keep);
     },
   };
 }

@@ -39,6 +39,8 @@ export interface HttpApp {
   readonly url: string;
   /** The lane in front of Fastify, when the port has one. */
   readonly lane: RequestLane | undefined;
+  /** Logs the `listening` line naming the URL: the server does once start-up has loaded its models. */
+  logListening(): void;
   /**
    * Stops accepting connections, drops those without a request in progress (idle keep-alive ones, and ones
    * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, each
@@ -164,8 +166,10 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
-  logger.info('listening', { url });
   return {
+    logListening: () => {
+      logger.info('listening', { url });
+    },
     app,
     routes,
     url,

@@ -187,7 +187,27 @@ async function readManifestAs(dir: string, source: string, defaults: ManifestDef
   const baseDir = resolve(dir);
   const manifestPath = join(baseDir, MANIFEST_FILE_NAME);
   const text = await readManifestText(baseDir, manifestPath, source);
-  const document = parseYaml(text, source, manifestPath);
+  return completeManifest(parseYaml(text, source, manifestPath), { baseDir, manifestPath, source }, defaults);
+}
+
+/** Where a manifest document comes from, as {@link completeManifest} names it. */
+export interface ManifestOrigin {
+  /** Absolute path of the model directory: `model` and `labels` are looked up in it. */
+  readonly baseDir: string;
+  /** What {@link ModelManifest.manifestPath} will say: the `model.yaml`, or the file a manifest was made for. */
+  readonly manifestPath: string;
+  /** How error messages name the manifest. */
+  readonly source: string;
+}
+
+/**
+ * Checks a manifest document as a `model.yaml` is checked (schema, then what the schema cannot say) and
+ * completes it: every default applied, `model` and `labels` located inside `origin.baseDir`. Whoever
+ * makes a manifest for a model directory without one passes it here, so it is held to the same rules.
+ * Throws `SLUICE_MANIFEST_INVALID` naming `origin.source` and every problem.
+ */
+export async function completeManifest(document: unknown, origin: ManifestOrigin, defaults: ManifestDefaults = BUILT_IN_DEFAULTS): Promise<ModelManifest> {
+  const { baseDir, manifestPath, source } = origin;
   checkVersionValue(document, source);
   const raw = manifestValidator().validate(document, source);
 

@@ -97,7 +97,10 @@ export interface ModelManifest {
   readonly runtimeOptions: Omit<RuntimeSessionOptions, 'deviceId'>;
   /** Absolute path of the directory that holds `model.yaml`. */
   readonly baseDir: string;
-  /** Absolute path of `model.yaml`. */
+  /**
+   * Absolute path of `model.yaml`; of the model file for a manifest made for a directory without one
+   * (`loadModelDirectory`). Messages about the manifest name it.
+   */
   readonly manifestPath: string;
 }
 

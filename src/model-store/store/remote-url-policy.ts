@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { SluiceError } from '../../sdk/errors/index.js';
+import { objectStoreUrlNotAllowed, parseObjectStoreUrl, type ObjectStoreLocation } from '../sources/object-store-url.js';
 
 /** Host names that cloud providers answer with instance metadata (credentials, tokens). */
 const METADATA_HOST_NAMES: ReadonlySet<string> = new Set(['metadata', 'metadata.google.internal']);
@@ -101,4 +102,20 @@ export function checkRemoteUrl(url: string, allowedPatterns: readonly (string | 
     throw notAllowed(url, 'matches none of the allowed URL patterns');
   }
   return parsed;
+}
+
+/**
+ * Decides whether an object-store URL (`s3://bucket/prefix`, `azure://account/container/prefix`) may be
+ * fetched, without any network access: it must parse (see {@link parseObjectStoreUrl}) and fully match one
+ * of `allowedPatterns`, the same list http(s) URLs are checked against, so a pattern such as
+ * `s3://models/team-a/.*` allows one bucket and prefix. Returns the parsed location; throws
+ * `SLUICE_MANAGEMENT_URL_NOT_ALLOWED` otherwise.
+ */
+export function checkObjectStoreUrl(url: string, allowedPatterns: readonly (string | RegExp)[]): ObjectStoreLocation {
+  const location = parseObjectStoreUrl(url);
+  if (allowedPatterns.length === 0) {
+    throw objectStoreUrlNotAllowed(url, 'cannot be used because no URL patterns are allowed (allowedUrls is empty)');
+  }
+  if (!allowedPatterns.some((pattern) => fullMatch(pattern).test(url))) throw objectStoreUrlNotAllowed(url, 'matches none of the allowed URL patterns');
+  return location;
 }

@@ -2,6 +2,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EXTRACTED_DIR_NAME, UNPACKING_DIR_PREFIX } from '../archive/archive-extractor.js';
 import { isTemporarySiblingName } from '../../sdk/files/atomic-write.js';
+import { SOURCE_WORK_DIR_PREFIX, SOURCES_DIR_NAME } from '../sources/source-dirs.js';
 import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 
 /** Directory inside a store where downloads wait until they are unpacked or read; everything in it is temporary. */
@@ -27,12 +28,15 @@ async function namesIn(dir: string): Promise<string[]> {
 /**
  * The temporaries Sluice makes in a model or workflow store, which a server killed at the wrong moment
  * leaves behind: directories archives are being unpacked into (`.extracted/.tmp-*`), downloads
- * (everything in `.downloads/`) and archives being packed into the store (`.<name>.<pid>.<hex>.tmp`).
+ * (everything in `.downloads/`), object-store sources being downloaded (`.sources/.tmp-*`) and archives
+ * being packed into the store (`.<name>.<pid>.<hex>.tmp`).
  */
 export async function storeTemporaries(storeDir: string): Promise<string[]> {
   const extracted = join(storeDir, EXTRACTED_DIR_NAME);
   const downloads = join(storeDir, DOWNLOADS_DIR_NAME);
+  const sources = join(storeDir, SOURCES_DIR_NAME);
   return [
+    ...(await namesIn(sources)).filter((name) => name.startsWith(SOURCE_WORK_DIR_PREFIX)).map((name) => join(sources, name)),
     ...(await namesIn(extracted)).filter((name) => name.startsWith(UNPACKING_DIR_PREFIX)).map((name) => join(extracted, name)),
     ...(await namesIn(downloads)).map((name) => join(downloads, name)),
     ...(await namesIn(storeDir)).filter((name) => isTemporarySiblingName(name)).map((name) => join(storeDir, name)),

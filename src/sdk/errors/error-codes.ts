@@ -50,6 +50,10 @@ export const ERROR_CODES = {
   SLUICE_MANAGEMENT_INVALID_ARGUMENT: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_MANAGEMENT_URL_NOT_ALLOWED: { category: 'PERMISSION_DENIED', type: 'ForbiddenException' },
   SLUICE_MANAGEMENT_DOWNLOAD_FAILED: { category: 'INVALID_ARGUMENT', type: 'DownloadArchiveException' },
+  // Model sources in object stores (s3://, azure://).
+  SLUICE_SOURCE_NOT_FOUND: { category: 'NOT_FOUND', type: 'DownloadArchiveException' },
+  SLUICE_SOURCE_ACCESS_DENIED: { category: 'PERMISSION_DENIED', type: 'DownloadArchiveException' },
+  SLUICE_SOURCE_UNAVAILABLE: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Scheduling and execution.
   SLUICE_QUEUE_FULL: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   SLUICE_RESPONSE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', type: 'RequestTimeoutException' },
@@ -57,6 +61,7 @@ export const ERROR_CODES = {
   SLUICE_INSTANCE_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_HANDLER_FAILED: { category: 'INTERNAL', type: 'InternalServerException' },
   SLUICE_SERVER_SHUTTING_DOWN: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  SLUICE_SERVER_STARTING: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
   // Workflows: definitions, request inputs and runs.
   SLUICE_WORKFLOW_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_WORKFLOW_NOT_FOUND: { category: 'NOT_FOUND', type: 'WorkflowNotFoundException' },

@@ -3,7 +3,17 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
-import { ARCHIVE_MANIFEST_NAME, checkRemoteUrl, DOWNLOADS_DIR_NAME, downloadArchive, type ArchiveManifest } from '../../model-store/index.js';
+import {
+  ARCHIVE_MANIFEST_NAME,
+  checkObjectStoreUrl,
+  checkRemoteUrl,
+  DOWNLOADS_DIR_NAME,
+  downloadArchive,
+  fetchObjectStoreFile,
+  isObjectStoreUrl,
+  ObjectStoreOpener,
+  type ArchiveManifest,
+} from '../../model-store/index.js';
 import { extractWorkflowArchive, WORKFLOW_FILE_NAME } from './workflow-archive.js';
 
 /** A workflow file's text, where it was read from and the name problems are reported under. */
@@ -46,12 +56,14 @@ async function isFile(path: string): Promise<boolean> {
 
 /**
  * Finds the workflow a registration's `url` names: a file in the workflow store (`ocr`, `ocr.yaml`), a
- * directory there holding `workflow.yaml`, a `.sluice` workflow archive there, or an http(s) URL that
- * `allowedUrls` allows (a YAML file or a `.sluice` archive, downloaded into the store's `.downloads/`).
+ * directory there holding `workflow.yaml`, a `.sluice` workflow archive there, or an http(s), `s3://` or
+ * `azure://` URL that `allowedUrls` allows (a YAML file or a `.sluice` archive, downloaded into the store's
+ * `.downloads/`).
  * Names never reach outside the store; archives are unpacked into the store's `.extracted/`.
  */
 export async function readWorkflowSource(url: string, config: SluiceConfig, headers?: Readonly<Record<string, string>>): Promise<WorkflowSource> {
   if (/^https?:\/\//i.test(url)) return readRemote(url, config, headers);
+  if (isObjectStoreUrl(url)) return readObjectStore(url, config);
   if (!STORE_NAME.test(url) || url.includes('..')) throw notAllowed(url, 'is not a plain name in the workflow store');
   const store = config.workflowStore;
   if (url.endsWith(ARCHIVE_EXTENSION) && (await isFile(join(store, url)))) return readArchive(join(store, url), url, config);
@@ -101,6 +113,25 @@ async function readRemote(url: string, config: SluiceConfig, headers: Readonly<R
       timeoutMs: config.download.timeoutMs,
       allowedPatterns: config.allowedUrls,
       ...(headers !== undefined ? { headers } : {}),
+    });
+    if (isArchive) return await readArchive(file, url, config);
+    return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore };
+  } finally {
+    await rm(file, { force: true });
+  }
+}
+
+async function readObjectStore(url: string, config: SluiceConfig): Promise<WorkflowSource> {
+  // Checked before anything is made in the store or asked of the object store.
+  const location = checkObjectStoreUrl(url, config.allowedUrls);
+  const isArchive = location.prefix.endsWith(ARCHIVE_EXTENSION);
+  const downloads = join(config.workflowStore, DOWNLOADS_DIR_NAME);
+  await mkdir(downloads, { recursive: true });
+  const file = join(downloads, `${randomBytes(8).toString('hex')}${isArchive ? ARCHIVE_EXTENSION : '.yaml'}`);
+  try {
+    await fetchObjectStoreFile(location, new ObjectStoreOpener().open(location), file, {
+      maxBytes: isArchive ? config.download.maxBytes : MAX_WORKFLOW_BYTES,
+      timeoutMs: config.download.timeoutMs,
     });
     if (isArchive) return await readArchive(file, url, config);
     return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore };

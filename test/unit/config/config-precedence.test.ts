@@ -54,7 +54,7 @@ describe('precedence and overrides', () => {
     const overrides = { runtime: { threads: 4 } } as unknown as ConfigLayer;
     expect(configErrorMessage(() => load(dir, { overrides }))).toBe(
       'command-line flags: `runtime.threads` is not a known key (allowed here: intraOpNumThreads, intraOpSpinning, ' +
-        'interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders)',
+        'interOpNumThreads, executionMode, graphOptimizationLevel, executionProviders, sessionThread)',
     );
   });
 

@@ -56,7 +56,7 @@ function versionOf(request: ModelRef): string | undefined {
 export class TorchServeManagementController {
   constructor(@Inject(SERVING_CORE) private readonly core: ModelAdministration) {}
 
-  /** Registers every version found at `url` (a model-store name, or an http(s) URL matching `allowedUrls`). */
+  /** Registers every version found at `url` (a model-store name, or an http(s), s3:// or azure:// URL matching `allowedUrls`). */
   @GrpcMethod(SERVICE, 'RegisterModel')
   async registerModel(request: RegisterModelRequest, _metadata: unknown, call: object): Promise<ManagementResponse> {
     if (request.url === '') throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'url is required: a model-store name or an allowed http(s) URL');

@@ -82,6 +82,15 @@ export class Http2GrpcServer {
     }
   }
 
+  /**
+   * Whether the listening socket alone keeps the process running (as it does by default). Calls in
+   * progress keep it running either way.
+   */
+  keepProcessAlive(keep: boolean): void {
+    if (keep) this.#server?.ref();
+    else this.#server?.unref();
+  }
+
   /** Binds `host:port` (0: a free port) and resolves with the port bound. */
   async listen(host: string, port: number): Promise<number> {
     const settings = { maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER, maxSessionMemory: Number.MAX_SAFE_INTEGER };

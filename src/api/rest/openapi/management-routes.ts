@@ -19,7 +19,7 @@ const WORKER_QUERY: readonly QueryDoc[] = [
 ];
 
 const REGISTER_QUERY: readonly QueryDoc[] = [
-  { name: 'url', required: true, description: 'A model-store name (a directory or a .sluice archive) or an http(s) URL matching allowedUrls.', schema: { type: 'string', minLength: 1 } },
+  { name: 'url', required: true, description: 'A model-store name (a directory or a .sluice archive), an http(s) URL of an archive, or an s3://bucket/prefix or azure://account/container/prefix URL of a model directory or archive, matching allowedUrls.', schema: { type: 'string', minLength: 1 } },
   { name: 'model_name', description: 'The name to register under (default: the manifest’s).', schema: schemaRef('ModelName') },
   { name: 'batch_size', description: 'The largest batch (default: the manifest’s batching.maxBatchSize).', schema: schemaRef('BatchSize') },
   { name: 'max_batch_delay', description: 'Batch delay in milliseconds, fractions allowed (0.25).', schema: { type: 'number', minimum: 0, maximum: maxBatchDelayMs } },

@@ -26,7 +26,9 @@ async function writeAged(file: string, ageMs: number): Promise<void> {
 const OLD = STALE_TEMPORARY_AGE_MS + 60_000;
 
 describe('storeTemporaries', () => {
-  it('lists unpacking directories, downloads and files being packed into the store, and nothing else', async () => {
+  it('lists unpacking directories, downloads, object-store sources being downloaded and files being packed into the store, and nothing else', async () => {
+    await writeAged(join(store, '.sources', '.tmp-def456', 'model.onnx'), 0);
+    await writeAged(join(store, '.sources', 'iris-0123456789abcdef', 'model.onnx'), 0);
     await writeAged(join(store, '.extracted', '.tmp-abc123', 'model.onnx'), 0);
     await writeAged(join(store, '.extracted', 'iris-1.0-0123456789ab', 'model.onnx'), 0);
     await writeAged(join(store, '.downloads', '0123456789abcdef.sluice.0a1b2c3d4e5f.part'), 0);
@@ -36,6 +38,7 @@ describe('storeTemporaries', () => {
       [
         join(store, '.downloads', '0123456789abcdef.sluice.0a1b2c3d4e5f.part'),
         join(store, '.extracted', '.tmp-abc123'),
+        join(store, '.sources', '.tmp-def456'),
         join(store, '.iris.sluice.4242.0a1b2c3d4e5f.tmp'),
       ].sort(),
     );
