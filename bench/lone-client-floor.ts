@@ -3,9 +3,12 @@
  * connection, for each model, in alternating rounds:
  * - the HTTP floor: a Fastify route that reads the body and answers fixed bytes, with no model;
  * - setup b, the hand-rolled route, which runs the model;
- * - setup c, Sluice with batching off.
+ * - setup c, Sluice with batching off;
+ * - setup d, Sluice with the manifest's batching.
  * Prints each run's p50 and the medians of p50(b) − p50(floor) and p50(c) − p50(floor): what each
- * server's own work adds to the least any HTTP server on this machine makes a lone client wait. On a
+ * server's own work adds to the least any HTTP server on this machine makes a lone client wait; and the
+ * median of the rounds' p50(d)/p50(c), what batching costs a lone client, which one run of `npm run
+ * bench` cannot settle on a busy machine (its c and d run once each, one after the other). On a
  * virtual machine whose idle cores wake slowly, a server that keeps a core busy between requests (the
  * hand-rolled route's ONNX Runtime thread spins) can come in under the floor.
  *
@@ -43,8 +46,8 @@ const modelNames = values.models.split(',').map((name) => {
   return name as BenchModelName;
 });
 
-type Variant = 'floor' | 'b' | 'c';
-const LABELS: Record<Variant, string> = { floor: 'HTTP floor (no model)', b: 'b hand-rolled route', c: 'c Sluice, batching off' };
+type Variant = 'floor' | 'b' | 'c' | 'd';
+const LABELS: Record<Variant, string> = { floor: 'HTTP floor (no model)', b: 'b hand-rolled route', c: 'c Sluice, batching off', d: 'd Sluice, batching on' };
 const models = benchModels(repoRoot);
 const machine = machineInfo();
 
@@ -56,7 +59,7 @@ async function start(variant: Variant, model: BenchModelName): Promise<{ server:
   return { server: await setup.start(), request: setup.request };
 }
 
-const variants: readonly Variant[] = ['floor', 'b', 'c'];
+const variants: readonly Variant[] = ['floor', 'b', 'c', 'd'];
 const runs: { model: BenchModelName; round: number; variant: Variant; p50Us: number; requestsPerSecond: number; non2xx: number; errors: number }[] = [];
 for (const model of modelNames) {
   for (let round = 1; round <= rounds; round++) {
@@ -74,14 +77,17 @@ for (const model of modelNames) {
   }
 }
 
-/** The median over rounds of `variant`'s p50 minus the floor's p50 of the same round. */
-const overFloor = (model: BenchModelName, variant: Variant): number =>
+/** The median over rounds of `combine` applied to one round's p50 of each variant. */
+const perRound = (model: BenchModelName, combine: (p50: (v: Variant) => number) => number): number =>
   median(
-    Array.from({ length: rounds }, (_, i) => i + 1).map((round) => {
-      const p50 = (v: Variant): number => runs.find((r) => r.model === model && r.round === round && r.variant === v)?.p50Us ?? NaN;
-      return p50(variant) - p50('floor');
-    }),
+    Array.from({ length: rounds }, (_, i) => i + 1).map((round) =>
+      combine((v) => runs.find((r) => r.model === model && r.round === round && r.variant === v)?.p50Us ?? NaN),
+    ),
   );
+/** The median over rounds of `variant`'s p50 minus the floor's p50 of the same round. */
+const overFloor = (model: BenchModelName, variant: Variant): number => perRound(model, (p50) => p50(variant) - p50('floor'));
+/** The median over rounds of p50(d)/p50(c) of the same round. */
+const batchingCost = (model: BenchModelName): number => perRound(model, (p50) => p50('d') / p50('c'));
 const failed = runs.filter((r) => r.non2xx > 0 || r.errors > 0);
 const lines = [
   describeMachine(machine),
@@ -92,7 +98,7 @@ const lines = [
   ),
   ...modelNames.map(
     (model) =>
-      `${model}: p50(b) − p50(floor) = ${overFloor(model, 'b').toFixed(0)} µs, p50(c) − p50(floor) = ${overFloor(model, 'c').toFixed(0)} µs, so p50(c) − p50(b) = ${(overFloor(model, 'c') - overFloor(model, 'b')).toFixed(0)} µs (medians over rounds)`,
+      `${model}: p50(b) − p50(floor) = ${overFloor(model, 'b').toFixed(0)} µs, p50(c) − p50(floor) = ${overFloor(model, 'c').toFixed(0)} µs, so p50(c) − p50(b) = ${(overFloor(model, 'c') - overFloor(model, 'b')).toFixed(0)} µs; p50(d)/p50(c) = ${batchingCost(model).toFixed(2)} (medians over rounds)`,
   ),
   ...(failed.length > 0 ? [`! ${failed.length} run(s) had failed requests: their figures are not valid`] : []),
 ];

@@ -1,4 +1,4 @@
-import { bestInProcess, failuresOf, findLoadRun, type BenchResults, type LoadRun } from './bench-results.js';
+import { failuresOf, findLoadRun, type BenchResults, type LoadRun } from './bench-results.js';
 
 /** Outcome of one target: met, missed, or not measured in this run. */
 export type TargetStatus = 'PASS' | 'FAIL' | 'SKIP';
@@ -37,7 +37,7 @@ function verdict(ok: boolean, detail: string, runs: readonly LoadRun[]): Omit<Ta
   return { status: ok ? 'PASS' : 'FAIL', detail };
 }
 
-/** Batched Sluice at least as fast as the hand-rolled route under concurrency. */
+/** Batched Sluice at least `minRatio` times as fast as the hand-rolled route under concurrency. */
 function throughputVersusHandRolled(model: string, concurrency: number, minRatio: number): Target {
   return {
     target: `${model} c=${concurrency}: req/s(d) ≥ ${minRatio.toFixed(2)} × req/s(b)`,
@@ -79,27 +79,12 @@ function overheadAlone(model: string, maxUs: number): Target {
   };
 }
 
-/** Served throughput close to the in-process limit. */
-function throughputVersusLimit(model: string, concurrency: number, minRatio: number): Target {
-  return {
-    target: `${model} c=${concurrency}: req/s(d) ≥ ${minRatio.toFixed(2)} × items/s(a)`,
-    check: ({ load, inProcess }) => {
-      const a = bestInProcess(inProcess, model);
-      const d = findLoadRun(load, 'd', model, concurrency);
-      if (a === undefined || d === undefined) return missing(`${model} a, and d at c=${concurrency}`);
-      const ratio = d.requestsPerSecond / a.itemsPerSecond;
-      return verdict(
-        ratio >= minRatio,
-        `d/a = ${ratio.toFixed(2)} (${perSecond(d.requestsPerSecond)} vs ${perSecond(a.itemsPerSecond)} at batch ${a.batchSize})`,
-        [d],
-      );
-    },
-  };
-}
-
 /**
  * Sluice's performance targets. The c=1 latency targets are checked for every model: batching and
- * Sluice's per-request work should cost the same whatever the model computes.
+ * Sluice's per-request work should cost the same whatever the model computes. The CNN at 16 connections
+ * is held against the hand-rolled route measured in the same run, not against setup a: a served request
+ * shares the two cores with its load generator and a's runs do not, so a ratio to a says as much about
+ * the machine as about Sluice (docs/performance.md).
  */
 export const TARGETS: readonly Target[] = [
   throughputVersusHandRolled('mlp', 16, 1.0),
@@ -107,7 +92,7 @@ export const TARGETS: readonly Target[] = [
   overheadAlone('mlp', 50),
   batchingLatencyAlone('cnn', 1.2),
   overheadAlone('cnn', 50),
-  throughputVersusLimit('cnn', 16, 0.85),
+  throughputVersusHandRolled('cnn', 16, 1.3),
 ];
 
 /** Checks every target against one run's results. */

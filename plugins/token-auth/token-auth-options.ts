@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SluiceError } from '../../src/sdk/index.js';
+import { KEY_FILE_LAYOUTS, type KeyFileLayout } from './key-file-layout.js';
 
 /**
  * Keys every replica shares instead of keys each server makes: from a keys file (a mounted Secret), read
@@ -15,6 +16,8 @@ export interface TokenAuthOptions {
   readonly sharedKeys?: SharedKeysOption;
   /** Where the keys are written (mode 0600). */
   readonly keyFile: string;
+  /** Field names of the key file: Sluice's, or TorchServe's `key_file.json` ones. */
+  readonly keyFileLayout: KeyFileLayout;
   /** Lifetime of the inference and management keys, from their creation or rotation. */
   readonly expirationMinutes: number;
   /** Lifetime of the API key; null: it lasts as long as the server (as in TorchServe). */
@@ -24,6 +27,7 @@ export interface TokenAuthOptions {
 /** The defaults, as in the manifest's config schema. */
 export const TOKEN_AUTH_DEFAULTS = {
   keyFile: './.sluice/key_file.json',
+  keyFileLayout: 'sluice',
   expirationMinutes: 60,
   apiKeyExpirationMinutes: null,
   keysFromEnvironment: false,
@@ -75,10 +79,18 @@ export function tokenAuthOptions(config: Readonly<Record<string, unknown>>, conf
   if (typeof keyFile !== 'string' || keyFile === '') {
     throw new SluiceError('SLUICE_PLUGIN_INVALID', 'token-auth: `config.keyFile` must be a file path', { plugin: 'token-auth', key: 'keyFile' });
   }
+  const layout = config['keyFileLayout'] ?? TOKEN_AUTH_DEFAULTS.keyFileLayout;
+  if (typeof layout !== 'string' || !(KEY_FILE_LAYOUTS as readonly string[]).includes(layout)) {
+    throw new SluiceError('SLUICE_PLUGIN_INVALID', `token-auth: \`config.keyFileLayout\` must be one of ${KEY_FILE_LAYOUTS.join(', ')} (got ${JSON.stringify(layout)})`, {
+      plugin: 'token-auth',
+      key: 'keyFileLayout',
+    });
+  }
   const sharedKeys = sharedKeysOption(config, configDirectory);
   return {
     ...(sharedKeys === undefined ? {} : { sharedKeys }),
     keyFile: isAbsolute(keyFile) ? keyFile : resolve(configDirectory, keyFile),
+    keyFileLayout: layout as KeyFileLayout,
     expirationMinutes: positiveNumber(config, 'expirationMinutes') ?? TOKEN_AUTH_DEFAULTS.expirationMinutes,
     apiKeyExpirationMinutes: positiveNumber(config, 'apiKeyExpirationMinutes') ?? TOKEN_AUTH_DEFAULTS.apiKeyExpirationMinutes,
   };

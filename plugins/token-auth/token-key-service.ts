@@ -1,4 +1,5 @@
 import { SluiceError, type Logger } from '../../src/sdk/index.js';
+import { keyFileJson, type KeyFileLayout } from './key-file-layout.js';
 import { writeKeyFile } from './key-file-writer.js';
 import type { TokenAuthOptions } from './token-auth-options.js';
 import { TokenKeys, type IssuedKey, type KeyType, type RotatableKeyType } from './token-keys.js';
@@ -21,6 +22,7 @@ export class TokenKeyService {
     readonly keyFile: string,
     private readonly logger: Logger,
     private readonly expirationMinutes: number,
+    private readonly layout: KeyFileLayout,
   ) {}
 
   /** Makes fresh keys, in memory only: the key file is written by {@link publish}. */
@@ -28,13 +30,13 @@ export class TokenKeyService {
     const lifetime = options.expirationMinutes * MINUTE_MS;
     const apiLifetime = options.apiKeyExpirationMinutes === null ? null : options.apiKeyExpirationMinutes * MINUTE_MS;
     const keys = new TokenKeys({ inference: lifetime, management: lifetime, api: apiLifetime }, now);
-    return new TokenKeyService(keys, options.keyFile, logger, options.expirationMinutes);
+    return new TokenKeyService(keys, options.keyFile, logger, options.expirationMinutes, options.keyFileLayout);
   }
 
   /** Writes the current keys to the key file (after any rotation in progress); logs where it is, never the keys. */
   publish(): Promise<void> {
     const written = this.writes.then(async () => {
-      await writeKeyFile(this.keyFile, this.keys.fileContent());
+      await writeKeyFile(this.keyFile, keyFileJson(this.keys.fileContent(), this.layout));
       this.logger.info('token-auth keys written', { keyFile: this.keyFile, expirationMinutes: this.expirationMinutes });
     });
     this.writes = written.catch(() => undefined);
@@ -71,7 +73,7 @@ export class TokenKeyService {
   rotate(type: RotatableKeyType): Promise<IssuedKey> {
     const rotation = this.writes.then(async () => {
       const next = this.keys.rotated(type);
-      await writeKeyFile(this.keyFile, this.keys.fileContent(next));
+      await writeKeyFile(this.keyFile, keyFileJson(this.keys.fileContent(next), this.layout));
       this.keys.apply(next);
       return this.keys.current(type);
     });

@@ -83,10 +83,16 @@ export class DynamicBatchScheduler implements Scheduler {
   private deadlineTimer: NodeJS.Timeout | undefined;
   private deadlineAt = Infinity;
   private readonly idleWaiters = new Set<() => void>();
+  /**
+   * False when every request runs alone (`maxBatchSize` 1, or a model that cannot batch): requests then
+   * get no batch key and a partial batch never waits for batch-mates, whatever `maxBatchDelayMs` says.
+   */
+  private readonly batches: boolean;
 
   constructor(private readonly options: DynamicBatchSchedulerOptions) {
     this.queues = new PriorityQueues(options.policy.priorityLevels);
     this.ordered = options.policy.preserveOrdering ? new OrderedAnswers() : undefined;
+    this.batches = options.batchable && options.policy.maxBatchSize > 1;
   }
 
   private get label(): string {
@@ -96,7 +102,7 @@ export class DynamicBatchScheduler implements Scheduler {
   enqueue(job: InferenceJob): Promise<InferenceOutcome> {
     const refusal = this.refusal(job);
     if (refusal) return Promise.reject(refusal);
-    const { rows, key } = batchPlacement(job.inputs, job.outputNames, this.options.batchable && this.options.policy.maxBatchSize > 1);
+    const { rows, key } = batchPlacement(job.inputs, job.outputNames, this.batches);
     return new Promise<InferenceOutcome>((resolve, reject) => {
       const { policy } = this.options;
       const sequence = this.sequence;
@@ -267,8 +273,9 @@ export class DynamicBatchScheduler implements Scheduler {
       const instance = this.options.pool.idle();
       if (instance === undefined) return;
       // A full queue never waits for a fuller batch: the requests it would wait for are refused, and those
-      // idle instances took beyond its size in this turn must not wait either.
-      if (policy.maxBatchDelayMs > 0 && this.queues.liveCount < policy.queueSize) {
+      // idle instances took beyond its size in this turn must not wait either. Nor does a request that
+      // runs alone: with batching off it goes straight to the instance, as a lone request does with it on.
+      if (this.batches && policy.maxBatchDelayMs > 0 && this.queues.liveCount < policy.queueSize) {
         const head = this.queues.first();
         if (head === undefined) return;
         const rows = compatibleRows(this.queues, head, policy.maxBatchSize);
@@ -428,7 +435,9 @@ export class DynamicBatchScheduler implements Scheduler {
    * no longer wanted instead of running them, and takes the ones that arrived.
    */
   private afterWork(): void {
-    this.pumpSoon();
+    // Nothing queued, nothing to form: a request arriving later pumps on its own. Skipping the turn's-end
+    // pump spares every lone request an event-loop callback after its batch.
+    if (this.queues.liveCount > 0) this.pumpSoon();
     this.wakeIfIdle();
   }
 

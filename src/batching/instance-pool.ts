@@ -15,6 +15,8 @@ export interface InstanceInfo {
   readonly batches: number;
   /** Fraction of the last utilisation window spent running batches (0..1). */
   readonly utilization: number;
+  /** Milliseconds from its start to its first readiness; undefined while it starts. */
+  readonly loadMs?: number;
 }
 
 /** One slot of the pool. */
@@ -24,6 +26,9 @@ export class PooledInstance {
   jobsServed = 0;
   batches = 0;
   readonly startTime = new Date();
+  /** Milliseconds from its start to its first readiness; undefined while it starts. */
+  loadMs: number | undefined;
+  private readonly startedAt = performance.now();
   /** `performance.now()` when the current batch started, or when it became idle. */
   since = performance.now();
   private busyInWindow = 0;
@@ -33,6 +38,11 @@ export class PooledInstance {
     readonly id: string,
     readonly index: number,
   ) {}
+
+  /** Notes that it became ready for the first time. */
+  markReady(): void {
+    this.loadMs ??= Math.round(performance.now() - this.startedAt);
+  }
 
   /** Marks the start of a batch. */
   startBatch(): void {
@@ -72,6 +82,7 @@ export class PooledInstance {
       jobsServed: this.jobsServed,
       batches: this.batches,
       utilization,
+      ...(this.loadMs !== undefined ? { loadMs: this.loadMs } : {}),
     };
   }
 }
@@ -273,6 +284,7 @@ export class InstancePool {
     }
     instance.state = 'idle';
     instance.since = performance.now();
+    instance.markReady();
     this.onAvailable();
   }
 

@@ -6,6 +6,8 @@ import { startInBackground } from './background-server.js';
 import { UsageError } from './cli-errors.js';
 import { runForeground } from './foreground-server.js';
 import { HELP_TEXT } from './help-text.js';
+import { runImportMar } from './import-mar-command.js';
+import { runInit } from './init-command.js';
 import { configDirectoryOf } from './run-files.js';
 import { parseStartFlags } from './start-flags.js';
 import { runStatus } from './status-command.js';
@@ -38,8 +40,15 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
     case 'start': {
       if (asksForHelp(rest)) return help();
       const flags = parseStartFlags(rest);
-      const { config, sources } = loadConfigWithSources({ configFile: flags.configFile, cwd, env, overrides: flags.overrides });
-      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectoryOf(cwd, flags.configFile), sources);
+      const { config, sources, warnings } = loadConfigWithSources({
+        configFile: flags.configFile,
+        ...(flags.tsConfigFile !== undefined ? { tsConfigFile: flags.tsConfigFile } : {}),
+        cwd,
+        env,
+        overrides: flags.overrides,
+      });
+      if (flags.foreground) return runForeground(config, flags.restoreSnapshot, configDirectoryOf(cwd, flags.configFile), sources, warnings);
+      for (const warning of warnings) process.stderr.write(`sluice: warning: ${warning}\n`);
       return startInBackground(config, rest, cwd, flags.configFile);
     }
     case 'stop':
@@ -48,6 +57,10 @@ async function dispatch(argv: readonly string[], cwd: string, env: NodeJS.Proces
       return asksForHelp(rest) ? help() : runStatus(rest, cwd);
     case 'archive':
       return runArchive(rest, cwd);
+    case 'init':
+      return asksForHelp(rest) ? help() : runInit(rest, cwd);
+    case 'import-mar':
+      return asksForHelp(rest) ? help() : runImportMar(rest, cwd, env);
     case 'workflow':
       return asksForHelp(rest) ? help() : runWorkflowCommand(rest, cwd, env);
     default:

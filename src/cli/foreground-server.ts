@@ -22,22 +22,30 @@ function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then stops it gracefully. Resolves with the
  * exit status: 0 after a clean stop, 1 when start-up failed. A signal during start-up stops the start
- * (see {@link stopInterruptedStart}) and also exits 0. `configDirectory` is the config file's folder.
+ * (see {@link stopInterruptedStart}) and also exits 0. `configDirectory` is the config file's folder;
+ * `warnings` (from loading the configuration) are logged first.
  * A configuration problem found during start-up (`SLUICE_CONFIG_INVALID`, such as an auth provider no
  * plugin offers) is thrown with its source in front, to be reported like a bad value in `sluice.yaml`.
  * The log is written out before it resolves (or throws).
  */
-export async function runForeground(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources): Promise<number> {
+export async function runForeground(
+  config: SluiceConfig,
+  restoreSnapshot: boolean,
+  configDirectory: string,
+  sources: ConfigSources,
+  warnings: readonly string[] = [],
+): Promise<number> {
   try {
-    return await serveUntilStopped(config, restoreSnapshot, configDirectory, sources);
+    return await serveUntilStopped(config, restoreSnapshot, configDirectory, sources, warnings);
   } finally {
     await flushStandardOutput();
   }
 }
 
 /** {@link runForeground} but for the last lines of its log. */
-async function serveUntilStopped(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources): Promise<number> {
+async function serveUntilStopped(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources, warnings: readonly string[]): Promise<number> {
   const logger = standardOutputLogger(config.logLevel, config.logFormat);
+  for (const warning of warnings) logger.warn(warning);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
   const stopSignal = firstStopSignal(() => {
     logger.warn('second signal: exiting without waiting for in-flight requests');

@@ -9,6 +9,13 @@ Usage:
   sluice archive <model-dir | workflow-dir> [-o FILE]
                                    pack a model directory (model.yaml) or a workflow
                                    directory (workflow.yaml) into a .sluice archive
+  sluice init <model.onnx> [--name NAME]
+                                   write beside an ONNX model the model.yaml Sluice makes
+                                   for a directory holding only it, for editing (never
+                                   overwrites one)
+  sluice import-mar <model.mar> [options]
+                                   convert a TorchServe model archive holding an ONNX
+                                   model into a model directory of the model store
   sluice workflow graph <name | file.yaml> [options]
                                    print a workflow's graph as Mermaid or Graphviz DOT,
                                    after checking it as a registration would
@@ -17,6 +24,8 @@ Usage:
 
 Options of start:
   --config FILE        configuration file (default: ./sluice.yaml when it exists)
+  --ts-config FILE     a TorchServe config.properties, read over the config file
+                       (docs/migrating-from-torchserve.md lists the keys)
   --model-store DIR    model store directory (default: ./model-store)
   --models LIST        models to load at start-up: all, or names separated by commas
   --model-dir DIR      also serve this model directory (a model.yaml, or just model.onnx)
@@ -37,6 +46,13 @@ working directory without one); stop and status look there.
 Options of archive:
   -o, --output FILE    archive to write (default: ./<name>-<version>.sluice)
 
+Options of import-mar:
+  -o, --output DIR     model directory to write (default: <model store>/<model name>)
+  --model-store DIR    model store (default: the config's, ./model-store)
+  --handler NAME       Sluice handler to use when the archive's is not a TorchServe base
+                       handler Sluice maps (image_classifier, text_classifier)
+  --config FILE        configuration file the model store is read from
+
 Options of workflow graph (a name is looked up in the workflow store; a path with a /
 or ending in .yaml or .yml is read as a file):
   --format FORMAT      mermaid (default) or dot
@@ -44,6 +60,7 @@ or ending in .yaml or .yml is read as a file):
   --workflow-store DIR workflow store (default: ./workflows)
   --model-store DIR    model store the workflow's models are read from (default: ./model-store)
 
-Configuration precedence: defaults < config file < SLUICE_* environment variables < flags.
+Configuration precedence: defaults < config file < --ts-config file < SLUICE_* environment
+variables < flags.
 See docs/configuration.md for every key.
 `;

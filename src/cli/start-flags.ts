@@ -7,6 +7,8 @@ import { parseCommandFlags } from './command-flags.js';
 /** `sluice start` options. */
 export interface StartFlags {
   readonly configFile: string | undefined;
+  /** A TorchServe `config.properties` (`--ts-config`). */
+  readonly tsConfigFile: string | undefined;
   readonly foreground: boolean;
   readonly restoreSnapshot: boolean;
   /** Config keys set by flags (the highest-precedence layer). */
@@ -39,6 +41,7 @@ function isLogFormat(value: string): value is LogFormat {
 /** The flags of `sluice start`. */
 const START_OPTIONS = {
   config: { type: 'string' },
+  'ts-config': { type: 'string' },
   'model-store': { type: 'string' },
   models: { type: 'string' },
   'model-dir': { type: 'string' },
@@ -80,7 +83,7 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     ...(logLevel !== undefined ? { logLevel } : {}),
     ...(logFormat !== undefined ? { logFormat } : {}),
   };
-  return { configFile: values.config, foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
+  return { configFile: values.config, tsConfigFile: values['ts-config'], foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
 }
 
 /**

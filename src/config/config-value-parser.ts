@@ -57,11 +57,21 @@ function parseList(list: ConfigSchemaNode, raw: string, key: string, source: str
     .map((item, index) => parseScalar(list.items?.type, item, `${key}[${index}]`, source));
 }
 
+function parseObject(raw: string, key: string, source: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SluiceError('SLUICE_CONFIG_INVALID', `${source}: \`${key}\` is not a valid JSON object (${reason})`, { source, key });
+  }
+}
+
 /**
  * Turns the text of an environment variable (or any string source) into the value the schema
  * expects for `info`: integers and numbers strictly (an integer beyond 2^53 - 1, which a number cannot
  * hold exactly, and a number too large to be finite are refused), booleans from `true`/`false`/`1`/`0`, lists
- * from JSON when the text starts with `[` and from comma-separated items otherwise; a text that is
+ * from JSON when the text starts with `[` and from comma-separated items otherwise, maps (`modelSettings`)
+ * from JSON; a text that is
  * one of a key's allowed string constants (`models: all`) stays a string. The result still needs
  * schema validation; this only throws when the text cannot be read as the expected type, with a
  * message that starts with `source`.
@@ -72,6 +82,7 @@ export function parseConfigValue(info: ConfigKeyInfo, raw: string, source: strin
     (branch) => branch !== undefined,
   );
   if (branches.some((branch) => branch.enum?.includes(raw) === true)) return raw;
+  if (branches.some((branch) => branch.type === 'object')) return parseObject(raw, info.key, source);
   const list = branches.find((branch) => branch.type === 'array');
   if (list !== undefined) return parseList(list, raw, info.key, source);
   return parseScalar(branches.find((branch) => branch.type !== undefined)?.type, raw, info.key, source);

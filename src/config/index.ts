@@ -8,6 +8,8 @@ export {
   type GrpcConfig,
   type ListenerConfig,
   type ModelSelection,
+  type ModelSettingsConfig,
+  type ModelVersionSettingsConfig,
   type RuntimeConfig,
   type SluiceConfig,
   type SnapshotConfig,

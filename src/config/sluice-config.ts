@@ -31,6 +31,22 @@ export interface GrpcConfig {
 /** Which models of the model store are loaded at start-up: every one, or the named ones. */
 export type ModelSelection = 'all' | readonly string[];
 
+/** One model version's start-up settings (`modelSettings.<name>.<version>`); units in the names. */
+export interface ModelVersionSettingsConfig {
+  readonly minWorkers?: number;
+  readonly maxWorkers?: number;
+  readonly batchSize?: number;
+  readonly maxBatchDelayMs?: number;
+  readonly responseTimeoutMs?: number;
+  readonly loadTimeoutMs?: number;
+  readonly jobQueueSize?: number;
+  /** Makes this version the model's default. */
+  readonly isDefault?: boolean;
+}
+
+/** Start-up settings of model versions, by model name then version. */
+export type ModelSettingsConfig = Readonly<Record<string, Readonly<Record<string, ModelVersionSettingsConfig>>>>;
+
 /** Whether and where the snapshot of registered models is kept. */
 export interface SnapshotConfig {
   readonly enabled: boolean;
@@ -109,6 +125,8 @@ export interface SluiceConfig {
   readonly modelDir: string;
   /** The model name {@link modelDir} is served under; empty when it is. */
   readonly modelName: string;
+  /** Settings of the versions loaded at start-up, over their manifests'. */
+  readonly modelSettings: ModelSettingsConfig;
   /** Absolute once loaded. */
   readonly workflowStore: string;
   /** Which workflows of the workflow store are registered at start-up. */
@@ -189,6 +207,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   models: 'all',
   modelDir: '',
   modelName: '',
+  modelSettings: {},
   workflowStore: './workflows',
   workflows: 'all',
   plugins: [],

@@ -217,6 +217,8 @@ function startSteps(options: StartServerOptions, started: Started, ports: Closab
             }
           : {}),
         ...(lane ? { lane: (context: LaneContext) => new InferenceLane(core(), context) } : {}),
+        // TorchServe's management clients send `DELETE /models/x/`.
+        ignoreTrailingSlash: name === 'management',
       }),
     ).catch((error: unknown) => {
       throw listenFailure(error, [{ key: name, ...listener }]);

@@ -13,10 +13,12 @@ import { annotateModel, endFailed, startChildSpan, withChildSpan } from '../tele
 import { tracerFor } from '../telemetry/tracing/request-tracer.js';
 import { loggerWithTrace } from '../telemetry/logging/trace-log-fields.js';
 import type { HandlerContext, HandlerRequest } from '../sdk/handler/handler.js';
+import type { PartialSink } from '../partials/partial-sink.js';
+import { PartialHandlerContext } from './partial-handler-context.js';
 import { BoundedHandlerContext, type ThreadCallBounds } from './handler-pool/bounded-context.js';
 import { DeadlineSweep } from './stage-deadline/deadline-sweep.js';
 import { HandlerCall, type HandlerCallObserver } from './stage-deadline/handler-call.js';
-import type { InferenceOutcome } from '../batching/scheduler.js';
+import type { InferenceJob, InferenceOutcome } from '../batching/scheduler.js';
 import { validateInputs, validateOutputNames } from '../runtime/input-validation.js';
 import type { ModelRegistry } from './model-registry.js';
 import { preparedRequestProblem } from './prepared-request-problem.js';
@@ -48,6 +50,11 @@ export interface RequestKnobs {
    * its children. Absent when the request is not traced.
    */
   readonly traceContext?: Context;
+  /**
+   * Where the handler's intermediate answers go (`HandlerContext.sendPartial`) when the transport streams
+   * them; the handler's context then also aborts when the client leaves. Without it they are dropped.
+   */
+  readonly partials?: PartialSink;
 }
 
 /** A request in tensors (Open Inference Protocol, KServe v2). */
@@ -113,6 +120,10 @@ class TracedHandlerContext implements HandlerContext {
     this.model = shared.model;
     this.signal = shared.signal;
     this.config = shared.config;
+  }
+
+  sendPartial(answer: unknown): Promise<void> {
+    return this.shared.sendPartial(answer);
   }
 
   get tracer(): Tracer {
@@ -283,7 +294,7 @@ export class InferenceService {
       const threadBudget = onLoop ? undefined : budget;
       const bounds = onLoop ? undefined : threadCallBounds(version);
       const sweep = this.stageDeadlines;
-      const context = version.handlerContext();
+      const context = request.partials === undefined ? version.handlerContext() : new PartialHandlerContext(version.handlerContext(), request.partials);
       const traceContext = request.traceContext;
       // The request span already names the model; its children carry no attributes of their own (cheaper to export).
       const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);
@@ -371,7 +382,9 @@ export class InferenceService {
    * fails them all, its error's message starting with its place in `listName` when there is one.
    */
   private predictAll(version: ModelVersion, requests: readonly HandlerRequest[], listName: string | undefined, knobs: RequestKnobs): Promise<unknown[]> {
-    const pinned = { ...knobs, model: version.name, version: version.version, gather: true };
+    // One answer per entry, joined: the entries' partials have nowhere to go.
+    const { partials: _dropped, ...rest } = knobs;
+    const pinned = { ...rest, model: version.name, version: version.version, gather: true };
     return Promise.all(
       requests.map(async (handlerRequest, index) => {
         try {
@@ -417,8 +430,12 @@ export class InferenceService {
     });
   }
 
-  /** Queues validated tensors on the version's scheduler, between the plugins' preInfer and postInfer hooks. */
-  private async schedule(
+  /**
+   * Queues validated tensors on the version's scheduler, between the plugins' preInfer and postInfer hooks.
+   * Without listeners the scheduler's own promise is returned: no layer of promise between the request
+   * and its answer.
+   */
+  private schedule(
     version: ModelVersion,
     inputs: readonly Tensor[],
     outputNames: readonly string[] | undefined,
@@ -426,20 +443,27 @@ export class InferenceService {
     budget: RequestBudget,
     started: number,
   ): Promise<InferenceOutcome> {
+    const job: InferenceJob = {
+      inputs,
+      ...(outputNames ? { outputNames } : {}),
+      budget,
+      ...(knobs.gather === true ? { gather: true } : {}),
+      ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
+    };
+    if (!this.hooksListen) return version.scheduler.enqueue(job);
+    return this.scheduleTold(version, job, knobs, started);
+  }
+
+  /** {@link schedule} with preInfer and postInfer told. */
+  private async scheduleTold(version: ModelVersion, job: InferenceJob, knobs: RequestKnobs, started: number): Promise<InferenceOutcome> {
     const hooks = this.hooks;
-    const event = this.hooksListen ? { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) } : undefined;
-    if (event) hooks?.emit('preInfer', event);
+    const event = { model: version.description, api: knobs.api ?? 'internal', ...(knobs.requestId !== undefined ? { requestId: knobs.requestId } : {}) };
+    hooks?.emit('preInfer', event);
     const told = (ok: boolean, errorCode?: string): void => {
-      if (event) hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
+      hooks?.emit('postInfer', { ...event, ok, durationMs: performance.now() - started, ...(errorCode !== undefined ? { errorCode } : {}) });
     };
     try {
-      const outcome = await version.scheduler.enqueue({
-        inputs,
-        ...(outputNames ? { outputNames } : {}),
-        budget,
-        ...(knobs.gather === true ? { gather: true } : {}),
-        ...(knobs.traceContext !== undefined ? { traceContext: knobs.traceContext } : {}),
-      });
+      const outcome = await version.scheduler.enqueue(job);
       told(true);
       return outcome;
     } catch (error) {

@@ -30,7 +30,49 @@ export interface ModelLoaderDeps {
 }
 
 /** Registration-time settings that beat the manifest (management API parameters, snapshots). */
-export type SettingOverrides = Partial<VersionSettings> & { readonly name?: string };
+export type SettingOverrides = Partial<VersionSettings> & {
+  readonly name?: string;
+  /** The handler to use instead of the manifest's (TorchServe's `handler` parameter, mapped to a Sluice handler). */
+  readonly handler?: string;
+  /**
+   * How long loading may take, in milliseconds (TorchServe's `startup_timeout`): the executor's load and the
+   * first instances' start. Unlimited when absent.
+   */
+  readonly loadTimeoutMs?: number;
+};
+
+/**
+ * `load` within `timeoutMs` (when given), else `SLUICE_MODEL_LOAD_FAILED` naming the manifest and the
+ * whole limit (`limitMs`); what a late load brings is released.
+ */
+async function withinLoadTime<T>(
+  load: Promise<T>,
+  timeoutMs: number | undefined,
+  limitMs: number | undefined,
+  manifestPath: string,
+  release: (late: T) => Promise<void>,
+): Promise<T> {
+  if (timeoutMs === undefined) return load;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new SluiceError(
+          'SLUICE_MODEL_LOAD_FAILED',
+          `${manifestPath}: the model did not load within ${(limitMs ?? timeoutMs) / 1000} s (startup_timeout); give a longer startup_timeout, or none`,
+          { timeoutMs: limitMs ?? timeoutMs },
+        ),
+      );
+      // A load that finishes after the limit is released, not leaked.
+      load.then(release, () => undefined);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([load, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function sessionOptions(manifest: ModelManifest, config: SluiceConfig): RuntimeSessionOptions {
   const gpu = /^gpu(?::(\d+))?$/.exec(manifest.device);
@@ -104,11 +146,14 @@ export function isBatchable(inputs: readonly TensorSpec[], outputs: readonly Ten
  * labels, settings and scheduler. Every failure is a `SluiceError` naming the manifest.
  */
 export async function loadModelVersion(
-  manifest: ModelManifest,
+  given: ModelManifest,
   origin: ModelOrigin,
   overrides: SettingOverrides,
   deps: ModelLoaderDeps,
 ): Promise<ModelVersion> {
+  const deadline = overrides.loadTimeoutMs === undefined ? undefined : Date.now() + overrides.loadTimeoutMs;
+  const remaining = (): number | undefined => (deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
+  const manifest = overrides.handler !== undefined && overrides.handler !== given.handler ? { ...given, handler: overrides.handler } : given;
   const name = overrides.name ?? manifest.name;
   const logger = deps.logger.child({ model: name, version: manifest.version });
   let handler;
@@ -121,15 +166,21 @@ export async function loadModelVersion(
     throw new SluiceError('SLUICE_MANIFEST_INVALID', `${manifest.manifestPath}: ${isSluiceError(error) ? error.message : String(error)}`);
   }
   let settings = versionSettingsOf(manifest, executor, deps.config, overrides);
-  const executorModel = await executor.load({
-    modelPath: manifest.modelPath,
-    runtime: deps.runtime,
-    sessionOptions: sessionOptions(manifest, deps.config),
-    device: manifest.device,
-    maxBatchSize: settings.batchSize,
-    executorOptions: manifest.executorOptions,
-    logger,
-  });
+  const executorModel = await withinLoadTime(
+    executor.load({
+      modelPath: manifest.modelPath,
+      runtime: deps.runtime,
+      sessionOptions: sessionOptions(manifest, deps.config),
+      device: manifest.device,
+      maxBatchSize: settings.batchSize,
+      executorOptions: manifest.executorOptions,
+      logger,
+    }),
+    remaining(),
+    overrides.loadTimeoutMs,
+    manifest.manifestPath,
+    (late) => late.release(),
+  );
   let version: ModelVersion | undefined;
   try {
     const inputs = resolveTensorSpecs('input', manifest.manifestPath, manifest.inputs, executorModel.inputs);
@@ -156,13 +207,15 @@ export async function loadModelVersion(
       handler,
       ...(deps.handlerPlugin?.(manifest.handler) !== undefined ? { handlerPlugin: deps.handlerPlugin(manifest.handler) } : {}),
       settings,
+      ...(overrides.handler !== undefined ? { handlerOverride: overrides.handler } : {}),
       autoscaleSwitchedOff: autoscaleSwitchedOff(manifest, overrides),
       scalesFromZero: manifest.workers.min === 0,
       batchable,
       logger,
       ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),
     });
-    await version.started();
+    const loading = version;
+    await withinLoadTime(version.started(), remaining(), overrides.loadTimeoutMs, manifest.manifestPath, () => loading.unload());
     logger.info('model version loaded', {
       executor: executor.name,
       executionProvider: executorModel.executionProvider,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import type { Logger } from '../sdk/logging/logger.js';
 import { nameRuleProblem } from './name-rule.js';
-import type { SluiceConfig } from '../config/index.js';
+import type { ModelVersionSettingsConfig, SluiceConfig } from '../config/index.js';
 import {
   isObjectStoreUrl,
   MANIFEST_FILE_NAME,
@@ -196,11 +196,12 @@ export class ModelManager {
    */
   register(request: RegisterRequest): Promise<ModelVersion[]> {
     checkRegisterRequest(request);
+    this.checkHandler(request.handler);
     if (request.name !== undefined) checkModelNameFree(request.name, this.deps.workflowNamed);
     // Downloading and unpacking touch no registered version, so they run before this registration's turn:
     // a download that takes up to `download.timeoutMs` must not hold up every scale and unregister behind it.
     return this.deps.sources
-      .resolve(request.url, request.traceHeaders)
+      .resolve(request.url, request.traceHeaders, { handler: request.handler })
       .then((sources) => this.mutations.run(() => this.loadAll(sources, withoutUndefined({ ...request, url: undefined, traceHeaders: undefined }))))
       .catch((error: unknown) => {
         throw storeRelativeError(error, this.deps.config);
@@ -227,6 +228,11 @@ export class ModelManager {
       .catch((error: unknown) => {
         throw storeRelativeError(error, this.deps.config);
       });
+  }
+
+  /** The names of the handlers a registration may choose (`handler`). */
+  handlerNames(): string[] {
+    return this.deps.loader.handlers.names();
   }
 
   /** Changes worker bounds of a version (the default one when `version` is omitted). */
@@ -341,9 +347,10 @@ export class ModelManager {
         }
       } else {
         for (const url of await this.startupUrls()) {
-          await attempt(url, async () => this.loadAll(await this.deps.sources.resolve(url), {}));
+          await attempt(url, async () => this.loadConfigured(await this.deps.sources.resolve(url)));
         }
         this.defaultToHighestVersions();
+        this.applyConfiguredDefaults();
       }
       await this.loadModelDir(loaded);
       return {
@@ -393,6 +400,35 @@ export class ModelManager {
   /** Unloads every version (shutdown); queued requests are answered with `reason`. */
   async unloadAll(reason?: SluiceError): Promise<void> {
     await Promise.all(this.deps.registry.all().map((v) => v.unload(reason)));
+  }
+
+  private checkHandler(handler: string | undefined): void {
+    if (handler === undefined || this.handlerNames().includes(handler)) return;
+    throw invalidArgument(`\`handler\` ${JSON.stringify(handler)} is no handler of this server; known handlers: ${this.handlerNames().join(', ')}`);
+  }
+
+  /**
+   * Loads a start-up URL's versions with the settings `modelSettings` gives them: all at once (all or
+   * nothing) when it gives none, else each version with its own.
+   */
+  private async loadConfigured(sources: readonly ModelSource[]): Promise<ModelVersion[]> {
+    const settingsOf = (s: ModelSource): ModelVersionSettingsConfig | undefined => this.deps.config.modelSettings[s.manifest.name]?.[s.manifest.version];
+    if (sources.every((s) => settingsOf(s) === undefined)) return this.loadAll(sources, {});
+    const loaded: ModelVersion[] = [];
+    for (const source of sources) {
+      const { isDefault: _appliedAfterwards, ...settings } = settingsOf(source) ?? {};
+      loaded.push(...(await this.loadAll([source], withoutUndefined(settings))));
+    }
+    return loaded;
+  }
+
+  /** Makes the versions `modelSettings` marks `isDefault` their model's default, where they loaded. */
+  private applyConfiguredDefaults(): void {
+    for (const [name, versions] of Object.entries(this.deps.config.modelSettings)) {
+      for (const [version, settings] of Object.entries(versions)) {
+        if (settings.isDefault === true && this.deps.registry.has(name, version)) this.deps.registry.setDefault(name, version);
+      }
+    }
   }
 
   /** The `models` to load at start-up, but for `modelName`: {@link loadModelDir} loads that. */
@@ -455,6 +491,7 @@ export class ModelManager {
     }
     const overrides = withoutUndefined({
       name: entry.name,
+      handler: entry.handler,
       minWorkers: entry.minWorkers,
       maxWorkers: entry.maxWorkers,
       batchSize: entry.batchSize,

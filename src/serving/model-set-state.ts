@@ -35,6 +35,7 @@ function entryOf(state: ModelSetState, v: ModelVersion, modelStore: string): Sna
     url: v.origin.url,
     ...(isPathInside(modelStore, v.origin.dir) ? { storePath: relative(modelStore, v.origin.dir) } : {}),
     isDefault: state.defaults.get(v.name) === v.version,
+    ...(v.handlerOverride !== undefined ? { handler: v.handlerOverride } : {}),
     minWorkers: s.minWorkers,
     maxWorkers: s.maxWorkers,
     batchSize: s.batchSize,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import type { Logger } from '../sdk/logging/logger.js';
@@ -10,14 +10,18 @@ import {
   checkRemoteUrl,
   DOWNLOADS_DIR_NAME,
   downloadArchive,
+  extractMarArchive,
   extractModelArchive,
   fetchObjectStoreModel,
   isObjectStoreUrl,
   loadManifest,
   loadModelDirectory,
   MANIFEST_FILE_NAME,
+  modelExtractedRoot,
   ObjectStoreOpener,
+  onnxFileNameOf,
   parseObjectStoreUrl,
+  placeOnnxFile,
   resolveStoreUrl,
   type ManifestDefaults,
   type ModelManifest,
@@ -29,6 +33,29 @@ import type { ModelOrigin } from './model-version.js';
 export interface ModelSource {
   readonly manifest: ModelManifest;
   readonly origin: ModelOrigin;
+}
+
+/** What a registration tells the unpacking of its archives. */
+export interface ResolveOptions {
+  /** The Sluice handler the registration asks for: a TorchServe `.mar` with a custom handler is converted with it. */
+  readonly handler?: string | undefined;
+}
+
+/** Whether `file` starts as a zip does (a TorchServe `.mar`), rather than as a gzip'd `.sluice`. */
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    return bytesRead === 4 && buffer[0] === 0x50 && buffer[1] === 0x4b && (buffer[2] === 0x03 || buffer[2] === 0x05);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A model name from a downloaded file's name (`resnet 18.onnx` → `resnet-18`): the registration's `model_name` may replace it. */
+function modelNameFromFile(fileName: string): string {
+  const stem = fileName.slice(0, -'.onnx'.length).replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128);
+  return stem === '' ? 'model' : stem;
 }
 
 /**
@@ -55,9 +82,11 @@ function objectStoreModelName(url: string): string {
 
 /**
  * Turns the `url` of a registration into manifests: model-store names (directories, nested version
- * directories, `.sluice` archives, which are unpacked inside the store), the configured `modelName`
- * (its `modelDir`, which stands in the store's place under that name) or, when allowed by `allowedUrls`,
- * http(s) URLs of archives and object-store URLs (`s3://`, `azure://`) of model directories and archives.
+ * directories, directories holding only `model.onnx`, `.sluice` archives and `.mar` archives, which are
+ * unpacked inside the store), the configured `modelName` (its `modelDir`, which stands in the store's place
+ * under that name) or, when allowed by `allowedUrls`, http(s) URLs of archives or of a bare `.onnx` model
+ * file (served with a made manifest, as a store directory holding only `model.onnx` is), and object-store
+ * URLs (`s3://`, `azure://`) of model directories and archives.
  */
 export class ModelSourceResolver {
   private readonly defaults: ManifestDefaults;
@@ -76,17 +105,25 @@ export class ModelSourceResolver {
    * Every model version `url` stands for. `headers` go with a download (the registration's trace
    * context), and nowhere else.
    */
-  async resolve(url: string, headers?: Readonly<Record<string, string>>): Promise<ModelSource[]> {
-    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers)];
+  async resolve(url: string, headers?: Readonly<Record<string, string>>, options: ResolveOptions = {}): Promise<ModelSource[]> {
+    if (/^https?:\/\//i.test(url)) return [await this.fromRemote(url, headers, options)];
     if (isObjectStoreUrl(url)) return [await this.fromObjectStore(url)];
     if (this.config.modelName !== '' && url === this.config.modelName) return [await this.fromModelDir()];
     const entries = await resolveStoreUrl(this.config.modelStore, url);
-    return Promise.all(entries.map((entry) => this.fromEntry(entry, url)));
+    return Promise.all(entries.map((entry) => this.fromEntry(entry, url, options)));
   }
 
   /** The manifest of one store entry. */
-  async fromEntry(entry: StoreEntry, url: string): Promise<ModelSource> {
-    const dir = entry.source === 'archive' ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive) : entry.path;
+  async fromEntry(entry: StoreEntry, url: string, options: ResolveOptions = {}): Promise<ModelSource> {
+    if (entry.source === 'model-file') {
+      return { manifest: await loadModelDirectory(entry.path, entry.storeName, this.defaults), origin: { url, dir: entry.path } };
+    }
+    const dir =
+      entry.source === 'archive'
+        ? await extractModelArchive(entry.path, this.config.modelStore, this.config.archive)
+        : entry.source === 'mar'
+          ? await this.fromMar(entry.path, options)
+          : entry.path;
     return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };
   }
 
@@ -128,7 +165,12 @@ export class ModelSourceResolver {
     return { manifest: await this.manifestOf(fetched.dir, url), origin: { url, dir: fetched.dir } };
   }
 
-  private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined): Promise<ModelSource> {
+  /** A TorchServe `.mar` converted into `<store>/.extracted/`. */
+  private async fromMar(file: string, options: ResolveOptions): Promise<string> {
+    return extractMarArchive(file, await modelExtractedRoot(this.config.modelStore), this.config.archive, options.handler !== undefined ? { handler: options.handler } : {});
+  }
+
+  private async fromRemote(url: string, headers: Readonly<Record<string, string>> | undefined, options: ResolveOptions): Promise<ModelSource> {
     // Checked before anything is made in the store: a refused URL leaves no trace there.
     checkRemoteUrl(url, this.config.allowedUrls);
     const downloads = join(this.config.modelStore, DOWNLOADS_DIR_NAME);
@@ -141,7 +183,15 @@ export class ModelSourceResolver {
         allowedPatterns: this.config.allowedUrls,
         ...(headers !== undefined ? { headers } : {}),
       });
-      const dir = await extractModelArchive(file, this.config.modelStore, this.config.archive).catch((error: unknown) => {
+      const onnxFile = onnxFileNameOf(url);
+      if (onnxFile !== undefined && !(await isZip(file))) {
+        // A bare model file: served from a directory of its own with a made manifest, as a store directory holding only model.onnx is.
+        const name = modelNameFromFile(onnxFile);
+        const dir = await placeOnnxFile(file, await modelExtractedRoot(this.config.modelStore), name);
+        return { manifest: await loadModelDirectory(dir, name, this.defaults), origin: { url, dir } };
+      }
+      const unpack = (await isZip(file)) ? this.fromMar(file, options) : extractModelArchive(file, this.config.modelStore, this.config.archive);
+      const dir = await unpack.catch((error: unknown) => {
         throw namedAfterUrl(error, file, url);
       });
       return { manifest: await loadManifest(dir, this.defaults), origin: { url, dir } };

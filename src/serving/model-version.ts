@@ -35,6 +35,8 @@ export interface ModelVersionParts {
   /** The plugin the handler comes from, so that its failures name it; undefined for an embedder's handler. */
   readonly handlerPlugin?: string;
   readonly settings: VersionSettings;
+  /** The handler the registration chose instead of the manifest's (kept in snapshots). */
+  readonly handlerOverride?: string;
   /** True when the model switched autoscaling off; otherwise it is on whenever max > min, as the bounds change. */
   readonly autoscaleSwitchedOff: boolean;
   /**
@@ -66,6 +68,8 @@ export class ModelVersion {
   readonly handler: Handler;
   /** The plugin the handler comes from; undefined for an embedder's handler. */
   readonly handlerPlugin: string | undefined;
+  /** The handler the registration chose instead of the manifest's; undefined when it kept the manifest's. */
+  readonly handlerOverride: string | undefined;
   readonly executorModel: ExecutorModel;
   readonly scheduler: DynamicBatchScheduler;
   readonly pool: InstancePool;
@@ -107,6 +111,7 @@ export class ModelVersion {
     this.origin = parts.origin;
     this.description = frozenDescription(parts.description);
     this.handlerPlugin = parts.handlerPlugin;
+    this.handlerOverride = parts.handlerOverride;
     this.handler = parts.handler;
     this.executorModel = parts.executorModel;
     this.batchable = parts.batchable;
@@ -123,6 +128,8 @@ export class ModelVersion {
       tracer: requestTracer,
       signal: this.controller.signal,
       config: deepFrozen(parts.manifest.handlerOptions),
+      // A request that streams has a context of its own (`PartialHandlerContext`); this one sends nothing.
+      sendPartial: () => Promise.resolve(),
     });
     const s = parts.settings;
     // The pool reports available instances asynchronously, after the scheduler below exists.

@@ -105,7 +105,7 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
     this.logger = options.logger;
     this.serverVersion = options.serverVersion;
     this.telemetry = options.telemetry ?? new Telemetry();
-    this.metrics = options.metrics ?? new PrometheusServingMetrics(this.telemetry);
+    this.metrics = options.metrics ?? new PrometheusServingMetrics(this.telemetry, { torchserveHostMetrics: true });
     this.envelopes = options.envelopes ?? frozenRegistry<Envelope>('envelope');
     this.hooks = options.hooks ?? new HookBus(options.logger);
     this.hooks.freeze();
@@ -132,7 +132,16 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
     for (const { executor, origin } of options.executors ?? []) executors.register(executor, origin);
     executors.freeze();
     this.metrics.watchUtilization(() =>
-      this.registry.all().flatMap((v) => v.workers().map((w) => ({ model: v.name, version: v.version, instance: w.id, utilization: w.utilization }))),
+      this.registry.all().flatMap((v) =>
+        v.workers().map((w) => ({
+          model: v.name,
+          version: v.version,
+          instance: w.id,
+          utilization: w.utilization,
+          ...(w.device !== 'pending' ? { device: w.device } : {}),
+          ...(w.loadMs !== undefined ? { loadMs: w.loadMs } : {}),
+        })),
+      ),
     );
     this.metrics.watchLoad(() =>
       this.registry.all().map((v) => ({ model: v.name, version: v.version, queued: v.queue().pending, inFlight: v.requestsInFlight })),

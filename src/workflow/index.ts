@@ -37,6 +37,8 @@ export type {
   NodeTrace,
   ObservedNodeStatus,
   ProgressConsumer,
+  NodeProgressConsumer,
+  WorkflowNodeProgress,
   WorkflowClock,
   WorkflowDebug,
   WorkflowNodeObservation,

@@ -169,6 +169,13 @@ describe('answers of an open server, against the descriptions its ports serve', 
     expect(verdict(await client.check('inference', 'POST', '/predictions/iris/9.9', { json: SETOSA }))).toEqual(conforming('predictVersion', 404));
   });
 
+  it('TorchServe predictions and workflow runs sent with PUT, as curl -T sends them', async () => {
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/iris', { json: SETOSA }))).toEqual(conforming('predictPut', 200));
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/iris/1.0', { json: SETOSA }))).toEqual(conforming('predictVersionPut', 200));
+    expect(verdict(await client.check('inference', 'PUT', '/predictions/nope', { json: SETOSA }))).toEqual(conforming('predictPut', 404));
+    expect(verdict(await client.check('inference', 'PUT', '/wfpredict/iris-second-opinion', { json: { measurements: [SETOSA] } }))).toEqual(conforming('runWorkflowPut', 200));
+  });
+
   it('OIP infer: a JSON answer and a binary one, of the default and a given version, and refusals', async () => {
     expect(verdict(await client.check('inference', 'POST', '/v2/models/iris/infer', { json: { id: 'r-1', inputs: [IRIS_INPUT], outputs: [{ name: 'label' }] } }))).toEqual(
       conforming('oipInfer', 200),
@@ -206,6 +213,7 @@ describe('answers of an open server, against the descriptions its ports serve', 
   });
 
   it('KServe v1: status, predictions, and refusals', async () => {
+    expect(verdict(await client.check('inference', 'GET', '/v1/models'))).toEqual(conforming('kserveV1ListModels', 200));
     expect(verdict(await client.check('inference', 'GET', '/v1/models/iris'))).toEqual(conforming('kserveV1ModelStatus', 200));
     expect(verdict(await client.check('inference', 'GET', '/v1/models/nope'))).toEqual(conforming('kserveV1ModelStatus', 404));
     const predicted = await client.check('inference', 'POST', '/v1/models/iris:predict', { json: { instances: [SETOSA, SETOSA] } });
@@ -233,8 +241,9 @@ describe('answers of an open server, against the descriptions its ports serve', 
     expect(verdict(await m('POST', '/models?url=mlp&model_name=mlp2&initial_workers=1&batch_size=8&preferred_batch_sizes=4,8&queue_policy=delay'))).toEqual(conforming('registerModel', 200));
     expect(verdict(await m('GET', '/models/mlp2'))).toEqual(conforming('describeModel', 200));
     expect(verdict(await m('GET', '/models/mlp2/all'))).toEqual(conforming('describeModelVersion', 200));
-    expect(verdict(await m('PUT', '/models/mlp2?min_worker=1&max_worker=2'))).toEqual(conforming('scaleModel', 200));
-    expect(verdict(await m('PUT', '/models/mlp2/1.0?max_worker=1'))).toEqual(conforming('scaleModelVersion', 200));
+    expect(verdict(await m('PUT', '/models/mlp2?min_worker=1&max_worker=2&synchronous=true'))).toEqual(conforming('scaleModel', 200));
+    expect(verdict(await m('PUT', '/models/mlp2/1.0?max_worker=1&synchronous=true'))).toEqual(conforming('scaleModelVersion', 200));
+    expect(verdict(await m('PUT', '/models/mlp2?min_worker=1'))).toEqual(conforming('scaleModel', 202));
     expect(verdict(await m('PUT', '/models/mlp2/1.0/set-default'))).toEqual(conforming('setDefaultVersion', 200));
     expect(verdict(await m('DELETE', '/models/mlp2/1.0'))).toEqual(conforming('unregisterModelVersion', 200));
     expect(verdict(await m('POST', '/models?url=mlp&model_name=mlp2'))).toEqual(conforming('registerModel', 200));
@@ -248,8 +257,8 @@ describe('answers of an open server, against the descriptions its ports serve', 
     expect(verdict(await m('POST', '/models?url=https://models.example.com/iris.sluice'))).toEqual(conforming('registerModel', 403));
     expect(verdict(await m('GET', '/models/nope'))).toEqual(conforming('describeModel', 404));
     expect(verdict(await m('GET', '/models/iris?verbose=true'))).toEqual(conforming('describeModel', 400));
-    expect(verdict(await m('PUT', '/models/iris?min_worker=3&max_worker=2'))).toEqual(conforming('scaleModel', 400));
-    expect(verdict(await m('PUT', '/models/iris/9.9?min_worker=1'))).toEqual(conforming('scaleModelVersion', 404));
+    expect(verdict(await m('PUT', '/models/iris?min_worker=3&max_worker=2&synchronous=true'))).toEqual(conforming('scaleModel', 400));
+    expect(verdict(await m('PUT', '/models/iris/9.9?min_worker=1&synchronous=true'))).toEqual(conforming('scaleModelVersion', 404));
     expect(verdict(await m('PUT', '/models/iris/9.9/set-default'))).toEqual(conforming('setDefaultVersion', 404));
     expect(verdict(await m('DELETE', '/models/nope'))).toEqual(conforming('unregisterModel', 404));
     expect(verdict(await m('DELETE', '/models/iris/1.0'))).toEqual(conforming('unregisterModelVersion', 409));

@@ -86,11 +86,11 @@ describe('autoscaling under load', () => {
   });
 
   it('keeps a model scaled to zero through the management API at zero, its manifest min of 0 or not, until it is scaled up', async () => {
-    await requestJson(`${t.management}/models/from-zero?min_worker=0`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/from-zero?min_worker=0&synchronous=true`, { method: 'PUT' });
     const held = (await infer('from-zero')) as { status: number; body: { errorCode: string } };
     const ready = await requestJson(`${t.inference}/v2/models/from-zero/ready`);
     const described = (await requestJson(`${t.management}/models/from-zero`)).body as [{ status: string; autoscale: { enabled: boolean } }];
-    await requestJson(`${t.management}/models/from-zero?min_worker=1`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/from-zero?min_worker=1&synchronous=true`, { method: 'PUT' });
     const again = (await infer('from-zero')) as { status: number };
     expect([held.status, held.body.errorCode, ready.status, again.status]).toEqual([503, 'SLUICE_MODEL_NO_WORKERS', 503, 200]);
     // Described as it behaves: no worker, none started by a request, no autoscaling until it is scaled up.
@@ -116,13 +116,13 @@ describe('autoscaling under load', () => {
 
   it('turns autoscaling on when max_worker is raised above min, and shows it', async () => {
     const before = await describeModel('fixed');
-    await requestJson(`${t.management}/models/fixed?max_worker=2`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/fixed?max_worker=2&synchronous=true`, { method: 'PUT' });
     const after = await describeModel('fixed');
     expect([before.autoscale.enabled, after.autoscale.enabled]).toEqual([false, true]);
   });
 
   it('adds a worker under load to a model whose max_worker was raised above min', async () => {
-    await requestJson(`${t.management}/models/fixed?max_worker=2`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/fixed?max_worker=2&synchronous=true`, { method: 'PUT' });
     runtime.hold();
     const load = [infer('fixed'), infer('fixed'), infer('fixed')];
     // Two looks of 100 ms above 20 ms are enough; three seconds leave room for a slow machine.

@@ -591,8 +591,14 @@ describe('bad input', () => {
     expect(await readdir(join(t.dir, 'model-store', '.extracted')).catch(() => [])).toEqual([]);
   });
 
+  it('registering under an empty name registers under the archive\'s own name, as TorchServe reads an empty parameter: iris is there already → 409', async () => {
+    expect(await requestJson(`${t.management}/models?url=iris&model_name=`, { method: 'POST' })).toMatchObject({
+      status: 409,
+      body: { errorCode: 'SLUICE_MODEL_ALREADY_REGISTERED' },
+    });
+  });
+
   it.each([
-    ['an empty name', '', '""'],
     ['a 3000-character name', 'a'.repeat(3000), `"${'a'.repeat(57)}..." (3000 characters)`],
     ['a parent-directory name', '../evil', '"../evil"'],
     ['a name with a slash', 'a/b', '"a/b"'],
@@ -607,7 +613,7 @@ describe('bad input', () => {
   });
 
   it('max_worker < min_worker → 400', async () => {
-    expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1`, { method: 'PUT' })).toMatchObject({
+    expect(await requestJson(`${t.management}/models/iris?min_worker=2&max_worker=1&synchronous=true`, { method: 'PUT' })).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' },
     });

@@ -200,9 +200,9 @@ describe('batching under faults', () => {
   });
 
   it('loses nothing when scaled down under load', async () => {
-    await requestJson(`${t.management}/models/echo?min_worker=4&max_worker=4`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/echo?min_worker=4&max_worker=4&synchronous=true`, { method: 'PUT' });
     const burst = Array.from({ length: 18 }, (_, i) => echo([[i, i + 0.5]]));
-    await requestJson(`${t.management}/models/echo?min_worker=1&max_worker=4`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/echo?min_worker=1&max_worker=4&synchronous=true`, { method: 'PUT' });
     const answers = await Promise.all(burst);
     answers.forEach((answer, i) => {
       expect(answer.status).toBe(200);
@@ -218,7 +218,7 @@ describe('batching under faults', () => {
       return body as number[];
     };
     const singles = await Promise.all(Array.from({ length: 10 }, (_, i) => expected(i)));
-    await requestJson(`${t.management}/models/mlp?min_worker=1&max_worker=1`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/mlp?min_worker=1&max_worker=1&synchronous=true`, { method: 'PUT' });
     const burst = await Promise.all(
       Array.from({ length: 330 }, (_, k) => requestJson(`${t.inference}/predictions/mlp`, { method: 'POST', json: input(k % 10) }).then((a) => ({ k, a }))),
     );

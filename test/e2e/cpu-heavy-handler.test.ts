@@ -127,7 +127,7 @@ describe('handler threads at shutdown', () => {
   it('stop with the server', async () => {
     const t = await startTestServer({ demoModels: [], handlers: [threadProbeHandler], handlerPool: { threads: 1, execArgv: TYPESCRIPT_THREAD_ARGV } });
     const pool = t.server.core.handlerPool;
-    const context = { model: { name: 'probe', version: '1', inputs: [], outputs: [] }, config: {}, logger: t.server.core.logger, tracer: trace.getTracer('test'), signal: new AbortController().signal };
+    const context = { model: { name: 'probe', version: '1', inputs: [], outputs: [] }, config: {}, logger: t.server.core.logger, tracer: trace.getTracer('test'), signal: new AbortController().signal, sendPartial: () => Promise.resolve() };
     await pool.run(threadProbeHandler, 'preprocess', [{ body: {}, contentType: 'application/json' }], context);
     await t.close();
     await expect(pool.run(threadProbeHandler, 'preprocess', [{ body: {}, contentType: 'application/json' }], context)).rejects.toThrow(

@@ -23,8 +23,8 @@ describe('requests refused before a route runs', () => {
     const answer = await requestJson(`${t.inference}/predictions/iris`, { method: 'GET' });
     expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
       status: 405,
-      allow: 'POST',
-      body: { code: 405, type: 'MethodNotAllowedException', errorCode: 'SLUICE_METHOD_NOT_ALLOWED', message: 'GET /predictions/iris is not allowed: this path takes POST' },
+      allow: 'POST, PUT',
+      body: { code: 405, type: 'MethodNotAllowedException', errorCode: 'SLUICE_METHOD_NOT_ALLOWED', message: 'GET /predictions/iris is not allowed: this path takes POST, PUT' },
     });
   });
 
@@ -60,10 +60,10 @@ describe('requests refused before a route runs', () => {
     });
   });
 
-  it('GET on the versioned inference routes → 405 with Allow: POST', async () => {
+  it('GET on the versioned inference routes → 405 with the methods each takes in Allow', async () => {
     const predictions = await requestJson(`${t.inference}/predictions/iris/1.0`);
     const infer = await requestJson(`${t.inference}/v2/models/iris/versions/1.0/infer`);
-    expect([predictions.status, predictions.headers.get('allow'), infer.status, infer.headers.get('allow')]).toEqual([405, 'POST', 405, 'POST']);
+    expect([predictions.status, predictions.headers.get('allow'), infer.status, infer.headers.get('allow')]).toEqual([405, 'POST, PUT', 405, 'POST']);
   });
 
   it('a path no route takes with any method is still 404 SLUICE_ROUTE_NOT_FOUND', async () => {

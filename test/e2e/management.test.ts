@@ -186,9 +186,9 @@ describe('management API', () => {
   });
 
   it('scales workers up and down', async () => {
-    expect(await manage('/models/mlp?min_worker=3&max_worker=4', 'PUT')).toMatchObject({ status: 200 });
+    expect(await manage('/models/mlp?min_worker=3&max_worker=4&synchronous=true', 'PUT')).toMatchObject({ status: 200 });
     expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers: 3, maxWorkers: 4, workers: [{}, {}, {}] }]);
-    expect(await manage('/models/mlp/1.0?min_worker=1', 'PUT')).toMatchObject({ status: 200 });
+    expect(await manage('/models/mlp/1.0?min_worker=1&synchronous=true', 'PUT')).toMatchObject({ status: 200 });
     expect((await manage('/models/mlp')).body).toMatchObject([{ minWorkers: 1, maxWorkers: 4, workers: [{}] }]);
   });
 
@@ -198,7 +198,7 @@ describe('management API', () => {
       const url = encodeURIComponent(`${files.url}/models/held.sluice`);
       expect(await manage(`/models?url=${url}&model_name=held&synchronous=false`, 'POST')).toMatchObject({ status: 202 });
       await heldDownload.untilArrived(1);
-      const scaled = manage('/models/mlp?min_worker=2', 'PUT');
+      const scaled = manage('/models/mlp?min_worker=2&synchronous=true', 'PUT');
       const blocked = new Promise<'still waiting'>((resolve) => {
         setTimeout(() => {
           resolve('still waiting');
@@ -211,7 +211,7 @@ describe('management API', () => {
   });
 
   it('refuses max_worker below min_worker with 400', async () => {
-    expect(await manage('/models/mlp?min_worker=3&max_worker=2', 'PUT')).toMatchObject({
+    expect(await manage('/models/mlp?min_worker=3&max_worker=2&synchronous=true', 'PUT')).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'max_worker (2) must be at least min_worker (3)' },
     });
@@ -220,7 +220,7 @@ describe('management API', () => {
   it('refuses max_worker 0 with 400 and keeps the bounds, so the snapshot stays one a restart can restore', async () => {
     const before = await readFile(t.config.snapshot.file, 'utf8');
     const [{ minWorkers, maxWorkers }] = (await manage('/models/mlp')).body as [{ minWorkers: number; maxWorkers: number }];
-    expect(await manage('/models/mlp?max_worker=0', 'PUT')).toMatchObject({
+    expect(await manage('/models/mlp?max_worker=0&synchronous=true', 'PUT')).toMatchObject({
       status: 400,
       body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'query parameter `max_worker` must be an integer between 1 and 256, got "0"' },
     });
@@ -279,20 +279,20 @@ describe('management API', () => {
   it('refuses unknown query parameters, naming the allowed ones', async () => {
     expect(await manage('/models?url=iris&worker=2', 'POST')).toMatchObject({
       status: 400,
-      body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout, preferred_batch_sizes, priority_levels, default_priority, queue_policy, preserve_ordering, job_queue_size' },
+      body: { message: 'unknown query parameter `worker`; allowed here: url, model_name, batch_size, max_batch_delay, initial_workers, synchronous, response_timeout, preferred_batch_sizes, priority_levels, default_priority, queue_policy, preserve_ordering, job_queue_size, handler, runtime, startup_timeout, s3_sse_kms' },
     });
   });
 
   it.each([
-    ['DELETE', '/models/mlp/1.0'],
-    ['DELETE', '/models/mlp'],
-    ['GET', '/models/mlp'],
-    ['GET', '/models/mlp/all'],
-    ['PUT', '/models/mlp/1.0/set-default'],
-  ])('refuses unknown query parameters on %s %s, which takes none, and changes nothing', async (method, path) => {
+    ['DELETE', '/models/mlp/1.0', 'synchronous, timeout'],
+    ['DELETE', '/models/mlp', 'synchronous, timeout'],
+    ['GET', '/models/mlp', 'customized'],
+    ['GET', '/models/mlp/all', 'customized'],
+    ['PUT', '/models/mlp/1.0/set-default', 'none'],
+  ])('refuses unknown query parameters on %s %s, which takes only TorchServe’s (%s), and changes nothing', async (method, path, allowed) => {
     expect(await manage(`${path}?bogus=1`, method)).toMatchObject({
       status: 400,
-      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: 'unknown query parameter `bogus`; allowed here: none' },
+      body: { errorCode: 'SLUICE_MANAGEMENT_INVALID_ARGUMENT', message: `unknown query parameter \`bogus\`; allowed here: ${allowed}` },
     });
     expect(await manage('/models/mlp')).toMatchObject({ status: 200, body: [{ modelName: 'mlp', modelVersion: '1.0' }] });
   });

@@ -69,9 +69,9 @@ describe('metrics API', () => {
       const text = await (await fetch(`${t.metrics}/metrics?name[]=sluice_instance_utilization_ratio`)).text();
       return (parsePrometheusText(text).get('sluice_instance_utilization_ratio')?.samples ?? []).filter((s) => s.labels['model_name'] === 'iris').map((s) => s.labels['instance'] ?? '');
     };
-    expect((await requestJson(`${t.management}/models/iris?min_worker=3&max_worker=3`, { method: 'PUT' })).status).toBe(200);
+    expect((await requestJson(`${t.management}/models/iris?min_worker=3&max_worker=3&synchronous=true`, { method: 'PUT' })).status).toBe(200);
     expect(await instances()).toHaveLength(3);
-    expect((await requestJson(`${t.management}/models/iris?min_worker=1&max_worker=1`, { method: 'PUT' })).status).toBe(200);
+    expect((await requestJson(`${t.management}/models/iris?min_worker=1&max_worker=1&synchronous=true`, { method: 'PUT' })).status).toBe(200);
     expect(await instances()).toEqual(['iris-1.0-1']);
   });
 

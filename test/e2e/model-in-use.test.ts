@@ -19,7 +19,7 @@ outputs: { y: echo.output }
 `;
 }
 
-/** A TorchServe spec of one model node running `iris-quick`; stored as `quick-spec.yaml`, the workflow takes that name. */
+/** A TorchServe spec of one model node running `iris-quick`'s files as `quick-spec__quick`; stored as `quick-spec.yaml`, the workflow takes that name. */
 const QUICK_SPEC = `models:
   quick:
     url: iris-quick
@@ -102,9 +102,9 @@ describe('unregistering a model a registered workflow calls', () => {
   });
 
   it('refuses unregistering a model a TorchServe spec’s node calls', async () => {
-    expect(await manage('/models/iris-quick', 'DELETE')).toEqual(
+    expect(await manage('/models/quick-spec__quick', 'DELETE')).toEqual(
       inUse(
-        'cannot unregister model `iris-quick`: workflow `quick-spec` uses it and would fail without it; unregister the workflow first (DELETE /workflows/quick-spec), then the model',
+        'cannot unregister model `quick-spec__quick`: workflow `quick-spec` uses it and would fail without it; unregister the workflow first (DELETE /workflows/quick-spec), then the model',
       ),
     );
   });
@@ -120,11 +120,11 @@ describe('unregistering a model a registered workflow calls', () => {
   });
 
   it('lets a model a workflow calls scale to 0 workers', async () => {
-    expect(await manage('/models/solo?min_worker=0', 'PUT')).toMatchObject({
+    expect(await manage('/models/solo?min_worker=0&synchronous=true', 'PUT')).toMatchObject({
       status: 200,
       body: { status: 'Model "solo" version 1 now has min_worker=0, max_worker=1' },
     });
-    expect(await manage('/models/solo?min_worker=1', 'PUT')).toMatchObject({ status: 200 });
+    expect(await manage('/models/solo?min_worker=1&synchronous=true', 'PUT')).toMatchObject({ status: 200 });
   });
 
   it('unregisters a version no workflow names while a workflow calling the model without a version can use another', async () => {

@@ -134,7 +134,7 @@ describe('model sources: S3', () => {
     await uploadDirectory(s3, join(packageRoot(), 'model-store', 'iris'), 'team/spec-model/', ['model.onnx']);
     const answer = await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/torchserve-spec.yaml')}&workflow_name=spec-flow`, { method: 'POST' });
     expect(answer).toMatchObject({ status: 200 });
-    expect(await requestJson(`${t.management}/models/spec-model`)).toMatchObject({ status: 200, body: [{ modelUrl: 's3://models/team/spec-model/' }] });
+    expect(await requestJson(`${t.management}/models/spec-flow__classifier`)).toMatchObject({ status: 200, body: [{ modelUrl: 's3://models/team/spec-model/' }] });
   });
 
   it('loads the S3 sources sluice.yaml lists at start-up', async () => {

@@ -92,7 +92,7 @@ describe('a plugin handler that writes to what every request of its model shares
     ['changes a dimension of an input', 'reshape-input', "Cannot assign to read only property '1' of object '[object Array]'"],
     ['adds an input to its model', 'add-input', 'Cannot add property 1, object is not extensible'],
     ['renames its model', 'rename-model', "Cannot assign to read only property 'name' of object '#<Object>'"],
-    ['replaces the model of its context', 'replace-model', "Cannot assign to read only property 'model' of object '#<Object>'"],
+    ['replaces the model of its context', 'replace-model', 'Cannot set property model of #<PartialHandlerContext> which has only a getter'],
     ['adds a setting to its config', 'set-config', 'Cannot add property extra, object is not extensible'],
   ])('fails its own request, as the plugin\'s failure, when it %s', async (_case, meddle, reason) => {
     expect(await predict('meddled', { do: meddle })).toMatchObject({

@@ -58,13 +58,13 @@ describe('scheduler limits over HTTP', () => {
   });
 
   it('answers 503 with a different code when the model has no workers', async () => {
-    await requestJson(`${t.management}/models/slow?min_worker=0&max_worker=1`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/slow?min_worker=0&max_worker=1&synchronous=true`, { method: 'PUT' });
     expect(await infer()).toMatchObject({
       status: 503,
       body: { errorCode: 'SLUICE_MODEL_NO_WORKERS', error: 'model `slow` version `1` has no workers; scale it up with PUT /models/slow/1?min_worker=1' },
     });
     expect(await requestJson(`${t.inference}/ping`)).toMatchObject({ status: 200 });
-    await requestJson(`${t.management}/models/slow?min_worker=1`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/slow?min_worker=1&synchronous=true`, { method: 'PUT' });
     expect(await infer()).toMatchObject({ status: 200 });
   });
 

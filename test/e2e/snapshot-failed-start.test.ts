@@ -32,7 +32,7 @@ describe('snapshot and a start that fails to listen', () => {
   });
 
   it('still takes the running server management changes', async () => {
-    expect((await requestJson(`${a.management}/models/iris?min_worker=2&max_worker=3`, { method: 'PUT' })).status).toBe(200);
+    expect((await requestJson(`${a.management}/models/iris?min_worker=2&max_worker=3&synchronous=true`, { method: 'PUT' })).status).toBe(200);
     const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { models: unknown[] };
     expect(snapshot.models).toEqual([expect.objectContaining({ name: 'iris', version: '1.0', minWorkers: 2, maxWorkers: 3 })]);
   });

@@ -16,7 +16,7 @@ describe('snapshots across restarts', () => {
     ({ dir, cleanup } = await makeTempDir('sluice-restart-'));
     const first = await startTestServer({ dir, prepare: (store) => copyDemoModels(store) });
     await requestJson(`${first.management}/models?url=iris&model_name=iris-two&initial_workers=2&batch_size=3`, { method: 'POST' });
-    await requestJson(`${first.management}/models/mlp?min_worker=2&max_worker=3`, { method: 'PUT' });
+    await requestJson(`${first.management}/models/mlp?min_worker=2&max_worker=3&synchronous=true`, { method: 'PUT' });
     await requestJson(`${first.management}/models/iris`, { method: 'DELETE' });
     await first.server.stop();
   });

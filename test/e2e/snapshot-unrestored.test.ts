@@ -22,7 +22,7 @@ describe('snapshot entries that fail to load at start-up', () => {
   beforeAll(async () => {
     ({ dir, cleanup } = await makeTempDir('sluice-unrestored-'));
     const first = await startTestServer({ dir, prepare: (store) => copyDemoModels(store) });
-    await requestJson(`${first.management}/models/iris?max_worker=3`, { method: 'PUT' });
+    await requestJson(`${first.management}/models/iris?max_worker=3&synchronous=true`, { method: 'PUT' });
     await first.server.stop();
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describe('snapshot entries that fail to load at start-up', () => {
           version: '1.0',
         }),
       );
-      expect(await requestJson(`${second.management}/models/mlp?min_worker=2`, { method: 'PUT' })).toMatchObject({ status: 200 });
+      expect(await requestJson(`${second.management}/models/mlp?min_worker=2&synchronous=true`, { method: 'PUT' })).toMatchObject({ status: 200 });
       expect((await snapshot()).models).toEqual([
         expect.objectContaining({ name: 'mlp', version: '1.0', minWorkers: 2 }),
         expect.objectContaining({ name: 'iris', version: '1.0', isDefault: true, maxWorkers: 3 }),

@@ -54,7 +54,7 @@ describe('a management change whose snapshot cannot be written', () => {
   afterEach(unblock);
 
   it('scaling answers SLUICE_SNAPSHOT_INVALID and leaves the worker bounds as they were', async () => {
-    expect(await management('/models/iris?min_worker=2&max_worker=3', 'PUT')).toMatchObject(notWritten(file));
+    expect(await management('/models/iris?min_worker=2&max_worker=3&synchronous=true', 'PUT')).toMatchObject(notWritten(file));
     expect(await describeIris()).toEqual([expect.objectContaining({ modelVersion: '1.0', minWorkers: 1, maxWorkers: 1 })]);
   });
 
@@ -90,7 +90,7 @@ describe('a management change whose snapshot cannot be written', () => {
 
   it('writes the snapshot of the unchanged models once the way is clear again', async () => {
     await unblock();
-    expect(await management('/models/iris?min_worker=1', 'PUT')).toMatchObject({ status: 200 });
+    expect(await management('/models/iris?min_worker=1&synchronous=true', 'PUT')).toMatchObject({ status: 200 });
     const snapshot = JSON.parse(await readFile(file, 'utf8')) as { models: readonly { name: string; version: string; minWorkers: number }[] };
     expect(snapshot.models.map((m) => [m.name, m.version, m.minWorkers])).toEqual([
       ['iris', '1.0', 1],

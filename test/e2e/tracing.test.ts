@@ -27,7 +27,7 @@ describe('traces of inference requests', () => {
   beforeAll(async () => {
     t = await startTestServer({ telemetry: recorder.telemetry, runtime });
     // One instance and no autoscaling, so that a held run keeps every later request queued.
-    await requestJson(`${t.management}/models/mlp?min_worker=1&max_worker=1`, { method: 'PUT' });
+    await requestJson(`${t.management}/models/mlp?min_worker=1&max_worker=1&synchronous=true`, { method: 'PUT' });
   });
   afterAll(async () => {
     runtime.release();

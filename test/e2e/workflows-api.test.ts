@@ -233,7 +233,7 @@ describe('the iris-second-opinion workflow after what it uses goes away', () => 
   });
 
   it('describes a node whose model has no workers as not ready, and the workflow with it', async () => {
-    expect(await requestJson(`${t.management}/models/iris?min_worker=0`, { method: 'PUT' })).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/models/iris?min_worker=0&synchronous=true`, { method: 'PUT' })).toMatchObject({ status: 200 });
     expect((await requestJson(`${t.management}/workflows/iris-second-opinion`)).body).toMatchObject([
       {
         ready: false,

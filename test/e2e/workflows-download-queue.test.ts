@@ -46,7 +46,7 @@ describe('a workflow registration that downloads holds up no other management ch
     const registering = manage('/workflows?url=remote-spec', 'POST');
     try {
       await held.untilArrived(1);
-      expect(await withinReason(manage('/models/mlp?min_worker=2', 'PUT'))).toMatchObject({
+      expect(await withinReason(manage('/models/mlp?min_worker=2&synchronous=true', 'PUT'))).toMatchObject({
         status: 200,
         body: { status: 'Model "mlp" version 1.0 now has min_worker=2, max_worker=2' },
       });

@@ -20,7 +20,7 @@ outputs: { label: careful.label }
 `;
 }
 
-/** A TorchServe spec that registers `iris-quick`; stored as `iris-quick.yaml`, the workflow takes that name too. */
+/** A TorchServe spec of `iris-quick`'s files, registered as `iris-quick__quick`; stored as `iris-quick.yaml`, the workflow takes the store model's name. */
 const SELF_NAMED_SPEC = `models:
   quick:
     url: iris-quick
@@ -80,10 +80,10 @@ describe('a model and a workflow cannot share a name', () => {
     expect(await requestJson(`${t.management}/workflows/iris`)).toMatchObject({ status: 404 });
   });
 
-  it('refuses a TorchServe spec named after a model it registers itself, taking that model back', async () => {
-    expect(await post('/workflows?url=iris-quick')).toEqual(conflict(workflowRefusal('iris-quick')));
+  it('registers a TorchServe spec named after the store model it uses: its model is <workflow>__<node>, so the names never clash', async () => {
+    expect(await post('/workflows?url=iris-quick')).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/models/iris-quick__quick`)).toMatchObject({ status: 200, body: [{ modelName: 'iris-quick__quick' }] });
     expect(await requestJson(`${t.management}/models/iris-quick`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
-    expect(await requestJson(`${t.management}/workflows/iris-quick`)).toMatchObject({ status: 404 });
   });
 
   it('refuses a model registered under a workflow’s name with 409, and OIP inference still reaches the workflow', async () => {

@@ -121,16 +121,16 @@ describe('TorchServe workflow specs', () => {
     expect(await register('url=chain')).toMatchObject({ status: 200, body: { status: 'Workflow "chain" version 1 registered' } });
   });
 
-  it('registers the spec’s models that were not registered yet, with the spec’s settings', async () => {
+  it('registers the spec’s models as <workflow>__<model>, with the spec’s settings', async () => {
     await register('url=chain');
-    expect((await requestJson(`${t.management}/models/measure`)).body).toMatchObject([
-      { modelName: 'measure', modelVersion: '1.0', minWorkers: 1, maxWorkers: 1, batchSize: 2, maxBatchDelay: 5, status: 'READY' },
+    expect((await requestJson(`${t.management}/models/chain__measure`)).body).toMatchObject([
+      { modelName: 'chain__measure', modelVersion: '1.0', minWorkers: 1, maxWorkers: 1, batchSize: 2, maxBatchDelay: 5, status: 'READY' },
     ]);
   });
 
   it('feeds the first model’s answer to the second as its body and answers the one leaf’s result as it is', async () => {
     await register('url=chain');
-    const measured = await predict('measure', FLOWER);
+    const measured = await predict('chain__measure', FLOWER);
     expect(await run('chain', FLOWER)).toEqual({ status: 200, headers: expect.any(Headers), body: await predict('iris', measured) });
   });
 
@@ -203,12 +203,13 @@ describe('TorchServe workflow specs', () => {
       status: 400,
       body: { errorCode: 'SLUICE_WORKFLOW_INVALID', message: 'oversized.yaml: `models.batch-size` must be an integer between 1 and 4096, got 5000' },
     });
-    expect(await requestJson(`${t.management}/models/measure-again`)).toMatchObject({ status: 404 });
+    expect(await requestJson(`${t.management}/models/oversized__measure`)).toMatchObject({ status: 404 });
   });
 
   it('takes back the models a refused spec registered and keeps those that were registered before', async () => {
     expect(await register('url=refused')).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_WORKFLOW_INVALID' } });
-    expect(await requestJson(`${t.management}/models/measure-again`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+    expect(await requestJson(`${t.management}/models/refused__measure`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
+    expect(await requestJson(`${t.management}/models/refused__classify`)).toMatchObject({ status: 404, body: { errorCode: 'SLUICE_MODEL_NOT_FOUND' } });
     expect(await requestJson(`${t.management}/models/iris`)).toMatchObject({ status: 200, body: [{ modelName: 'iris', status: 'READY' }] });
     expect(await requestJson(`${t.management}/workflows/refused`)).toMatchObject({ status: 404 });
   });

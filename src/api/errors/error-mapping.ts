@@ -38,6 +38,7 @@ const HTTP_STATUS_BY_CATEGORY: Readonly<Record<ErrorCategory, number>> = {
 /** Codes whose HTTP status is more specific than their category's. */
 const HTTP_STATUS_BY_CODE: Partial<Readonly<Record<ErrorCode, number>>> = {
   SLUICE_REQUEST_TOO_LARGE: 413,
+  SLUICE_MULTIPART_PART_TOO_LARGE: 413,
   // Not 429 (the category's): it is no rate limit, and retrying would not help; the request must change.
   SLUICE_RESPONSE_TOO_LARGE: 400,
   SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE: 415,

@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import type { PartialSink } from '../../partials/partial-sink.js';
 import type { RequestBudget } from '../../budget/request-budget.js';
 
 /**
@@ -25,4 +26,9 @@ export interface OperationContext {
    * share a batch, instead of the first ones each running alone while the rest wait for them.
    */
   readonly gather?: boolean;
+  /**
+   * Where intermediate answers go when the transport streams them: a handler's `sendPartial`, a
+   * workflow's progress. Absent where the transport answers once.
+   */
+  readonly partials?: PartialSink | undefined;
 }

@@ -1,17 +1,43 @@
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { HandlerRequest } from '../../sdk/handler/handler.js';
 import type { EnvelopeRequest, EnvelopeResponse } from '../../sdk/envelope/envelope.js';
 import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
-import type { WorkflowProgress } from '../../workflow/index.js';
+import type { WorkflowNodeProgress, WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
 import { chooseEnvelope } from '../bodies/envelope-choice.js';
 import { workflowAnswerOf, workflowInputsFromBody } from '../workflow-calls/workflow-body.js';
 import { workflowValueToJson } from '../workflow-calls/workflow-json.js';
 import type { OperationContext } from './operation-context.js';
 
+/**
+ * A body that holds several requests of the handler, as TorchServe reads a `multipart/form-data` body:
+ * each `data` (or `body`) part a request of its own, the other fields its parameters.
+ */
+export interface FormRequests {
+  readonly kind: 'form';
+  /** One per `data` or `body` part, in the body's order. */
+  readonly requests: readonly HandlerRequest[];
+  /** Every part by name, as a workflow takes them for its inputs (text fields as text, files as bytes). */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** What a codec reads a prediction body as: one request of the handler, or a form of several. */
+export type PredictionBody = HandlerRequest | FormRequests;
+
+function isForm(body: PredictionBody): body is FormRequests {
+  return (body as Partial<FormRequests>).kind === 'form';
+}
+
+/** What the list of a form's requests is called in errors (`data[1]: …`). */
+const FORM_LIST = 'data';
+
 /** How one transport carries a TorchServe prediction body (an HTTP body with its media type, gRPC's `input` map). */
 export interface PredictionsCodec<Input> {
-  /** The body as a handler (or a workflow's inputs) sees it: JSON parsed, bytes as they are. */
-  handlerRequest(input: Input): HandlerRequest;
+  /**
+   * The body as a handler (or a workflow's inputs) sees it: JSON parsed, bytes as they are; a form
+   * (`multipart/form-data`) is read once the model is known, so it may be read asynchronously.
+   */
+  handlerRequest(input: Input): PredictionBody | Promise<PredictionBody>;
   /** The body as an envelope decodes it. */
   envelopeRequest(input: Input): EnvelopeRequest;
 }
@@ -30,12 +56,39 @@ export interface JsonProgress {
   readonly outputs: unknown;
 }
 
+/** One settled node of a workflow, its outputs as JSON: what a streaming transport sends when asked for every node. */
+export interface JsonNodeProgress {
+  readonly node: string;
+  readonly status: WorkflowNodeProgress['status'];
+  readonly outputs?: unknown;
+}
+
 /** How a workflow run of a prediction is asked for and watched. */
 export interface WorkflowPredictionOptions {
   /** Answer `{outputs, debug}` with per-node timings and the skipped nodes. */
   readonly debug?: boolean;
   /** Told of each finished `forEach` call while the run goes on. */
   readonly progress?: (progress: JsonProgress) => void;
+  /** Told of each node as it settles (ok, fallback, skipped) while the run goes on. */
+  readonly nodeProgress?: (progress: JsonNodeProgress) => void;
+}
+
+/** The refusal of a form with no `data` or `body` part for a model, naming the parts it has. */
+function noDataPart(form: FormRequests): SluiceError {
+  const names = Object.keys(form.fields);
+  return new SluiceError(
+    'SLUICE_MULTIPART_INVALID',
+    `the multipart/form-data body has no part named data or body${names.length > 0 ? ` (its parts: ${names.join(', ')})` : ''}; send the input as -F data=@file`,
+  );
+}
+
+/**
+ * A form as a workflow's body: a form of one `data` (or `body`) part and nothing else is that part's body
+ * (an image sent with `-F data=@page.png` as if sent alone); any other form an object of its parts by name.
+ */
+function formWorkflowBody(form: FormRequests): unknown {
+  const [only] = form.requests;
+  return only !== undefined && form.requests.length === 1 && Object.keys(form.fields).length === 1 ? only.body : form.fields;
 }
 
 /**
@@ -70,9 +123,15 @@ export class PredictionsOperation {
     // Read here, once the model and envelope are known to be good, and before the body is read: a bad
     // knob is refused at the step it always was.
     const budget = context.budget;
-    const { gather, api, requestId, traceContext } = context;
+    const { gather, api, requestId, traceContext, partials } = context;
     if (chosen === undefined) {
-      const answer = await this.core.inference.predict({ model, version, budget, gather, api, requestId, traceContext, request: codec.handlerRequest(input) });
+      const body = await codec.handlerRequest(input);
+      const knobs = { model, version, budget, gather, api, requestId, traceContext };
+      // A form of one data part answers as that part sent alone; of several, a list in the parts' order.
+      if (isForm(body) && body.requests.length > 1) return { kind: 'answer', value: (await this.core.inference.predictEach({ ...knobs, requests: body.requests, listName: FORM_LIST })).result };
+      const request = isForm(body) ? body.requests[0] : body;
+      if (request === undefined) throw noDataPart(body as FormRequests);
+      const answer = await this.core.inference.predict({ ...knobs, request, ...(partials !== undefined ? { partials } : {}) });
       return { kind: 'answer', value: answer.result };
     }
     const answer = await this.core.inference.predictEnveloped({ model, version, budget, gather, api, requestId, traceContext, envelope: chosen, body: codec.envelopeRequest(input) });
@@ -86,7 +145,8 @@ export class PredictionsOperation {
    */
   async runWorkflow<Input>(name: string, input: Input, codec: PredictionsCodec<Input>, context: OperationContext, options: WorkflowPredictionOptions = {}): Promise<unknown> {
     const workflow = this.core.workflows.get(name);
-    const inputs = workflowInputsFromBody(codec.handlerRequest(input).body, workflow.plan.workflow);
+    const body = await codec.handlerRequest(input);
+    const inputs = workflowInputsFromBody(isForm(body) ? formWorkflowBody(body) : body.body, workflow.plan.workflow);
     const { progress } = options;
     const debug = options.debug === true;
     const onProgress =
@@ -94,8 +154,15 @@ export class PredictionsOperation {
       ((step: WorkflowProgress): void => {
         progress({ ...step, outputs: workflowValueToJson(step.outputs) });
       });
+    const { nodeProgress } = options;
+    const onNodeProgress =
+      nodeProgress &&
+      ((step: WorkflowNodeProgress): void => {
+        nodeProgress(step.outputs === undefined ? { node: step.node, status: step.status } : { ...step, outputs: workflowValueToJson(step.outputs) });
+      });
     const { result } = await this.core.workflowService.run(name, inputs, {
       debug,
+      ...(onNodeProgress ? { onNodeProgress } : {}),
       budget: context.budget,
       ...(onProgress ? { onProgress } : {}),
       ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),

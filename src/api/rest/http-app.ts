@@ -78,6 +78,8 @@ export interface HttpAppOptions {
   readonly observe?: RequestObserverOptions;
   /** A lane that answers some requests before Fastify sees them (see `request-lane.ts`). */
   readonly lane?: (context: LaneContext) => RequestLane;
+  /** Routes a path with a trailing slash (`DELETE /models/x/`) as the path without it, as TorchServe does. */
+  readonly ignoreTrailingSlash?: boolean;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     requestTimeout,
     bodyLimit: options.maxRequestSizeBytes,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH, ignoreTrailingSlash: options.ignoreTrailingSlash === true },
     // Called only once the port listens, when `observeUnrouted` (below) exists.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       observeUnrouted(request, reply);

@@ -4,7 +4,7 @@ import type { Logger } from '../../sdk/logging/logger.js';
 import { packageRoot } from '../../package-files/package-root.js';
 import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { SluiceConfig } from '../../config/index.js';
-import { loadManifest, scanModelStore, type ModelManifest } from '../../model-store/index.js';
+import { loadManifest, loadModelDirectory, scanModelStore, type ModelManifest } from '../../model-store/index.js';
 import { loadPlugins } from '../../plugins/loader/plugin-loader.js';
 import type { ModelDescription } from '../../sdk/index.js';
 import { OnnxRuntime } from '../../runtime/onnx/index.js';
@@ -75,7 +75,8 @@ export class StoreCatalogSource {
       if (selected !== undefined && !selected.has(entry.storeName)) continue;
       if (entry.source === 'archive') continue;
       try {
-        manifests.push(await loadManifest(entry.path, { workers: config.defaultWorkers }));
+        const defaults = { workers: config.defaultWorkers };
+        manifests.push(await (entry.source === 'model-file' ? loadModelDirectory(entry.path, entry.storeName, defaults) : loadManifest(entry.path, defaults)));
       } catch (error) {
         this.warnings.push(`model-store entry ${entry.storeName} is left out: ${reasonOf(error)}`);
       }

@@ -78,6 +78,14 @@ export interface ArchiveContent {
   readonly check: (workDir: string, manifest: ArchiveManifest, archive: string) => Promise<void>;
 }
 
+/**
+ * `<store>/.extracted`, created when missing and checked to be a real directory: where converted TorchServe
+ * archives are unpacked too.
+ */
+export function modelExtractedRoot(storeDir: string): Promise<string> {
+  return prepareExtractedRoot(resolve(storeDir), { kind: 'model', rootDir: storeDir, rootLabel: 'the model store', rootKey: 'modelStore', check: () => Promise.resolve() });
+}
+
 /** Where each kind of archive is registered, for messages about an archive given to the wrong API. */
 const REGISTER_AT: Record<ArchiveKind, string> = { model: 'POST /models', workflow: 'POST /workflows' };
 

@@ -13,6 +13,8 @@ export interface SnapshotModel {
    */
   readonly storePath?: string;
   readonly isDefault: boolean;
+  /** The handler the registration chose instead of the manifest's. */
+  readonly handler?: string;
   readonly minWorkers: number;
   readonly maxWorkers: number;
   readonly batchSize: number;

@@ -2,8 +2,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SluiceError } from '../../sdk/errors/index.js';
 import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
+import { MODEL_FILE_NAME } from '../manifest/model-directory.js';
 import { MANIFEST_FILE_NAME } from '../manifest/model-manifest.js';
-import { ARCHIVE_EXTENSION, type StoreEntry } from './store-entry.js';
+import { ARCHIVE_EXTENSION, MAR_FILE_EXTENSION, type StoreEntry } from './store-entry.js';
 
 type Kind = 'directory' | 'file' | 'other' | 'missing' | 'unreadable';
 
@@ -56,9 +57,13 @@ async function entriesUnder(storeDir: string, name: string): Promise<StoreEntry[
   if (kind === 'file' && name.endsWith(ARCHIVE_EXTENSION) && name.length > ARCHIVE_EXTENSION.length) {
     return [{ source: 'archive', path, storeName: name }];
   }
+  if (kind === 'file' && name.endsWith(MAR_FILE_EXTENSION) && name.length > MAR_FILE_EXTENSION.length) {
+    return [{ source: 'mar', path, storeName: name }];
+  }
   if (kind === 'unreadable') return [{ source: 'directory', path, storeName: name }];
   if (kind !== 'directory') return [];
   if (await hasManifest(path)) return [{ source: 'directory', path, storeName: name }];
+  if ((await kindOf(join(path, MODEL_FILE_NAME))) === 'file') return [{ source: 'model-file', path, storeName: name }];
   const subs = await listedNames(path);
   // A directory that may not be listed is listed itself, so that loading it says why.
   if (subs === undefined) return [{ source: 'directory', path, storeName: name }];
@@ -75,8 +80,9 @@ async function entriesUnder(storeDir: string, name: string): Promise<StoreEntry[
 
 /**
  * Lists every model version in the store, sorted by store name then path: directories holding a
- * `model.yaml`, version directories one level below (`iris/1.0/model.yaml`), and `*.sluice`
- * archives. Names starting with `.` (such as `.extracted`, where archives are unpacked) are
+ * `model.yaml`, directories holding `model.onnx` and no `model.yaml` (served under the directory's
+ * name with a made manifest), version directories one level below (`iris/1.0/model.yaml`), `*.sluice`
+ * archives and TorchServe `*.mar` archives. Names starting with `.` (such as `.extracted`, where archives are unpacked) are
  * skipped. Only looks at file names; manifests are not validated here. An entry this process may not
  * look at is listed as a model directory, so that loading it fails saying what cannot be read; a store
  * that cannot be read at all is `SLUICE_CONFIG_INVALID`.

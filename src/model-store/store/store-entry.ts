@@ -1,5 +1,9 @@
-/** Where a model version in the store comes from: an unpacked directory or a `.sluice` archive. */
-export type StoreEntrySource = 'directory' | 'archive';
+/**
+ * Where a model version in the store comes from: an unpacked directory (with `model.yaml`), a directory
+ * holding only `model.onnx` (its manifest made by `loadModelDirectory`), a `.sluice` archive or a
+ * TorchServe `.mar`.
+ */
+export type StoreEntrySource = 'directory' | 'model-file' | 'archive' | 'mar';
 
 /** One model version found in the model store. */
 export interface StoreEntry {
@@ -15,3 +19,6 @@ export interface StoreEntry {
 
 /** File name extension of Sluice model archives. */
 export const ARCHIVE_EXTENSION = '.sluice';
+
+/** File name extension of TorchServe model archives, converted when registered. */
+export const MAR_FILE_EXTENSION = '.mar';

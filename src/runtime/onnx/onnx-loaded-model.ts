@@ -53,8 +53,14 @@ export class OnnxLoadedModel implements LoadedModel {
     if (session === undefined) throw sessionReleased(this.modelPath);
     const names = outputNames ?? this.outputs.map((output) => output.name);
     this.inFlight += 1;
+    // One async layer over ORT's own run, not two: every layer is another promise and another turn of
+    // the microtask queue for every request.
     try {
-      return await this.execute(session, inputs, names);
+      const feeds = Object.fromEntries(inputs.map((tensor) => [tensor.name, sluiceTensorToOrt(tensor)]));
+      const results = await session.run(feeds, names);
+      return names.map((name) => ortTensorToSluice(name, results[name] as OrtTensor));
+    } catch (error) {
+      throw this.runFailure(error);
     } finally {
       this.inFlight -= 1;
       if (this.inFlight === 0) for (const idle of this.whenIdle.splice(0)) idle();
@@ -83,24 +89,15 @@ export class OnnxLoadedModel implements LoadedModel {
     this.afterRelease.push(released);
   }
 
-  private async execute(
-    session: InferenceSession,
-    inputs: readonly Tensor[],
-    names: readonly string[],
-  ): Promise<Tensor[]> {
-    try {
-      const feeds = Object.fromEntries(inputs.map((tensor) => [tensor.name, sluiceTensorToOrt(tensor)]));
-      const results = await session.run(feeds, names);
-      return names.map((name) => ortTensorToSluice(name, results[name] as OrtTensor));
-    } catch (error) {
-      if (isSluiceError(error)) throw error;
-      const reason = reasonOf(error);
-      throw new SluiceError(
-        'SLUICE_INFERENCE_FAILED',
-        `ONNX Runtime failed to run ${runModelFile(this.modelPath)}: ${reason}`,
-        { modelPath: this.modelPath, reason },
-        { cause: error },
-      );
-    }
+  /** What a failed run throws: a Sluice error as it is, anything else as ORT's reason. */
+  private runFailure(error: unknown): SluiceError {
+    if (isSluiceError(error)) return error;
+    const reason = reasonOf(error);
+    return new SluiceError(
+      'SLUICE_INFERENCE_FAILED',
+      `ONNX Runtime failed to run ${runModelFile(this.modelPath)}: ${reason}`,
+      { modelPath: this.modelPath, reason },
+      { cause: error },
+    );
   }
 }

@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   SLUICE_RESPONSE_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'ResponseTooLargeException' },
   SLUICE_REQUEST_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
   SLUICE_REQUEST_BINARY_HEADER_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_CLIENT_GONE: { category: 'UNAVAILABLE', type: 'ServiceUnavailableException' },
+  SLUICE_MULTIPART_INVALID: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_MULTIPART_TOO_MANY_PARTS: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_MULTIPART_PART_TOO_LARGE: { category: 'RESOURCE_EXHAUSTED', type: 'RequestTooLargeException' },
   SLUICE_ROUTE_NOT_FOUND: { category: 'NOT_FOUND', type: 'ResourceNotFoundException' },
   SLUICE_METHOD_NOT_ALLOWED: { category: 'INVALID_ARGUMENT', type: 'MethodNotAllowedException' },
   // Tensors: a request's inputs do not fit the model.
@@ -45,6 +49,7 @@ export const ERROR_CODES = {
   SLUICE_ARCHIVE_INVALID: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_ARCHIVE_UNSAFE_PATH: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_ARCHIVE_ENTRY_TOO_LARGE: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
+  SLUICE_MAR_UNSUPPORTED: { category: 'INVALID_ARGUMENT', type: 'InvalidModelException' },
   SLUICE_SNAPSHOT_INVALID: { category: 'INTERNAL', type: 'InternalServerException' },
   // Management API arguments.
   SLUICE_MANAGEMENT_INVALID_ARGUMENT: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },

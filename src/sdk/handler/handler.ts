@@ -16,6 +16,14 @@ export interface HandlerRequest {
    * entry per input (`decodeJsonInstance`); a handler of images or texts reads it as any other body.
    */
   readonly instance?: boolean;
+  /**
+   * The other fields of a `multipart/form-data` body whose `data` (or `body`) part this request is, by
+   * name: text fields as text, file parts as bytes (TorchServe hands a form's fields to the handler with
+   * each request). Absent for any other body.
+   */
+  readonly parameters?: Readonly<Record<string, string | Uint8Array>>;
+  /** The file name the client gave the form part this request is (`kitten.jpg` of `-F data=@kitten.jpg`). */
+  readonly filename?: string;
 }
 
 /** The narrow world a handler works in: never the server's internals. */
@@ -32,11 +40,24 @@ export interface HandlerContext {
   readonly tracer: Tracer;
   /**
    * Aborted when the model version is unloaded (its queued requests are refused then): long work may stop
-   * early. A client going away does not abort it; its request is dropped before it runs.
+   * early. A client going away does not abort it (its request is dropped before it runs), except on a
+   * request that streams ({@link sendPartial}): there it aborts when the client leaves.
    */
   readonly signal: AbortSignal;
   /** The handler's own settings from the model manifest. */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * Sends an intermediate answer to the client before the final one (what `postprocess` returns), as
+   * TorchServe's `send_intermediate_predict_response` does: over HTTP a chunk of a chunked answer (an
+   * event with `Accept: text/event-stream`), over gRPC a message of `StreamPredictions`,
+   * `StreamPredictions2` or `ModelStreamInfer`. The answer is encoded as the final one is (JSON, text or
+   * bytes). Await it before producing the next: it resolves once the transport can take more, so a slow
+   * client slows the handler instead of filling memory. It rejects with `SLUICE_CLIENT_GONE` once the
+   * client has gone, and `signal` then aborts: stop producing. Where the request cannot stream (KServe
+   * v1, OIP, a unary gRPC call, one of several parts of a form) it sends nothing and resolves at once.
+   * On a worker thread the answer crosses to the main thread by structured clone.
+   */
+  sendPartial(answer: unknown): Promise<void>;
 }
 
 /** What preprocessing made of one request. */

@@ -50,6 +50,10 @@ export class BoundedHandlerContext implements HandlerContext {
   get config(): HandlerContext['config'] {
     return this.base.config;
   }
+
+  sendPartial(answer: unknown): Promise<void> {
+    return this.base.sendPartial(answer);
+  }
 }
 
 /** The budget `context`'s call must keep to, when it has one. */

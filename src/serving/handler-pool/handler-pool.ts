@@ -9,9 +9,9 @@ import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRe
 import { checkThreadBodyDepth } from './body-depth.js';
 import { boundsOf, budgetOf } from './bounded-context.js';
 import { handlerThreads, threadsPerModel, type HandlerPoolOptions } from './handler-pool-options.js';
-import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine, ThreadStartNotice } from './handler-task.js';
+import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, ThreadLogLine, ThreadMessage, ThreadPartial, ThreadPartialAck, ThreadStartNotice } from './handler-task.js';
 import { stoppedCall, UNLOAD_GRACE_MS, waitFull, type ThreadCallStop } from './thread-call-errors.js';
-import { fromThreadError } from './thread-error.js';
+import { fromThreadError, toThreadError } from './thread-error.js';
 import { ShareLeft, ThreadShare } from './thread-share.js';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
@@ -20,15 +20,36 @@ function writeLine(logger: Logger, line: ThreadLogLine): void {
   logger[line.level](line.message, line.fields);
 }
 
-function isStartNotice(message: ThreadLogLine | ThreadStartNotice): message is ThreadStartNotice {
+function isStartNotice(message: ThreadMessage): message is ThreadStartNotice {
   return 'started' in message;
 }
 
-/** Log lines posted before the answer may still wait on the port when the answer arrives. */
-function drainLines(port: MessagePort, logger: Logger): void {
+function isPartial(message: ThreadMessage): message is ThreadPartial {
+  return 'partial' in message;
+}
+
+/**
+ * Hands an intermediate answer from the thread to the request's context, and tells the thread when the
+ * transport has taken it (or could not: the client left), so that the handler waits as it would on the
+ * event loop.
+ */
+function relayPartial(port: MessagePort, message: ThreadPartial, context: HandlerContext): void {
+  context.sendPartial(message.partial).then(
+    () => {
+      port.postMessage({ ack: message.seq } satisfies ThreadPartialAck);
+    },
+    (error: unknown) => {
+      port.postMessage({ ack: message.seq, error: toThreadError(error) } satisfies ThreadPartialAck);
+    },
+  );
+}
+
+/** Log lines (and partials not waited for) posted before the answer may still wait on the port when the answer arrives. */
+function drainLines(port: MessagePort, context: HandlerContext): void {
   for (let entry = receiveMessageOnPort(port); entry !== undefined; entry = receiveMessageOnPort(port)) {
-    const message = entry.message as ThreadLogLine | ThreadStartNotice;
-    if (!isStartNotice(message)) writeLine(logger, message);
+    const message = entry.message as ThreadMessage;
+    if (isPartial(message)) void context.sendPartial(message.partial).catch(() => undefined);
+    else if (!isStartNotice(message)) writeLine(context.logger, message);
   }
 }
 
@@ -102,8 +123,9 @@ export class HandlerPool {
     // Posted: handed to piscina, on a thread or next in its queue. Running: a thread has started it.
     let posted = false;
     let running = false;
-    port1.on('message', (message: ThreadLogLine | ThreadStartNotice) => {
+    port1.on('message', (message: ThreadMessage) => {
       if (isStartNotice(message)) running = true;
+      else if (isPartial(message)) relayPartial(port1, message, context);
       else writeLine(context.logger, message);
     });
     const started = performance.now();
@@ -178,7 +200,7 @@ export class HandlerPool {
       for (const timer of timers) clearTimeout(timer);
       context.signal.removeEventListener('abort', unload);
       clientSignal?.removeEventListener('abort', clientLeft);
-      drainLines(port1, context.logger);
+      drainLines(port1, context);
       port1.close();
       this.inFlight.ended();
     }

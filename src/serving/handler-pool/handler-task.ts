@@ -51,6 +51,25 @@ export interface ThreadAbortNotice {
   readonly abort: true;
 }
 
+/** An intermediate answer the handler sent (`context.sendPartial`) from the worker thread. */
+export interface ThreadPartial {
+  readonly partial: unknown;
+  /** Its number within the call, which the main thread's {@link ThreadPartialAck} names. */
+  readonly seq: number;
+}
+
+/** Sent from the main thread once the transport has taken partial `ack` (or failed to: the client left). */
+export interface ThreadPartialAck {
+  readonly ack: number;
+  readonly error?: ThreadError;
+}
+
+/** What the worker thread posts on a call's port. */
+export type ThreadMessage = ThreadLogLine | ThreadStartNotice | ThreadPartial;
+
+/** What the main thread posts on a call's port. */
+export type MainMessage = ThreadAbortNotice | ThreadPartialAck;
+
 /** Sent from the worker thread when it starts the task: from then on the call runs, and is no longer waiting. */
 export interface ThreadStartNotice {
   readonly started: true;

@@ -7,6 +7,7 @@ import { nowHrTime } from './hr-now.js';
 import type { LocalHistogram } from './local-histograms.js';
 import { metricsNamed } from './prometheus-name-filter.js';
 import type { BatchObservation, InferenceObservation, InstanceUtilization, ServingMetrics, VersionLoad, WorkflowNodeObservation } from './serving-metrics.js';
+import { TORCHSERVE_HOST_COUNTERS, TorchServeHostMetrics } from './torchserve-host-metrics.js';
 
 /** Content type of the `/metrics` page (Prometheus text exposition format 0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -18,10 +19,13 @@ const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
- * TorchServe's two cumulative-latency counters predate Prometheus's `_total` rule, which the exporter
- * applies to every counter; dashboards know them without it.
+ * TorchServe's two cumulative-latency counters and its answer counters predate Prometheus's `_total`
+ * rule, which the exporter applies to every counter; dashboards know them without it.
  */
-const TORCHSERVE_COUNTER_NAMES = /^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queue)_latency_microseconds)_total\b/gm;
+const TORCHSERVE_COUNTER_NAMES = new RegExp(
+  `^(# (?:HELP|TYPE|UNIT) )?(ts_(?:inference|queue)_latency_microseconds|${TORCHSERVE_HOST_COUNTERS.join('|')})_total\\b`,
+  'gm',
+);
 
 /** One model version's running totals of the per-request counters, and its series of the per-request and per-batch histograms. */
 interface RequestTotals {
@@ -59,9 +63,19 @@ export class PrometheusServingMetrics implements ServingMetrics {
   private readonly compute: LocalHistogram;
   private readonly nodeLatency: LocalHistogram;
   private utilization: () => readonly InstanceUtilization[] = () => [];
+  private readonly torchserve: TorchServeHostMetrics | undefined;
   private load: () => readonly VersionLoad[] = () => [];
 
-  constructor(private readonly telemetry: Telemetry = new Telemetry()) {
+  /**
+   * `options.torchserveHostMetrics`: also serve TorchServe's frontend and system metrics
+   * ({@link TorchServeHostMetrics}); a server does, and a page that must not change between scrapes
+   * leaves them out.
+   */
+  constructor(
+    private readonly telemetry: Telemetry = new Telemetry(),
+    options: { readonly torchserveHostMetrics?: boolean } = {},
+  ) {
+    this.torchserve = options.torchserveHostMetrics === true ? new TorchServeHostMetrics(telemetry, () => this.utilization()) : undefined;
     const m = telemetry.meter;
     const seconds = (name: string, description: string): LocalHistogram =>
       telemetry.histograms.define({ name, description, unit: 's', boundaries: LATENCY_BUCKETS_S });
@@ -124,6 +138,7 @@ export class PrometheusServingMetrics implements ServingMetrics {
 
   inferenceCompleted(o: InferenceObservation): void {
     const totals = this.totals.get(o.model)?.get(o.version);
+    if (totals !== undefined) this.torchserve?.requestServed(o.latencyUs, o.queueUs);
     // A request that ended as its version was unregistered: the version's series are gone with it.
     if (totals === undefined) return;
     totals.requests += 1;
@@ -173,7 +188,12 @@ export class PrometheusServingMetrics implements ServingMetrics {
     this.errors.add(1, { code, transport });
   }
 
+  httpAnswered(status: number): void {
+    this.torchserve?.httpAnswered(status);
+  }
+
   async scrape(names?: ReadonlySet<string>): Promise<{ contentType: string; body: string }> {
+    await this.torchserve?.refreshGpus();
     const text = (await this.telemetry.prometheusText()).replace(TORCHSERVE_COUNTER_NAMES, '$1$2');
     const page = text.endsWith('\n') ? text : `${text}\n`;
     return { contentType: PROMETHEUS_CONTENT_TYPE, body: names === undefined ? page : metricsNamed(page, names) };

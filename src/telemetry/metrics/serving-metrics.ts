@@ -40,6 +40,10 @@ export interface InstanceUtilization {
   readonly instance: string;
   /** Busy fraction over the last look (0..1). */
   readonly utilization: number;
+  /** Where it runs (`cpu`, `cuda:0`, `webgpu`); undefined while it starts. */
+  readonly device?: string;
+  /** Milliseconds from its start to its first readiness; undefined while it starts. */
+  readonly loadMs?: number;
 }
 
 /** How loaded one model version is now, read at scrape time. */
@@ -72,6 +76,8 @@ export interface ServingMetrics {
   workflowNodeCompleted(observation: WorkflowNodeObservation): void;
   /** Counts one error answer by its Sluice error code and the transport that sent it (`http`, `grpc`). */
   errorAnswered(code: string, transport: string): void;
+  /** Counts one HTTP answer by its status (TorchServe's `Requests2XX`, `Requests4XX`, `Requests5XX`). */
+  httpAnswered(status: number): void;
   /** Tells where instance utilisation is read from at scrape time. */
   watchUtilization(source: () => readonly InstanceUtilization[]): void;
   /** Tells where each version's queue length and requests in flight are read from at scrape time. */

@@ -64,6 +64,19 @@ export interface WorkflowProgress {
  */
 export type ProgressConsumer = (progress: WorkflowProgress) => unknown;
 
+/** One node of a run that settled without failing it: what a streaming API sends when asked for every node. */
+export interface WorkflowNodeProgress {
+  /** The node. */
+  readonly node: string;
+  /** `ok`, `fallback` (it failed and its `onError` fallback stands in), or `skipped`. */
+  readonly status: 'ok' | 'fallback' | 'skipped';
+  /** Its outputs by name (the fallback's for `fallback`); absent when it was skipped. */
+  readonly outputs?: Readonly<Record<string, WorkflowValue>>;
+}
+
+/** Told of each node of a run as it settles; detached when it fails, as a {@link ProgressConsumer} is. */
+export type NodeProgressConsumer = (progress: WorkflowNodeProgress) => unknown;
+
 /** How one run is bounded and observed. */
 export interface ExecuteOptions {
   /**
@@ -91,6 +104,12 @@ export interface ExecuteOptions {
    * fails is detached, and the run goes on ({@link ProgressConsumer}).
    */
   readonly onProgress?: ProgressConsumer;
+  /**
+   * Told of every node of the run as it settles (ok, fallback or skipped; a node that fails the run ends
+   * it instead), in the order they settle, while the run goes on; not of the nodes inside sub-workflows.
+   * Detached when it fails, as {@link onProgress} is.
+   */
+  readonly onNodeProgress?: NodeProgressConsumer;
 }
 
 /** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */

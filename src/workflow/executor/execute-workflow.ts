@@ -3,7 +3,7 @@ import { RequestBudget, signalCancellation } from '../../budget/request-budget.j
 import type { WorkflowValue } from '../../sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
-import type { ExecuteOptions, ProgressConsumer, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';
+import type { ExecuteOptions, NodeProgressConsumer, ProgressConsumer, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';
 import { checkRequestInputs } from './request-inputs.js';
 import { runDeadline } from './run-deadline.js';
 import { RunTrace } from './run-trace.js';
@@ -23,6 +23,7 @@ interface RunOptions {
   /** The request's trace context, or the node's that runs this run as a sub-workflow. */
   readonly traceContext: Context | undefined;
   readonly onProgress: ProgressConsumer | undefined;
+  readonly onNodeProgress: NodeProgressConsumer | undefined;
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -43,6 +44,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
         depth: options.depth + 1,
         traceContext: parent,
         onProgress: undefined,
+        onNodeProgress: undefined,
       });
       if (result.debug !== undefined) trace.subWorkflow(node, result.debug);
       return result.outputs;
@@ -58,6 +60,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     deadline: runDeadline(plan.workflow.responseTimeoutMs, options.defaultResponseTimeoutMs, options.budget),
     observation,
     onProgress: options.onProgress,
+    onNodeProgress: options.onNodeProgress,
   });
   let outputs;
   try {
@@ -97,5 +100,6 @@ export function executeWorkflow(
     observer: options.observer,
     traceContext: options.traceContext,
     onProgress: options.onProgress,
+    onNodeProgress: options.onNodeProgress,
   });
 }

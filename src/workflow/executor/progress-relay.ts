@@ -1,5 +1,4 @@
 import type { Logger } from '../../sdk/logging/logger.js';
-import type { ProgressConsumer, WorkflowProgress } from './execute-options.js';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -15,19 +14,19 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * progress is a courtesy to the client and never fails the run. A client that went away cancels the run
  * through the run's signal, not through this.
  */
-export class ProgressRelay {
-  private consumer: ProgressConsumer | undefined;
+export class ProgressRelay<Progress extends { readonly node: string }> {
+  private consumer: ((progress: Progress) => unknown) | undefined;
 
   constructor(
-    consumer: ProgressConsumer | undefined,
+    consumer: ((progress: Progress) => unknown) | undefined,
     private readonly workflow: string,
     private readonly logger: Logger,
   ) {
     this.consumer = consumer;
   }
 
-  /** Tells the consumer of one finished `forEach` call, unless it has failed before. */
-  report(progress: WorkflowProgress): void {
+  /** Tells the consumer of one step (a finished `forEach` call, a settled node), unless it has failed before. */
+  report(progress: Progress): void {
     const consumer = this.consumer;
     if (consumer === undefined) return;
     try {

@@ -4,7 +4,7 @@ import { skippedByUpstream } from '../graph/skip-propagation.js';
 import { describeValue } from '../values/describe-value.js';
 import type { CallContext } from './call-target.js';
 import { evaluateCondition } from './condition-context.js';
-import type { ObservedNodeStatus, ProgressConsumer, WorkflowClock, WorkflowNodeObservation, WorkflowRunObservation } from './execute-options.js';
+import type { NodeProgressConsumer, ObservedNodeStatus, ProgressConsumer, WorkflowNodeProgress, WorkflowProgress, WorkflowClock, WorkflowNodeObservation, WorkflowRunObservation } from './execute-options.js';
 import { nodeFailure } from './node-failure.js';
 import { ProgressRelay } from './progress-relay.js';
 import { resolveBinding, type BindingScope, type NodeOutcome } from './resolve-binding.js';
@@ -31,6 +31,7 @@ export interface RunSetup {
   /** Tracing and metrics of the run, when the server observes runs. */
   readonly observation?: WorkflowRunObservation | undefined;
   readonly onProgress?: ProgressConsumer | undefined;
+  readonly onNodeProgress?: NodeProgressConsumer | undefined;
 }
 
 const PENDING: NodeOutcome = { status: 'pending' };
@@ -56,7 +57,8 @@ export class WorkflowRun {
   private knownOutputs = 0;
   private readonly scope: BindingScope;
   private readonly observed = new Map<string, WorkflowNodeObservation>();
-  private readonly progress: ProgressRelay;
+  private readonly progress: ProgressRelay<WorkflowProgress>;
+  private readonly nodeProgress: ProgressRelay<WorkflowNodeProgress>;
 
   constructor(private readonly setup: RunSetup) {
     // Every node running listens to it: parallel branches are expected, not a leak to warn of.
@@ -64,6 +66,7 @@ export class WorkflowRun {
     this.scope = { request: setup.request, outcome: (id) => this.outcomes.get(id) ?? PENDING };
     this.outputBindings = Object.entries(setup.plan.workflow.outputs);
     this.progress = new ProgressRelay(setup.onProgress, setup.plan.workflow.name, setup.context.services.logger);
+    this.nodeProgress = new ProgressRelay(setup.onNodeProgress, setup.plan.workflow.name, setup.context.services.logger);
   }
 
   /** Runs the plan; resolves with the workflow's outputs (absent ones left out). */
@@ -181,6 +184,7 @@ export class WorkflowRun {
     this.outcomes.set(id, { status: 'done', outputs });
     this.setup.trace.finish(id, status, reason);
     this.observedEnd(id, status, reason, cause);
+    this.nodeProgress.report({ node: id, status, outputs });
     this.release(id);
   }
 
@@ -190,6 +194,7 @@ export class WorkflowRun {
     this.outcomes.set(id, SKIPPED);
     this.setup.trace.finish(id, 'skipped', reason);
     this.observedEnd(id, 'skipped', reason, cause);
+    this.nodeProgress.report({ node: id, status: 'skipped' });
     this.release(id);
   }
 

@@ -4,7 +4,7 @@ import { schemaPattern } from '../../json-schema/index.js';
 import type { Logger } from '../../sdk/logging/logger.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { storeRelativeError } from '../../serving/store-relative-error.js';
-import type { SnapshotWorkflow } from '../../model-store/index.js';
+import { modelNamePattern, type SnapshotWorkflow } from '../../model-store/index.js';
 import { basename } from 'node:path';
 import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import { formatWorkflowProblem, loadWorkflow, type WorkflowCatalog, type WorkflowProblem } from '../index.js';
@@ -12,6 +12,7 @@ import type { InferenceService } from '../../serving/inference-service.js';
 import type { EnsuredModel, ModelManager } from '../../serving/model-manager.js';
 import { convertTorchServeSpec } from './torchserve/torchserve-conversion.js';
 import { torchServeHandlers } from './torchserve/torchserve-handlers.js';
+import { specModelName, specModelUrl } from './torchserve/torchserve-model-url.js';
 import { looksLikeTorchServeSpec, parseSpecYaml, readTorchServeSpec } from './torchserve/torchserve-spec.js';
 import { withLocalHandlers } from './local-handlers-catalog.js';
 import { checkCallersAccept, checkWorkflowNotCalled } from './caller-check.js';
@@ -234,8 +235,12 @@ export class WorkflowManager {
     const added: EnsuredModel[] = [];
     try {
       for (const model of spec.models) {
+        const modelName = specModelName(name, model.node);
+        const badName = nameRuleProblem(`model \`${model.node}\` is registered as <workflow>__<model>, as TorchServe names it, and that name`, modelNamePattern(), modelName);
+        if (badName !== undefined) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: ${badName}; rename the model in the spec, or register the workflow under a shorter workflow_name`);
         const ensured = await this.deps.ensureModels({
-          url: model.url.replace(/\.mar$/, ''),
+          url: await specModelUrl(model.url, this.deps.config.modelStore),
+          name: modelName,
           traceHeaders: request.traceHeaders,
           minWorkers: model.minWorkers,
           maxWorkers: model.maxWorkers,

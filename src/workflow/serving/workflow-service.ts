@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { RequestBudget } from '../../budget/request-budget.js';
 import { loggerWithTrace } from '../../telemetry/logging/trace-log-fields.js';
-import { checkRequestInputs, executeWorkflow, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../index.js';
+import { checkRequestInputs, executeWorkflow, type WorkflowNodeProgress, type WorkflowObserver, type WorkflowProgress, type WorkflowResult, type WorkflowServices } from '../index.js';
 import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 
 /** How one workflow run is bounded and observed. */
@@ -15,6 +15,8 @@ export interface WorkflowRunOptions {
   readonly budget?: RequestBudget;
   /** Told of each finished `forEach` call while the run goes on (streaming APIs). */
   readonly onProgress?: (progress: WorkflowProgress) => void;
+  /** Told of each node as it settles while the run goes on (streaming APIs asked for every node). */
+  readonly onNodeProgress?: (progress: WorkflowNodeProgress) => void;
   /** The request's trace context: the run's spans are its children, and its log lines carry its trace. */
   readonly traceContext?: Context;
 }
@@ -56,6 +58,7 @@ export class WorkflowService {
       ...(this.observer ? { observer: this.observer } : {}),
       ...(trace !== undefined ? { traceContext: trace } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.onNodeProgress ? { onNodeProgress: options.onNodeProgress } : {}),
     });
     return { workflow, result };
   }

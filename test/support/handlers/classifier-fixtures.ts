@@ -18,7 +18,7 @@ export const silentLogger: Logger = {
 
 /** A handler context for `model` with the given settings. */
 export function handlerContext(model: ModelDescription, config: Readonly<Record<string, unknown>> = {}): HandlerContext {
-  return { model, logger: silentLogger, tracer: trace.getTracer('test'), signal: new AbortController().signal, config };
+  return { model, logger: silentLogger, tracer: trace.getTracer('test'), signal: new AbortController().signal, config, sendPartial: () => Promise.resolve() };
 }
 
 /** One of the committed handler test models, loaded into ONNX Runtime, with its description. */

@@ -31,7 +31,7 @@ describe('the graphs of the example workflows', () => {
   });
 
   it('covers every workflow in workflows/', () => {
-    expect(EXAMPLES).toEqual(['iris-second-opinion', 'ocr', 'torchserve-iris']);
+    expect(EXAMPLES).toEqual(['iris-second-opinion', 'ocr', 'ocr-line', 'ocr-stream', 'torchserve-iris']);
   });
 
   it('loads every example without warnings', () => {

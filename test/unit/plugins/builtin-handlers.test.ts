@@ -24,7 +24,7 @@ const iris: ModelDescription = {
 };
 
 function context(model: ModelDescription = iris): HandlerContext {
-  return { model, logger: silent, tracer: trace.getTracer('test'), signal: new AbortController().signal, config: {} };
+  return { model, logger: silent, tracer: trace.getTracer('test'), signal: new AbortController().signal, config: {}, sendPartial: () => Promise.resolve() };
 }
 
 const fp32 = (name: string, shape: number[], values: number[]): Tensor => ({ name, datatype: 'FP32', shape, data: new Float32Array(values) });

@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import type { PartialSink } from '../../../partials/partial-sink.js';
 import type { RequestBudget } from '../../../budget/request-budget.js';
 import type { OperationContext } from '../../operations/operation-context.js';
 import { callBudget, type GrpcCall } from './grpc-call.js';
@@ -17,7 +18,10 @@ class GrpcOperationContext implements OperationContext {
   private made: RequestBudget | undefined;
   private release: (() => void) | undefined;
 
-  constructor(private readonly call: GrpcCall) {
+  constructor(
+    private readonly call: GrpcCall,
+    readonly partials: PartialSink | undefined,
+  ) {
     this.traceContext = callTraceContext(call);
   }
 
@@ -36,9 +40,12 @@ class GrpcOperationContext implements OperationContext {
   }
 }
 
-/** Runs `work` for one request of `call` with its operation context, letting go of the budget's hold on the call once `work` settles. */
-export async function withCallContext<T>(call: GrpcCall, work: (context: OperationContext) => Promise<T>): Promise<T> {
-  const context = new GrpcOperationContext(call);
+/**
+ * Runs `work` for one request of `call` with its operation context, letting go of the budget's hold on the
+ * call once `work` settles; `partials` where the call streams intermediate answers.
+ */
+export async function withCallContext<T>(call: GrpcCall, work: (context: OperationContext) => Promise<T>, partials?: PartialSink): Promise<T> {
+  const context = new GrpcOperationContext(call, partials);
   try {
     return await work(context);
   } finally {

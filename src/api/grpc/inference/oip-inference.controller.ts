@@ -12,7 +12,7 @@ import type { GrpcCall } from '../calls/grpc-call.js';
 import { withCallContext } from '../calls/grpc-operation-context.js';
 import { unexpectedError } from '../../errors/unexpected-error.js';
 import { OIP_GRPC_CODEC } from './oip-grpc-codec.js';
-import { streamErrorAnswer, withinSendLimit } from './oip-stream-answers.js';
+import { emptyFinalAnswer, streamErrorAnswer, wantsEmptyFinal, withinSendLimit } from './oip-stream-answers.js';
 import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
 
 const SERVICE = 'GRPCInferenceService';
@@ -101,7 +101,9 @@ export class OipInferenceController {
    * intermediate response per finished `forEach` call (parameters `sluice_node`, `sluice_index`,
    * `sluice_count`) before its result. A request that fails answers `error_message` (and the Sluice error
    * code in the `sluice_error_code` parameter) without ending the stream; so does one whose answer is over
-   * `grpc.maxSendMessageBytes`.
+   * `grpc.maxSendMessageBytes`. Every answer carries `triton_final_response`, true on a request's last;
+   * a request with `triton_enable_empty_final_response` (as Triton's clients of decoupled models send it)
+   * gets its result with `triton_final_response` false and then an empty answer with it true.
    */
   @GrpcStreamMethod(SERVICE, 'ModelStreamInfer')
   modelStreamInfer(requests: Observable<ModelInferRequest>, _metadata: Metadata, call: GrpcCall): Observable<ModelStreamInferResponse> {
@@ -114,12 +116,14 @@ export class OipInferenceController {
         const message = { error_message: '', infer_response: { ...response, parameters: { ...response.parameters, triton_final_response: { bool_param: final } } } };
         subscriber.next(withinSendLimit(message, request, call, final));
       };
+      const emptyFinal = wantsEmptyFinal(request);
       this.infer(request, call, (partial, progress) => {
         answer(progressResponse(partial, progress), false);
       })
         .then(
           (response) => {
-            answer(response, true);
+            answer(response, !emptyFinal);
+            if (emptyFinal) subscriber.next(emptyFinalAnswer(request, response.model_name, response.model_version));
           },
           (exception: unknown) => {
             const error = unexpectedError(exception);

@@ -34,3 +34,22 @@ export function withinSendLimit(answer: ModelStreamInferResponse, request: Model
     final,
   );
 }
+
+/** The request parameter with which a Triton client asks for an empty final answer after a request's answers. */
+export const EMPTY_FINAL_PARAMETER = 'triton_enable_empty_final_response';
+
+/** Whether `request` asks for an empty final answer ({@link EMPTY_FINAL_PARAMETER}), as Triton's clients of decoupled models do. */
+export function wantsEmptyFinal(request: ModelInferRequest): boolean {
+  return request.parameters[EMPTY_FINAL_PARAMETER]?.bool_param === true;
+}
+
+/**
+ * The empty answer that ends a request's answers for a client that asked for one ({@link wantsEmptyFinal}):
+ * no outputs, `triton_final_response` true, the answered model and version and the request's `id`.
+ */
+export function emptyFinalAnswer(request: ModelInferRequest, model: string, version: string): ModelStreamInferResponse {
+  return {
+    error_message: '',
+    infer_response: { model_name: model, model_version: version, id: request.id, outputs: [], parameters: { triton_final_response: { bool_param: true } } },
+  };
+}

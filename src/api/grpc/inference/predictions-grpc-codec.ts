@@ -8,11 +8,16 @@ export interface PredictionsRequest {
   readonly model_name: string;
   readonly model_version: string;
   readonly input: Readonly<Record<string, Uint8Array>>;
+  /** Set by a client of sequences; echoed in the answers of `StreamPredictions2`. */
+  readonly sequenceId?: string;
 }
 
 /** `PredictionResponse`, as Sluice writes it. */
 export interface PredictionResponse {
   readonly prediction: Uint8Array;
+  readonly sequenceId?: string;
+  /** A request of `StreamPredictions2` that failed: its status, the stream going on. */
+  readonly status?: { readonly code: number; readonly message: string; readonly details: readonly unknown[] };
 }
 
 /** A `PredictionsRequest`'s `input`: the request body, by entry. */

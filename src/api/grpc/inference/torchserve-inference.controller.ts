@@ -1,7 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import { GrpcMethod } from '@nestjs/microservices';
+import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
-import { Observable } from 'rxjs';
+import { Observable, concatMap } from 'rxjs';
+import { grpcStatusOf } from '../../errors/error-mapping.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
+import { GrpcPartialSink } from '../calls/grpc-partial-sink.js';
 import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
@@ -44,33 +47,80 @@ export class TorchServeInferenceController {
 
   /**
    * A prediction as a stream: a workflow sends one message per finished `forEach` call (JSON
-   * `{node, index, count, outputs}`) and then its answer; a model sends its answer.
+   * `{node, index, count, outputs}`) and then its answer; a model sends one message per intermediate
+   * answer of its handler (`sendPartial`), then its answer.
    */
   @GrpcMethod(SERVICE, 'StreamPredictions')
   streamPredictions(request: PredictionsRequest, _metadata: Metadata, call: GrpcCall): Observable<PredictionResponse> {
     return new Observable<PredictionResponse>((subscriber) => {
-      this.predict(request, call, (progress) => {
-        subscriber.next({ prediction: predictionBytes(progress) });
-      }).then(
-        (answer) => {
-          subscriber.next(answer);
-          subscriber.complete();
-        },
-        (error: unknown) => {
-          subscriber.error(error);
-        },
-      );
+      const send = (answer: unknown): void => {
+        subscriber.next({ prediction: predictionBytes(answer) });
+      };
+      const partials = new GrpcPartialSink(call, send);
+      this.predict(request, call, send, partials)
+        .then(
+          (answer) => {
+            subscriber.next(answer);
+            subscriber.complete();
+          },
+          (error: unknown) => {
+            subscriber.error(error);
+          },
+        )
+        .finally(() => {
+          partials.dispose();
+        });
     });
   }
 
-  /** The answer to `request`; `progress` hears a workflow's per-element progress. */
-  private predict(request: PredictionsRequest, call: GrpcCall, progress?: (step: JsonProgress) => void): Promise<PredictionResponse> {
+  /**
+   * TorchServe's bidirectional streaming predictions: the requests of one stream answered in order, each
+   * with its intermediate messages (a handler's partial answers, a workflow's per-element progress) and
+   * then its answer, every message carrying the request's `sequenceId`. A request that fails answers a
+   * message with its `status` (the gRPC code and the Sluice message) and an empty prediction, and the
+   * stream goes on.
+   */
+  @GrpcStreamMethod(SERVICE, 'StreamPredictions2')
+  streamPredictions2(requests: Observable<PredictionsRequest>, _metadata: Metadata, call: GrpcCall): Observable<PredictionResponse> {
+    return requests.pipe(concatMap((request) => this.streamOne(request, call)));
+  }
+
+  private streamOne(request: PredictionsRequest, call: GrpcCall): Observable<PredictionResponse> {
+    const sequence = typeof request.sequenceId === 'string' ? { sequenceId: request.sequenceId } : {};
+    return new Observable<PredictionResponse>((subscriber) => {
+      const send = (answer: unknown): void => {
+        subscriber.next({ prediction: predictionBytes(answer), ...sequence });
+      };
+      const partials = new GrpcPartialSink(call, send);
+      this.predict(request, call, send, partials)
+        .then(
+          (answer) => {
+            subscriber.next({ ...answer, ...sequence });
+          },
+          (exception: unknown) => {
+            const error = unexpectedError(exception);
+            if (error.category === 'INTERNAL') this.core.logger.error('streamed prediction failed', { code: error.code, error: exception });
+            subscriber.next({ prediction: new Uint8Array(0), ...sequence, status: { code: grpcStatusOf(error.category), message: error.message, details: [] } });
+          },
+        )
+        .finally(() => {
+          partials.dispose();
+          subscriber.complete();
+        });
+    });
+  }
+
+  /** The answer to `request`; `progress` hears a workflow's per-element progress, `partials` a handler's. */
+  private predict(request: PredictionsRequest, call: GrpcCall, progress?: (step: JsonProgress) => void, partials?: GrpcPartialSink): Promise<PredictionResponse> {
     const version = request.model_version === '' ? undefined : request.model_version;
     const envelope = metadataText(call.metadata, ENVELOPE_HEADER);
-    return withCallContext(call, async (context) =>
-      predictionResponse(
-        await this.operation.predict(request.model_name, version, envelope, request.input, PREDICTIONS_GRPC_CODEC, context, { ...UNVERSIONED, ...(progress ? { progress } : {}) }),
-      ),
+    return withCallContext(
+      call,
+      async (context) =>
+        predictionResponse(
+          await this.operation.predict(request.model_name, version, envelope, request.input, PREDICTIONS_GRPC_CODEC, context, { ...UNVERSIONED, ...(progress ? { progress } : {}) }),
+        ),
+      partials,
     );
   }
 }

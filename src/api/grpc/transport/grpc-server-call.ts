@@ -250,6 +250,11 @@ export class GrpcServerCall extends EventEmitter {
     return bytes.byteLength;
   }
 
+  /** True while the response stream's buffer is full: a writer should wait for `'drain'`. */
+  get needsDrain(): boolean {
+    return this.#stream.writableNeedDrain;
+  }
+
   /** Sends one message of a streamed response; false when the stream's buffer is full (wait for `'drain'`). */
   write(message: unknown): boolean {
     if (this.#isGone()) return true;

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
 import type { Context } from '@opentelemetry/api';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
 import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
 import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
-import { PredictionsOperation } from '../../operations/predictions-operation.js';
+import { PredictionsOperation, type PredictionAnswer } from '../../operations/predictions-operation.js';
 import { dropUnreadBody, readBody } from '../request-body/body-reader.js';
 import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure } from '../errors/error-response.filter.js';
 import { unexpectedError } from '../../errors/unexpected-error.js';
@@ -13,6 +14,7 @@ import { isJsonMediaType } from '../../bodies/json-body.js';
 import { mediaTypeOfHeader } from '../request-body/request-body.js';
 import type { HttpBody } from '../request-body/http-body.js';
 import { HttpOperationContext } from '../request-context/http-operation-context.js';
+import { HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
 import { addRefusalLogFields, refusalInFlight } from '../refusals/parser-refusal.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../observation/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
@@ -29,6 +31,8 @@ export interface LaneRoute {
   /** The route pattern, as the access log names it. */
   readonly pattern: string;
   readonly model: string;
+  /** `POST`, or `PUT` for `/predictions`. */
+  readonly method: 'POST' | 'PUT';
 }
 
 const OIP_INFER = /^\/v2\/models\/([\w.~-]+)\/infer$/;
@@ -54,6 +58,8 @@ interface LaneAnswer {
   readonly headers?: Readonly<Record<string, string>>;
   /** The connection cannot carry another request (the body could not be read; more of it may follow). */
   readonly closeConnection?: boolean;
+  /** A streamed answer's body, in place of `payload`: the handler sent intermediate answers. */
+  readonly stream?: Readable;
 }
 
 /**
@@ -68,17 +74,23 @@ function handlerResultAnswer(result: unknown): LaneAnswer {
 }
 
 /** The operation context of a lane request, as a controller makes it for a routed one. */
-function contextOf({ request, response, requestId, traceContext }: LaneExchange, api: string): HttpOperationContext {
-  return new HttpOperationContext(request.headers, request, response, api, requestId, traceContext);
+function contextOf({ request, response, requestId, traceContext }: LaneExchange, api: string, partials?: HttpPartialStream): HttpOperationContext {
+  return new HttpOperationContext(request.headers, request, response, api, requestId, traceContext, partials);
+}
+
+/** The value a handler answered (the lane takes no request with an envelope: see {@link laneRouteOf}). */
+function answerValue(answer: PredictionAnswer): unknown {
+  if (answer.kind === 'enveloped') throw new Error('the inference lane was given a request with an envelope');
+  return answer.value;
 }
 
 /**
  * Whether a route of `method` and `path` (a plugin endpoint's, with `:param` segments) could take requests
- * the lane would answer: a POST with the shape of one of its two routes. Fastify would route such a
+ * the lane would answer: a POST with the shape of one of its two routes, or a PUT to `/predictions/{model}`. Fastify would route such a
  * request to the endpoint (a fixed segment beats a parameter), so a port with one keeps the lane off.
  */
 export function shadowsLaneRoute(method: string, path: string): boolean {
-  return method === 'POST' && (/^\/predictions\/[^/]+$/.test(path) || /^\/v2\/models\/[^/]+\/infer$/.test(path));
+  return (method === 'POST' && (/^\/predictions\/[^/]+$/.test(path) || /^\/v2\/models\/[^/]+\/infer$/.test(path))) || (method === 'PUT' && /^\/predictions\/[^/]+$/.test(path));
 }
 
 /** What the lane asks of the model registry. */
@@ -86,27 +98,28 @@ export type LaneRegistry = Pick<ModelRegistry, 'has' | 'resolve'>;
 
 /**
  * The lane's route for `request`, or undefined when the request is for the framework: anything but a
- * `POST` to one of the two routes with a plain model name (no version, no query, no escapes), a model
+ * `POST` to one of the two routes (or a `PUT` to `/predictions`, as `curl -T` sends) with a plain model name (no version, no query, no escapes), a model
  * that is registered (workflows and unknown names are not), a declared `Content-Length` within `limit`,
  * and a JSON body (or, for OIP, the binary tensor extension); for `/predictions`, no envelope, asked or
  * declared by the model.
  */
 export function laneRouteOf(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, registry: LaneRegistry, limit: number): LaneRoute | undefined {
   const { method, url = '', headers } = request;
-  if (method !== 'POST') return undefined;
+  if (method !== 'POST' && method !== 'PUT') return undefined;
   const declared = headers['content-length'];
   if (declared === undefined || headers['transfer-encoding'] !== undefined || !(Number(declared) <= limit)) return undefined;
   const mediaType = mediaTypeOfHeader(headers['content-type']);
   const oip = OIP_INFER.exec(url);
   if (oip?.[1] !== undefined) {
+    if (method !== 'POST') return undefined;
     if (headers[HEADER_LENGTH] === undefined && !isJsonMediaType(mediaType)) return undefined;
-    return registry.has(oip[1]) ? { kind: 'oip', pattern: '/v2/models/:model/infer', model: oip[1] } : undefined;
+    return registry.has(oip[1]) ? { kind: 'oip', pattern: '/v2/models/:model/infer', model: oip[1], method } : undefined;
   }
   const predictions = PREDICTIONS.exec(url);
   if (predictions?.[1] === undefined || !isJsonMediaType(mediaType) || headers[ENVELOPE_HEADER] !== undefined) return undefined;
   const model = predictions[1];
   if (!registry.has(model) || registry.resolve(model).manifest.envelope !== undefined) return undefined;
-  return { kind: 'predictions', pattern: '/predictions/:model', model };
+  return { kind: 'predictions', pattern: '/predictions/:model', model, method };
 }
 
 /**
@@ -142,7 +155,7 @@ export class InferenceLane implements RequestLane {
     this.answer(request, response, route).catch((error: unknown) => {
       // Every failure of a request is answered inside `answer`; this is the net for a fault of the lane
       // itself, which must cost this request only, never the process.
-      this.context.logger.error('request failed', { method: 'POST', url: request.url, code: 'SLUICE_INTERNAL', error });
+      this.context.logger.error('request failed', { method: route.method, url: request.url, code: 'SLUICE_INTERNAL', error });
       response.destroy();
     });
     return true;
@@ -158,7 +171,7 @@ export class InferenceLane implements RequestLane {
     const server = this.tracing
       ? startHttpServerSpan(
           this.tracing,
-          { method: 'POST', url, route: route.pattern, scheme: (socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', clientAddress: socket.remoteAddress, headers: request.headers },
+          { method: route.method, url, route: route.pattern, scheme: (socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', clientAddress: socket.remoteAddress, headers: request.headers },
           requestId,
         )
       : undefined;
@@ -174,9 +187,10 @@ export class InferenceLane implements RequestLane {
       const refusal = response.writableFinished ? undefined : refusalInFlight(request);
       if (refusal !== undefined) errorCode = refusal.error.code;
       const status = response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS);
+      if (status !== CLIENT_CLOSED_STATUS) observe.metrics?.httpAnswered(status);
       if (observe.accessLog) {
         const fields = accessLogFields({
-          method: 'POST',
+          method: route.method,
           url,
           route: route.pattern,
           status,
@@ -202,7 +216,7 @@ export class InferenceLane implements RequestLane {
       // A request the parser refused mid-body was counted with its refusal; its body then never ends.
       if (refusalInFlight(request) === undefined) observe.metrics?.errorAnswered(error.code, 'http');
       if (server !== undefined) noteSpanError(server.span, error, failure.status);
-      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: 'POST', url, code: error.code, error: thrown });
+      if (isLoggedFailure(error, failure.status)) logger.error('request failed', { ...traceLogFields(server?.context), method: route.method, url, code: error.code, error: thrown });
       const headers = errorAnswerHeaders(failure);
       return { status: failure.status, contentType: ERROR_CONTENT_TYPE, payload: JSON.stringify(failure.body), ...(headers !== undefined ? { headers } : {}), closeConnection };
     };
@@ -240,11 +254,22 @@ export class InferenceLane implements RequestLane {
     return { status: 200, contentType: OCTET_CONTENT_TYPE, payload: encoded.body, headers: { [HEADER_LENGTH]: String(encoded.headerLength) } };
   }
 
+  /** As the controller answers: the handler's answer, streamed after its intermediate answers when it sends some. */
   private async predict(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
-    const answer = await this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions'));
-    // The lane takes no request with an envelope (laneRouteOf), so none is answered by one.
-    if (answer.kind === 'enveloped') throw new Error('the inference lane was given a request with an envelope');
-    return handlerResultAnswer(answer.value);
+    const partials = new HttpPartialStream(streamFormatOf(exchange.request.headers));
+    const work = this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions', partials));
+    const done = await Promise.race([work.then((answer) => ({ answer })), partials.started.then(() => undefined)]);
+    if (done !== undefined && partials.format === 'chunked') return handlerResultAnswer(answerValue(done.answer));
+    const url = exchange.request.url ?? '';
+    work.then(
+      (answer) => {
+        partials.finish(answerValue(answer));
+      },
+      (error: unknown) => {
+        partials.fail(error, url);
+      },
+    );
+    return { status: 200, contentType: partials.contentType, payload: '', stream: partials.stream, ...(partials.format === 'sse' ? { headers: { 'cache-control': 'no-cache' } } : {}) };
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */
@@ -257,6 +282,13 @@ export class InferenceLane implements RequestLane {
     if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
     if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
     if (answer.closeConnection === true || this.context.closing()) head.push('connection', 'close');
+    const stream = answer.stream;
+    if (stream !== undefined) {
+      // Chunked: the length is not known. A client that leaves destroys the stream, which tells the handler.
+      response.writeHead(answer.status, head);
+      pipeline(stream, response, () => undefined);
+      return;
+    }
     head.push('content-length', String(typeof answer.payload === 'string' ? Buffer.byteLength(answer.payload) : answer.payload.byteLength));
     response.writeHead(answer.status, head);
     response.end(answer.payload);

@@ -35,6 +35,12 @@ export class KServeV1Controller {
     this.kserve = new KServeV1Operation(core);
   }
 
+  /** KServe's model list: `{models: [name, …]}`, every registered model once, sorted by name. */
+  @Get()
+  list(): { models: string[] } {
+    return { models: this.core.registry.names() };
+  }
+
   /** `{name, ready}` for the model's default version. */
   @Get(':model')
   status(@Param('model') segment: string, @Req() request: FastifyRequest): { name: string; ready: boolean } {

@@ -6,6 +6,15 @@ export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
 /** The codes a refused query parameter may carry: the management API's, or a plain invalid request's (plugin endpoints on the inference port). */
 export type QueryErrorCode = Extract<ErrorCode, 'SLUICE_MANAGEMENT_INVALID_ARGUMENT' | 'SLUICE_REQUEST_INVALID'>;
 
+/** How a {@link QueryReader} reads what it is given. */
+export interface QueryReaderOptions {
+  /**
+   * An empty value (`limit=&next_page_token=`, as TorchServe's clients send) counts as not given, except
+   * where {@link QueryReader.integerList} reads it as an empty list. Default false: empty is a value.
+   */
+  readonly emptyIsAbsent?: boolean;
+}
+
 /**
  * Strict, typed reading of management query parameters: unknown names are refused (typos must not pass
  * silently), a parameter given more than once too, integers, decimals and booleans must be exactly that,
@@ -13,13 +22,16 @@ export type QueryErrorCode = Extract<ErrorCode, 'SLUICE_MANAGEMENT_INVALID_ARGUM
  */
 export class QueryReader {
   private readonly code: QueryErrorCode;
+  private readonly options: QueryReaderOptions;
 
+  /** `how`: the code of a refusal (default `SLUICE_MANAGEMENT_INVALID_ARGUMENT`), or how to read the query. */
   constructor(
     private readonly query: RawQuery,
     allowed: readonly string[],
-    code: QueryErrorCode = 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
+    how: QueryErrorCode | QueryReaderOptions = 'SLUICE_MANAGEMENT_INVALID_ARGUMENT',
   ) {
-    this.code = code;
+    this.code = typeof how === 'string' ? how : 'SLUICE_MANAGEMENT_INVALID_ARGUMENT';
+    this.options = typeof how === 'string' ? {} : how;
     const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
       throw this.bad(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}; allowed here: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`);
@@ -37,9 +49,13 @@ export class QueryReader {
 
   /** A string parameter. */
   string(name: string): string | undefined {
-    const value = this.query[name];
-    if (Array.isArray(value)) throw this.bad(`query parameter \`${name}\` is given more than once`);
-    return value;
+    const value = this.raw(name);
+    return value === '' && this.options.emptyIsAbsent === true ? undefined : value;
+  }
+
+  /** Whether `name` was given, even empty. */
+  has(name: string): boolean {
+    return this.query[name] !== undefined;
   }
 
   /** A required string parameter. */
@@ -71,7 +87,7 @@ export class QueryReader {
 
   /** A comma-separated list of integers, each within [min, max]. */
   integerList(name: string, min: number, max = Number.MAX_SAFE_INTEGER): number[] | undefined {
-    const value = this.string(name);
+    const value = this.raw(name);
     if (value === undefined) return undefined;
     const parts = value === '' ? [] : value.split(',').map((part) => part.trim());
     if (!parts.every((part) => /^\d+$/.test(part) && Number(part) >= min && Number(part) <= max)) {
@@ -96,5 +112,11 @@ export class QueryReader {
     if (value === undefined) return undefined;
     if (value !== 'true' && value !== 'false') throw this.bad(`query parameter \`${name}\` must be true or false, got ${JSON.stringify(value)}`);
     return value === 'true';
+  }
+
+  private raw(name: string): string | undefined {
+    const value = this.query[name];
+    if (Array.isArray(value)) throw this.bad(`query parameter \`${name}\` is given more than once`);
+    return value;
   }
 }

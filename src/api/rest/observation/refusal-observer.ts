@@ -28,6 +28,7 @@ export function observeRefusals(logger: Logger, options: RequestObserverOptions)
   return {
     refused: (refusal, line, answered) => {
       options.metrics?.errorAnswered(refusal.error.code, 'http');
+      if (answered) options.metrics?.httpAnswered(refusal.status);
       if (!options.accessLog) return;
       const fields: Record<string, unknown> = {
         method: line?.method ?? null,

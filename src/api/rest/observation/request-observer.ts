@@ -216,6 +216,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
   const telemetry = options.telemetry?.tracing === true ? options.telemetry : undefined;
   /** Writes `request`'s access-log line and ends its span, for an answer with `status` (the parser's `refusal`, when it is one). */
   const finish = (request: FastifyRequest, state: RequestState, status: number, refusal?: ParserRefusal): void => {
+    if (status !== CLIENT_CLOSED_STATUS) options.metrics?.httpAnswered(status);
     if (options.accessLog) {
       const fields = requestAccessLogFields(request, status, latencyMsSince(state.started), state);
       if (refusal !== undefined) addRefusalLogFields(fields, refusal);

@@ -11,9 +11,15 @@ function json(schema: string, description: string): AnswerDoc {
 }
 
 const PREDICTIONS_BODY: RequestBodyDoc = {
-  description: 'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), or bytes such as an image.',
+  description:
+    'Read by the model’s handler (or envelope): JSON (also when sent as text/plain or form data, as curl -d sends it), bytes such as an image, or a multipart form (curl -F data=@kitten.jpg): each data or body part a request of the handler (several answer a list), the other fields its parameters.',
   required: true,
-  content: { 'application/json': schemaRef('PredictionsRequest'), 'application/octet-stream': schemaRef('Bytes'), '*/*': schemaRef('Bytes') },
+  content: {
+    'application/json': schemaRef('PredictionsRequest'),
+    'multipart/form-data': { type: 'object', properties: { data: schemaRef('Bytes'), body: schemaRef('Bytes') }, additionalProperties: { type: 'string' } },
+    'application/octet-stream': schemaRef('Bytes'),
+    '*/*': schemaRef('Bytes'),
+  },
 };
 
 const PREDICTIONS_ANSWER: AnswerDoc = {
@@ -41,22 +47,8 @@ function readiness(schema: string): Readonly<Record<string, AnswerDoc>> {
   };
 }
 
-/** Every route of the inference port. */
-export const INFERENCE_ROUTES: readonly RouteDoc[] = [
-  ...DESCRIPTION_ROUTES,
-  {
-    method: 'get',
-    path: '/ping',
-    operationId: 'ping',
-    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
-    tag: 'TorchServe',
-    access: 'open',
-    answers: {
-      '200': json('Ping', 'Healthy.'),
-      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
-    },
-    errors: [],
-  },
+/** TorchServe's prediction routes, as POST. */
+const PREDICTIONS_ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/predictions/{model}',
@@ -86,7 +78,14 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
     summary: 'Run a workflow: a JSON object of its inputs (or the whole body as its only input)',
     tag: 'Workflows',
     parameters: HEADER_KNOBS,
-    query: [{ name: 'debug', description: 'Answer {outputs, debug} with per-node timings and the skipped nodes.', schema: { type: 'boolean', default: false } }],
+    query: [
+      { name: 'debug', description: 'Answer {outputs, debug} with per-node timings and the skipped nodes.', schema: { type: 'boolean', default: false } },
+      {
+        name: 'progress',
+        description: 'What a streamed run (Accept: text/event-stream or application/x-ndjson) sends before its result: calls, each finished forEach call; nodes, also each node as it settles ({node, status, outputs}).',
+        schema: { type: 'string', enum: ['calls', 'nodes'], default: 'calls' },
+      },
+    ],
     body: {
       description: 'The workflow’s inputs.',
       required: false,
@@ -94,6 +93,40 @@ export const INFERENCE_ROUTES: readonly RouteDoc[] = [
     },
     answers: { '200': json('WorkflowRunAnswer', 'The workflow’s outputs.') },
     errors: INFERENCE_ERRORS,
+  },
+];
+
+/** The same route for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+function asPut(route: RouteDoc): RouteDoc {
+  return { ...route, method: 'put', operationId: `${route.operationId}Put`, summary: `${route.summary} (PUT, as curl -T sends a file)` };
+}
+
+/** Every route of the inference port. */
+export const INFERENCE_ROUTES: readonly RouteDoc[] = [
+  ...DESCRIPTION_ROUTES,
+  {
+    method: 'get',
+    path: '/ping',
+    operationId: 'ping',
+    summary: 'Health: Healthy when every registered version has at least its minimum of workers',
+    tag: 'TorchServe',
+    access: 'open',
+    answers: {
+      '200': json('Ping', 'Healthy.'),
+      '500': { description: 'Unhealthy: a version lacks workers.', content: { 'application/json': { anyOf: [schemaRef('Ping'), schemaRef('TorchServeError')] } } },
+    },
+    errors: [],
+  },
+  ...PREDICTIONS_ROUTES,
+  ...PREDICTIONS_ROUTES.map(asPut),
+  {
+    method: 'get',
+    path: '/v1/models',
+    operationId: 'kserveV1ListModels',
+    summary: 'KServe v1 model list',
+    tag: 'KServe v1',
+    answers: { '200': json('KServeV1ModelList', 'Every registered model, by name.') },
+    errors: [],
   },
   {
     method: 'get',

@@ -11,11 +11,36 @@ function json(schema: string, description: string): AnswerDoc {
 
 const DONE = json('ManagementStatus', 'Done.');
 
+const SCALED = {
+  '200': json('ManagementStatus', 'synchronous=true: the new workers are ready.'),
+  '202': json('ManagementStatus', 'The new bounds are set; workers start or stop in the background.'),
+};
+
+const PAGE_QUERY: readonly QueryDoc[] = [
+  { name: 'limit', description: 'Page size (empty: the default).', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+  { name: 'next_page_token', description: 'The nextPageToken of the previous page (empty: the first page).', schema: { type: 'string', pattern: '^[0-9]*$' } },
+];
+
 const WORKER_QUERY: readonly QueryDoc[] = [
-  { name: 'min_worker', description: 'Workers to scale to at once; a max_worker below it, or the current maximum, rises with it.', schema: schemaRef('WorkerCount') },
+  {
+    name: 'min_worker',
+    description: 'Workers to scale to at once; a max_worker below it, or the current maximum, rises with it. Without min_worker and max_worker, the version scales to 1 (TorchServe’s default).',
+    schema: schemaRef('WorkerCount'),
+  },
   { name: 'max_worker', description: 'The most workers; must be at least min_worker. Alone, below the current minimum, it lowers the minimum with it.', schema: { type: 'integer', minimum: 1, maximum: maxWorkers } },
-  { name: 'synchronous', description: 'Accepted for TorchServe clients; changes nothing (the answer comes once the new bounds are set).', schema: { type: 'boolean' } },
-  { name: 'timeout', description: 'Accepted for TorchServe clients; changes nothing.', schema: { type: 'integer', minimum: -1 } },
+  { name: 'synchronous', description: 'true: answer 200 once the new workers are ready; otherwise answer 202 once the new bounds are set.', schema: { type: 'boolean', default: false } },
+  { name: 'timeout', description: 'TorchServe’s wait for busy workers; accepted, and ignored (named in the answer) unless -1: a removed worker always finishes its batch.', schema: { type: 'integer', minimum: -1 } },
+  { name: 'number_gpu', description: 'TorchServe’s GPU count; the version’s own count changes nothing, another is accepted and ignored (named in the answer): placement is chosen at load.', schema: { type: 'integer', minimum: 0, maximum: 1024 } },
+  { name: 'model_version', description: 'The version to scale, when the path names none (default: the default version).', schema: { type: 'string', minLength: 1 } },
+];
+
+const UNREGISTER_QUERY: readonly QueryDoc[] = [
+  { name: 'synchronous', description: 'Accepted for TorchServe clients: the answer always comes once the model is unloaded (false is named as ignored in the answer).', schema: { type: 'boolean' } },
+  { name: 'timeout', description: 'Accepted for TorchServe clients and named as ignored in the answer: running requests always finish.', schema: { type: 'integer', minimum: -1 } },
+];
+
+const DESCRIBE_QUERY: readonly QueryDoc[] = [
+  { name: 'customized', description: 'Accepted for TorchServe clients; Sluice’s handlers have no custom describe step, so true is named as ignored in the x-sluice-ignored-parameters header.', schema: { type: 'boolean' } },
 ];
 
 const REGISTER_QUERY: readonly QueryDoc[] = [
@@ -37,6 +62,14 @@ const REGISTER_QUERY: readonly QueryDoc[] = [
   { name: 'queue_policy', description: 'What happens to a queued request past its own timeout.', schema: schemaRef('QueuePolicy') },
   { name: 'preserve_ordering', description: 'Answer in arrival order.', schema: { type: 'boolean' } },
   { name: 'job_queue_size', description: 'Requests that may wait.', schema: schemaRef('JobQueueSize') },
+  {
+    name: 'handler',
+    description: 'The handler instead of the manifest’s: a Sluice handler, or a TorchServe base handler Sluice maps (image_classifier, text_classifier, also as a path such as ts/torch_handler/image_classifier.py:handle).',
+    schema: { type: 'string', minLength: 1 },
+  },
+  { name: 'runtime', description: 'onnx, or a TorchServe runtime (python, python3, LSP, LDP), accepted and named as ignored in the answer.', schema: { type: 'string', enum: ['onnx', 'python', 'python3', 'LSP', 'LDP'] } },
+  { name: 'startup_timeout', description: 'Seconds the model may take to load (its workers started); past it the registration fails.', schema: { type: 'integer', minimum: 1, maximum: maxResponseTimeoutS } },
+  { name: 's3_sse_kms', description: 'Accepted for TorchServe clients; true is named as ignored in the answer (no S3 KMS step).', schema: { type: 'boolean' } },
 ];
 
 /** Every route of the management port; the model routes refuse a query parameter they do not list (400). */
@@ -58,10 +91,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     operationId: 'listModels',
     summary: 'List registered models, a page at a time',
     tag: 'Models',
-    query: [
-      { name: 'limit', description: 'Page size.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-      { name: 'next_page_token', description: 'The nextPageToken of the previous page.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-    ],
+    query: PAGE_QUERY,
     answers: { '200': json('ModelList', 'A page of models.') },
     errors: [400],
   },
@@ -71,6 +101,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     operationId: 'describeModel',
     summary: 'Describe the default version',
     tag: 'Models',
+    query: DESCRIBE_QUERY,
     answers: { '200': json('ModelDescriptions', 'The default version (a one-element list).') },
     errors: [400, 404],
   },
@@ -81,17 +112,37 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     summary: 'Describe a version, or every version with all',
     tag: 'Models',
     pathParameters: { version: 'VersionOrAll' },
+    query: DESCRIBE_QUERY,
     answers: { '200': json('ModelDescriptions', 'The version, or every version.') },
     errors: [400, 404],
   },
-  { method: 'put', path: '/models/{model}', operationId: 'scaleModel', summary: 'Scale the default version', tag: 'Models', query: WORKER_QUERY, answers: { '200': DONE }, errors: [400, 404, 500] },
-  { method: 'put', path: '/models/{model}/{version}', operationId: 'scaleModelVersion', summary: 'Scale a version', tag: 'Models', query: WORKER_QUERY, answers: { '200': DONE }, errors: [400, 404, 500] },
+  {
+    method: 'put',
+    path: '/models/{model}',
+    operationId: 'scaleModel',
+    summary: 'Scale the default version (or model_version)',
+    tag: 'Models',
+    query: WORKER_QUERY,
+    answers: SCALED,
+    errors: [400, 404, 500],
+  },
+  {
+    method: 'put',
+    path: '/models/{model}/{version}',
+    operationId: 'scaleModelVersion',
+    summary: 'Scale a version',
+    tag: 'Models',
+    query: WORKER_QUERY.filter((q) => q.name !== 'model_version'),
+    answers: SCALED,
+    errors: [400, 404, 500],
+  },
   {
     method: 'delete',
     path: '/models/{model}',
     operationId: 'unregisterModel',
     summary: 'Unregister every version of a model',
     tag: 'Models',
+    query: UNREGISTER_QUERY,
     answers: { '200': DONE },
     errors: [400, 404, 409, 500],
   },
@@ -101,6 +152,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     operationId: 'unregisterModelVersion',
     summary: 'Unregister a version (not the default while others exist)',
     tag: 'Models',
+    query: UNREGISTER_QUERY,
     answers: { '200': DONE },
     errors: [400, 404, 409, 500],
   },
@@ -119,7 +171,16 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     answers: { '200': json('ManagementStatus', 'Registered.') },
     errors: [400, 403, 404, 409, 500],
   },
-  { method: 'get', path: '/workflows', operationId: 'listWorkflows', summary: 'List registered workflows', tag: 'Workflows', answers: { '200': json('WorkflowList', 'The workflows.') }, errors: [] },
+  {
+    method: 'get',
+    path: '/workflows',
+    operationId: 'listWorkflows',
+    summary: 'List registered workflows, a page at a time',
+    tag: 'Workflows',
+    query: PAGE_QUERY,
+    answers: { '200': json('WorkflowList', 'A page of workflows.') },
+    errors: [400],
+  },
   {
     method: 'get',
     path: '/workflows/{workflow}',

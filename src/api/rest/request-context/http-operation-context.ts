@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PartialSink } from '../../../partials/partial-sink.js';
 import type { RequestBudget } from '../../../budget/request-budget.js';
 import type { OperationContext } from '../../operations/operation-context.js';
 import { httpBudget } from './http-budget.js';
@@ -22,6 +23,7 @@ export class HttpOperationContext implements OperationContext {
     readonly api: string,
     readonly requestId: string,
     readonly traceContext: Context | undefined,
+    readonly partials?: PartialSink,
   ) {}
 
   get budget(): RequestBudget {
@@ -29,7 +31,7 @@ export class HttpOperationContext implements OperationContext {
   }
 }
 
-/** The operation context of a routed request, for API `api`. */
-export function httpOperationContext(request: FastifyRequest, reply: FastifyReply, api: string): HttpOperationContext {
-  return new HttpOperationContext(request.headers, request.raw, reply.raw, api, observedRequestId(request), requestTraceContext(request));
+/** The operation context of a routed request, for API `api`; `partials` when its answer may be streamed. */
+export function httpOperationContext(request: FastifyRequest, reply: FastifyReply, api: string, partials?: PartialSink): HttpOperationContext {
+  return new HttpOperationContext(request.headers, request.raw, reply.raw, api, observedRequestId(request), requestTraceContext(request), partials);
 }

@@ -1,12 +1,14 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
-import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
+import { PredictionsOperation, type JsonNodeProgress, type JsonProgress, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
+import { asksForStream, HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
+import { streamedReply } from '../streaming/streamed-reply.js';
 import { httpBodyOf } from '../request-body/http-body.js';
 import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
-import { debugFlag } from './workflow-request.js';
+import { debugFlag, nodesProgressFlag } from './workflow-request.js';
 
 /** TorchServe's workflow inference route, over the transport-neutral {@link PredictionsOperation}. */
 @Controller('wfpredict')
@@ -21,24 +23,64 @@ export class WorkflowPredictionsController {
    * Runs a workflow, within the budget made from the request's headers and its client's presence (the
    * run is cancelled when the client goes away). A workflow with one output answers that output's value
    * (TorchServe's single leaf), several answer an object keyed by output. `?debug=true` answers
-   * `{outputs, debug}` with per-node timings and the skipped nodes.
+   * `{outputs, debug}` with per-node timings and the skipped nodes. A client that accepts
+   * `text/event-stream` (or `application/x-ndjson`) gets each finished `forEach` call as it finishes
+   * (`{node, index, count, outputs}`), then the answer; with `?progress=nodes` also each node as it settles
+   * (`{node, status, outputs}`, the Server-Sent Event `node`).
    */
   @Post(':name')
   @HttpCode(200)
   async run(@Param('name') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.runWorkflow(name, request, reply);
+  }
+
+  /** {@link run} for PUT, as `curl -T file` sends a file and TorchServe takes it. */
+  @Put(':name')
+  @HttpCode(200)
+  async runPut(@Param('name') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    return this.runWorkflow(name, request, reply);
+  }
+
+  private async runWorkflow(name: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const query = request.query as Record<string, string | string[] | undefined>;
     // Read when the run is set up, once the workflow and the body are known to be good.
     const options: WorkflowPredictionOptions = {
       get debug() {
         return debugFlag(query['debug']);
       },
+      // Checked, streamed or not, as ?debug is: a misspelt value is a mistake either way.
+      get nodeProgress() {
+        nodesProgressFlag(query['progress']);
+        return undefined;
+      },
     };
-    const answer = await this.predictions.runWorkflow(name, httpBodyOf(request), PREDICTIONS_HTTP_CODEC, httpOperationContext(request, reply, 'predictions'), options);
     // A bare string would go out as text/plain; the answer is JSON whatever its shape.
-    if (typeof answer === 'string') {
+    const plain = (answer: unknown): unknown => {
+      if (typeof answer !== 'string') return answer;
       void reply.header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(answer);
+    };
+    if (!asksForStream(request.headers)) {
+      return plain(await this.predictions.runWorkflow(name, httpBodyOf(request), PREDICTIONS_HTTP_CODEC, httpOperationContext(request, reply, 'predictions'), options));
     }
-    return answer;
+    // The client asked for progress: each finished forEach call goes out as it finishes, then the answer.
+    const partials = new HttpPartialStream(streamFormatOf(request.headers));
+    // A client that left cancels the run through its budget; its progress then has nowhere to go.
+    const progress = (step: JsonProgress): void => {
+      partials.sendEvent(step, 'progress').catch(() => undefined);
+    };
+    const work = this.predictions.runWorkflow(name, httpBodyOf(request), PREDICTIONS_HTTP_CODEC, httpOperationContext(request, reply, 'predictions'), {
+      get debug() {
+        return options.debug;
+      },
+      progress,
+      get nodeProgress() {
+        if (!nodesProgressFlag(query['progress'])) return undefined;
+        return (step: JsonNodeProgress): void => {
+          partials.sendEvent(step, 'node').catch(() => undefined);
+        };
+      },
+    });
+    return streamedReply(reply, request.url, partials, work, plain, (answer) => answer);
   }
 }

@@ -31,11 +31,16 @@ export class WorkflowsController {
     return { status: `Workflow "${entry.name}" version ${entry.version} registered${warnings}` };
   }
 
-  /** Lists registered workflows. */
+  /** Lists registered workflows, a page at a time as `GET /models` does (`limit`, `next_page_token`). */
   @Get()
-  list(): { workflows: { workflowName: string; workflowUrl: string; workflowVersion: string }[] } {
+  list(@Query() query: RawQuery): { workflows: { workflowName: string; workflowUrl: string; workflowVersion: string }[]; nextPageToken?: string } {
+    const q = new QueryReader(query, ['limit', 'next_page_token'], { emptyIsAbsent: true });
+    const limit = q.integer('limit', 1, 1000) ?? 100;
+    const start = q.integer('next_page_token', 0) ?? 0;
+    const all = this.core.workflows.all();
     return {
-      workflows: this.core.workflows.all().map((w) => ({ workflowName: w.name, workflowUrl: w.url, workflowVersion: w.version })),
+      workflows: all.slice(start, start + limit).map((w) => ({ workflowName: w.name, workflowUrl: w.url, workflowVersion: w.version })),
+      ...(start + limit < all.length ? { nextPageToken: String(start + limit) } : {}),
     };
   }
 

@@ -35,6 +35,18 @@ describe('scanModelStore', () => {
     ]);
   });
 
+  it('finds a directory holding model.onnx and no manifest, under its name', async () => {
+    await mkdir(join(store, 'adder'));
+    await writeFile(join(store, 'adder', 'model.onnx'), '');
+    expect(await scanModelStore(store)).toEqual([{ source: 'model-file', path: join(store, 'adder'), storeName: 'adder' }]);
+  });
+
+  it('reads a directory holding both model.yaml and model.onnx by its manifest', async () => {
+    await manifestAt('iris');
+    await writeFile(join(store, 'iris', 'model.onnx'), '');
+    expect(await scanModelStore(store)).toEqual([{ source: 'directory', path: join(store, 'iris'), storeName: 'iris' }]);
+  });
+
   it('finds archives by their file name', async () => {
     await writeFile(join(store, 'resnet.sluice'), '');
     expect(await scanModelStore(store)).toEqual([{ source: 'archive', path: join(store, 'resnet.sluice'), storeName: 'resnet.sluice' }]);

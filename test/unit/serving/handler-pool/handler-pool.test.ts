@@ -30,7 +30,7 @@ function recordingLogger(lines: Line[], bound: LogFields = {}): Logger {
 const iris: ModelDescription = { name: 'iris', version: '1', inputs: [{ name: 'features', datatype: 'FP32', shape: [-1, 4] }], outputs: [] };
 
 function context(options: { lines?: Line[]; signal?: AbortSignal } = {}): HandlerContext {
-  return { model: iris, config: {}, logger: recordingLogger(options.lines ?? []), tracer: trace.getTracer('test'), signal: options.signal ?? new AbortController().signal };
+  return { model: iris, config: {}, logger: recordingLogger(options.lines ?? []), tracer: trace.getTracer('test'), signal: options.signal ?? new AbortController().signal, sendPartial: () => Promise.resolve() };
 }
 
 const probe = (body: ProbeBody): HandlerRequest => ({ body, contentType: 'application/json' });

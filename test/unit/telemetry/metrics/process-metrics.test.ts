@@ -112,16 +112,21 @@ describe('immediateLagSeconds', () => {
 });
 
 describe('EventLoopUtilizationWindow', () => {
-  it('reads a loop kept busy as more used than one left idle', async () => {
+  it('reads a window spent inside one callback as fully used', () => {
     const window = new EventLoopUtilizationWindow();
     window.take();
-    const busyUntil = performance.now() + 30;
+    const busyUntil = performance.now() + 5;
     while (performance.now() < busyUntil) {
-      // Busy: the loop runs this callback the whole time.
+      // Busy: both readings fall inside this callback, so the loop cannot have idled between them.
     }
-    const busy = window.take();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const idle = window.take();
-    expect(busy).toBeGreaterThan(idle);
+    expect(window.take()).toBe(1);
+  });
+
+  it('reads a window spent waiting on a timer as less than fully used', async () => {
+    const window = new EventLoopUtilizationWindow();
+    window.take();
+    // Long enough that the loop idles for part of it even when other work shares the thread.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(window.take()).toBeLessThan(1);
   });
 });

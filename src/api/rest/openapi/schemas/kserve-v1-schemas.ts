@@ -5,6 +5,7 @@ const INSTANCES: JsonSchema = { type: 'array', minItems: 1, items: schemaRef('KS
 /** The KServe v1 bodies: model status, `:predict` requests and answers. */
 export function kserveV1Schemas(): Record<string, JsonSchema> {
   return {
+    KServeV1ModelList: closedObject('Every registered model once, sorted by name.', { models: { type: 'array', items: { type: 'string' } } }),
     KServeV1ModelStatus: closedObject('The default version’s status.', { name: { type: 'string' }, ready: { type: 'boolean' } }),
     KServeV1Request: {
       description:

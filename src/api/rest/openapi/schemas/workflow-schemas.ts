@@ -42,7 +42,14 @@ export function workflowSchemas(): Record<string, JsonSchema> {
       },
       ['status', 'attempts'],
     ),
-    WorkflowList: closedObject('The registered workflows.', { workflows: listOf(schemaRef('WorkflowListEntry')) }),
+    WorkflowList: closedObject(
+      'A page of the registered workflows, in registration order.',
+      {
+        workflows: listOf(schemaRef('WorkflowListEntry')),
+        nextPageToken: { description: 'Give it as next_page_token for the next page; absent on the last one.', type: 'string', pattern: '^[0-9]+$' },
+      },
+      ['workflows'],
+    ),
     WorkflowListEntry: closedObject('A registered workflow.', {
       workflowName: schemaRef('WorkflowName'),
       workflowUrl: { type: 'string' },

@@ -16,13 +16,18 @@ const route = (url: string, headers: IncomingHttpHeaders = JSON_BODY, method = '
 
 describe('laneRouteOf', () => {
   it('takes a JSON POST to /predictions/{model} of a registered model', () => {
-    expect(route('/predictions/mlp')).toEqual({ kind: 'predictions', pattern: '/predictions/:model', model: 'mlp' });
+    expect(route('/predictions/mlp')).toEqual({ kind: 'predictions', pattern: '/predictions/:model', model: 'mlp', method: 'POST' });
   });
 
   it('takes OIP infer requests in JSON and in the binary tensor extension', () => {
-    expect(route('/v2/models/mlp/infer')).toEqual({ kind: 'oip', pattern: '/v2/models/:model/infer', model: 'mlp' });
+    expect(route('/v2/models/mlp/infer')).toEqual({ kind: 'oip', pattern: '/v2/models/:model/infer', model: 'mlp', method: 'POST' });
     const binary = { 'content-type': 'application/octet-stream', 'content-length': '300', 'inference-header-content-length': '44' };
-    expect(route('/v2/models/mlp/infer', binary)).toEqual({ kind: 'oip', pattern: '/v2/models/:model/infer', model: 'mlp' });
+    expect(route('/v2/models/mlp/infer', binary)).toEqual({ kind: 'oip', pattern: '/v2/models/:model/infer', model: 'mlp', method: 'POST' });
+  });
+
+  it('takes a JSON PUT to /predictions/{model}, as curl -T sends it, and leaves a PUT to OIP infer to the framework', () => {
+    expect(route('/predictions/mlp', JSON_BODY, 'PUT')).toEqual({ kind: 'predictions', pattern: '/predictions/:model', model: 'mlp', method: 'PUT' });
+    expect(route('/v2/models/mlp/infer', JSON_BODY, 'PUT')).toBeUndefined();
   });
 
   it('leaves other methods, versioned routes, query strings and escaped names to the framework', () => {
@@ -71,5 +76,9 @@ describe('shadowsLaneRoute', () => {
       deeper: shadowsLaneRoute('POST', '/predictions/special/extra'),
       other: shadowsLaneRoute('POST', '/hello/:name'),
     }).toEqual({ fixedPredictions: true, paramInfer: true, get: false, deeper: false, other: false });
+  });
+
+  it('is true for a PUT to /predictions/{model}, which the lane takes, and false for a PUT to OIP infer, which it does not', () => {
+    expect([shadowsLaneRoute('PUT', '/predictions/:name'), shadowsLaneRoute('PUT', '/v2/models/:name/infer')]).toEqual([true, false]);
   });
 });
