@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import type { LogFields, Logger } from '../../../../src/sdk/logging/logger.js';
 import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/sdk/index.js';
@@ -13,6 +13,10 @@ import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';
 import { makeTempDir } from '../../../support/temp-dir.js';
+
+// Each handler thread compiles the TypeScript handler it loads, which takes seconds on a loaded machine:
+// every test and hook gets the time a thread start needs, not jest's 5 s default.
+jest.setTimeout(30_000);
 
 interface Line {
   readonly level: string;
