@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { runCli, startServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';
