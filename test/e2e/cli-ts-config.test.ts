@@ -121,6 +121,33 @@ describe('sluice start --ts-config', () => {
   });
 
   it.each([
+    ['enable_model_api=true in the file', ['enable_model_api=true'], []],
+    ['--enable-model-api on the command line', [], ['--enable-model-api']],
+  ])('registers and unregisters models through the API with %s, as TorchServe', async (_how, lines, flags) => {
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    await writeFile(
+      join(dir, 'config.properties'),
+      [
+        `inference_address=http://127.0.0.1:${ports.inference}`,
+        `management_address=http://127.0.0.1:${ports.management}`,
+        `metrics_address=http://127.0.0.1:${ports.metrics}`,
+        'grpc_inference_port=0',
+        'grpc_management_port=0',
+        'model_store=store',
+        'disable_token_authorization=true',
+        ...lines,
+        '',
+      ].join('\n'),
+    );
+    server = startServerProcess(['--ts-config', 'config.properties', ...flags], dir);
+    await server.waitForLog((l) => l['msg'] === 'Sluice is serving');
+    const management = `http://127.0.0.1:${ports.management}`;
+    expect((await requestJson(`${management}/models?url=iris`, { method: 'POST' })).status).toBe(200);
+    expect(await requestJson(`http://127.0.0.1:${ports.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).toMatchObject({ status: 200 });
+    expect((await requestJson(`${management}/models/iris`, { method: 'DELETE' })).status).toBe(200);
+  });
+
+  it.each([
     ['an unknown key', 'model_store=store\ninference_adress=http://127.0.0.1:8080\n', 'config.properties: unknown TorchServe key `inference_adress` (line 2; did you mean `inference_address`?)'],
     ['a malformed value', 'model_store=store\njob_queue_size=many\n', 'config.properties: line 2: `job_queue_size` must be an integer from 1 to 1000000, got "many"'],
   ])('refuses %s before starting anything, naming the key and the line', async (_name, text, expected) => {
