@@ -10,6 +10,7 @@ import type { ParserRefusal } from './parser-refusal.js';
 import type { RefusalObserver } from '../observation/refusal-observer.js';
 import { refusedRequestLine } from './refused-request-line.js';
 import { headCutShort } from './head-cut-short.js';
+import { dropUnreadBody } from '../request-body/body-reader.js';
 import { CLIENT_CLOSED_STATUS } from '../observation/request-observer.js';
 
 /**
@@ -24,6 +25,9 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * Answers the requests Fastify refuses before routing — a path with a `%` that starts no escape, or a
  * segment longer than {@link MAX_PATH_SEGMENT_LENGTH} — with Sluice's error bodies, as every other error.
+ * The answer waits until the rest of the body has arrived and been dropped ({@link dropUnreadBody}), as
+ * every refusal decided on the head does, so that it reaches a client still sending; a body that never
+ * comes is answered 408 by the receive timeout instead, the request's one answer.
  */
 export function answerFrameworkError(logger: Logger): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
   return (error, request, reply) => {
@@ -32,7 +36,9 @@ export function answerFrameworkError(logger: Logger): (error: FastifyError, requ
       error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? new SluiceError('SLUICE_REQUEST_INVALID', `a segment of the path ${path.slice(0, 80)}… is longer than ${MAX_PATH_SEGMENT_LENGTH} characters; no route takes one that long`)
         : new SluiceError('SLUICE_REQUEST_INVALID', `the path ${path} is not valid: each % must start an escape of two hex digits (%25 for % itself)`);
-    replyWithError(request, reply, refusal, error, logger);
+    void dropUnreadBody(request.raw).then(() => {
+      if (!reply.raw.headersSent && !reply.raw.destroyed) replyWithError(request, reply, refusal, error, logger);
+    });
   };
 }
 
