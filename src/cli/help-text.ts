@@ -38,6 +38,8 @@ Options of start:
   --log-format FORMAT  auto | json | pretty (auto: pretty on a terminal, JSON
                        otherwise; a background server's log file is always JSON)
   --no-snapshot        do not restore the last snapshot of registered models
+  --enable-model-api   let the management APIs register and unregister models
+                       (modelApi: true; a --ts-config start has it off, as TorchServe)
   --foreground         stay attached to the terminal; stop with Ctrl-C or SIGTERM
 
 A background server keeps its pid and log in .sluice/ beside its config file (in the

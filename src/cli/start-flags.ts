@@ -52,6 +52,7 @@ const START_OPTIONS = {
   'log-level': { type: 'string' },
   'log-format': { type: 'string' },
   'no-snapshot': { type: 'boolean' },
+  'enable-model-api': { type: 'boolean' },
   foreground: { type: 'boolean' },
 } as const;
 
@@ -82,6 +83,8 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     ...(grpcInferencePort !== undefined ? { grpc: { inference: { port: grpcInferencePort } } as ConfigLayer['grpc'] } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),
     ...(logFormat !== undefined ? { logFormat } : {}),
+    // TorchServe's flag: it can only turn the model API on (a --ts-config start has it off by default).
+    ...(values['enable-model-api'] === true ? { modelApi: true } : {}),
   };
   return { configFile: values.config, tsConfigFile: values['ts-config'], foreground: values.foreground === true, restoreSnapshot: values['no-snapshot'] !== true, overrides };
 }

@@ -9,7 +9,7 @@ import { checkModelDirectoryPair } from './model-directory-pair.js';
 import { resolveConfigPaths } from './config-path-resolver.js';
 import { ConfigSources, type SourcedLayer } from './config-sources.js';
 import { DEFAULT_CONFIG, type ConfigLayer, type PluginEntryConfig, type SluiceConfig } from './sluice-config.js';
-import { readTorchServeConfig } from './torchserve-properties.js';
+import { readTorchServeConfig, TORCHSERVE_DEFAULTS } from './torchserve-properties.js';
 
 /** The file looked for in the working directory when no config file is named. */
 export const DEFAULT_CONFIG_FILE_NAME = 'sluice.yaml';
@@ -86,7 +86,8 @@ export interface LoadedConfig {
 }
 
 /**
- * Builds the server configuration from, lowest precedence first: {@link DEFAULT_CONFIG}, the config
+ * Builds the server configuration from, lowest precedence first: {@link DEFAULT_CONFIG} (with
+ * `tsConfigFile`, TorchServe's defaults over it: {@link TORCHSERVE_DEFAULTS}), the config
  * file (`configFile`, else `<cwd>/sluice.yaml` when present), a TorchServe `config.properties`
  * (`tsConfigFile`), `SLUICE_*` environment variables, and `overrides`. Every source is validated on its own, so a bad value is reported with where it came
  * from: a message starting with the file name, the variable name or {@link OVERRIDES_SOURCE}.
@@ -105,7 +106,9 @@ export function loadConfigWithSources(options: LoadConfigOptions): LoadedConfig 
     ...envLayers(options.env, cwd),
     { source: OVERRIDES_SOURCE, layer: resolveConfigPaths(validateConfigLayer(options.overrides ?? {}, OVERRIDES_SOURCE), cwd) },
   ];
-  const config = mergeConfigLayers(DEFAULT_CONFIG, [resolveConfigPaths(DEFAULT_CONFIG, cwd), ...sourced.map((s) => s.layer)]);
+  // A TorchServe start starts from TorchServe's defaults where they differ from Sluice's own.
+  const defaults = options.tsConfigFile === undefined ? [] : [TORCHSERVE_DEFAULTS];
+  const config = mergeConfigLayers(DEFAULT_CONFIG, [resolveConfigPaths(DEFAULT_CONFIG, cwd), ...defaults, ...sourced.map((s) => s.layer)]);
   checkListenerPorts(config);
   const sources = new ConfigSources(sourced);
   checkModelDirectoryPair(config, sources);

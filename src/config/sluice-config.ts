@@ -121,6 +121,12 @@ export interface SluiceConfig {
   /** Absolute once loaded. */
   readonly modelStore: string;
   readonly models: ModelSelection;
+  /**
+   * Whether the management APIs (REST and gRPC) register and unregister models; with false, `POST /models`,
+   * `DELETE /models/...`, `RegisterModel` and `UnregisterModel` answer `SLUICE_MODEL_API_DISABLED`, as
+   * TorchServe's `enable_model_api=false` does. Start-up loads its models either way.
+   */
+  readonly modelApi: boolean;
   /** A model directory served under {@link modelName} besides the store's models; empty for none. Absolute once loaded. */
   readonly modelDir: string;
   /** The model name {@link modelDir} is served under; empty when it is. */
@@ -205,6 +211,7 @@ export const DEFAULT_CONFIG: SluiceConfig = deepFreeze({
   },
   modelStore: './model-store',
   models: 'all',
+  modelApi: true,
   modelDir: '',
   modelName: '',
   modelSettings: {},

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SluiceError } from '../sdk/errors/index.js';
-import type { ModelVersionSettingsConfig } from './sluice-config.js';
+import type { ConfigLayer, ModelVersionSettingsConfig } from './sluice-config.js';
 import { UNHONOURED_TORCHSERVE_KEYS } from './torchserve-keys.js';
 import { TorchServePropertyReader } from './torchserve-property-reader.js';
 
@@ -12,6 +12,14 @@ export interface TorchServeConfig {
   /** One sentence listing the keys Sluice cannot honour, or undefined when there are none. */
   readonly warning: string | undefined;
 }
+
+/**
+ * TorchServe's own defaults where they differ from Sluice's: for a `--ts-config` start they replace
+ * Sluice's defaults, below `sluice.yaml` and the file itself, so only a setting someone made overrides
+ * them. Without `load_models`, TorchServe loads no model at start; without `enable_model_api=true`, its
+ * management API neither registers nor unregisters models.
+ */
+export const TORCHSERVE_DEFAULTS: ConfigLayer = Object.freeze({ models: Object.freeze([]), modelApi: false });
 
 /** Where the TorchServe key file is written: TorchServe's name, in the working directory. */
 export const TORCHSERVE_KEY_FILE_NAME = 'key_file.json';
@@ -145,13 +153,12 @@ function metricsKeys(r: TorchServePropertyReader): void {
   const format = r.get('metrics_format');
   if (format !== undefined && format !== 'prometheus') r.note(`metrics_format=${format}`, 'the metrics page is in the Prometheus format');
   if (r.boolean('enable_metrics_api') === false) r.note('enable_metrics_api=false', 'the metrics port always serves /metrics; bind it to a private address');
-  if (r.boolean('enable_model_api') === false) r.note('enable_model_api=false', 'the management API always registers and unregisters; guard it with token authorisation');
 }
 
 /**
  * Reads a TorchServe `config.properties` (Java properties syntax, `$$VAR$$` taken from `env`; with
  * `enable_envvars_config=true`, `TS_<KEY>` variables override the file's keys) into a configuration
- * layer: the addresses and ports, `model_store`, `workflow_store`, `load_models`, the `models` JSON
+ * layer: the addresses and ports, `model_store`, `workflow_store`, `load_models`, `enable_model_api`, the `models` JSON
  * (per-version settings), `job_queue_size`, `default_workers_per_model`, `default_response_timeout`,
  * `max_request_size`, `allowed_urls` and the token switches (token-auth on the inference and
  * management APIs, its key file `key_file.json` in `cwd` in TorchServe's layout, unless
@@ -184,6 +191,7 @@ export function readTorchServeConfig(file: string, cwd: string, env: Readonly<Re
   const workflowStore = r.path('workflow_store');
   r.boolean('enable_envvars_config');
   metricsKeys(r);
+  const modelApi = r.boolean('enable_model_api');
   for (const key of r.keys()) {
     const reason = UNHONOURED_TORCHSERVE_KEYS[key];
     if (reason !== undefined) r.note(key, reason);
@@ -196,6 +204,7 @@ export function readTorchServeConfig(file: string, cwd: string, env: Readonly<Re
     ...(modelStore !== undefined ? { modelStore } : {}),
     ...(workflowStore !== undefined ? { workflowStore } : {}),
     ...(models !== undefined ? { models } : {}),
+    ...(modelApi !== undefined ? { modelApi } : {}),
     ...(settings !== undefined ? { modelSettings: settings } : {}),
     ...(queue !== undefined ? { jobQueueSize: queue } : {}),
     ...(workers !== undefined && workers > 0 ? { defaultWorkers: workers } : {}),

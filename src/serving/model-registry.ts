@@ -7,6 +7,9 @@ interface ModelEntry {
   defaultVersion: string;
 }
 
+/** How long a request that comes while start-up is still loading is told to wait (`Retry-After`) before it retries. */
+export const STARTING_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The registered models and their versions. Pure bookkeeping: loading and unloading happen in the
  * model manager, which calls this only with versions that are ready.
@@ -23,6 +26,11 @@ export class ModelRegistry {
    */
   setStartingUp(starting: boolean): void {
     this.startingUp = starting;
+  }
+
+  /** Whether start-up is still loading its models (see {@link setStartingUp}). */
+  isStartingUp(): boolean {
+    return this.startingUp;
   }
   private readonly observers: { added(version: ModelVersion): void; removed(version: ModelVersion): void }[] = [];
 
@@ -129,7 +137,10 @@ export class ModelRegistry {
     const entry = this.models.get(name);
     if (entry === undefined) {
       if (this.startingUp) {
-        throw new SluiceError('SLUICE_SERVER_STARTING', `model \`${name}\` is not registered yet: the server is still loading its models; retry shortly, or on another replica`, { model: name });
+        throw new SluiceError('SLUICE_SERVER_STARTING', `model \`${name}\` is not registered yet: the server is still loading its models; retry shortly, or on another replica`, {
+          model: name,
+          retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS,
+        });
       }
       const known = this.names();
       throw new SluiceError(

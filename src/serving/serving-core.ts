@@ -182,6 +182,7 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
       commit: (change) => this.manager.commitWorkflows(change),
       ensureModels: (request) => this.manager.ensureRegistered(request),
       removeModel: (name, version) => this.manager.unregister(name, version),
+      modelVersions: (name) => this.registry.versionsOf(name).map((v) => v.version),
       inference: this.inference,
       modelNamed: (name) => this.registry.has(name),
     });
@@ -205,18 +206,24 @@ export class ServingCore implements InferenceCore, ServerStatus, ModelAdministra
    * removed (`sweepStaleTemporaries`). It writes no snapshot; {@link serving} does.
    */
   async start(restoreSnapshot: boolean): Promise<StartupReport & { readonly workflows: WorkflowStartupReport }> {
-    // Only while the models load: the workflows' start-up looks models up and must see them as they are.
-    this.registry.setStartingUp(true);
-    let models: StartupReport;
+    // Until the workflows are registered, a request for one not registered yet is told to retry, as for a model.
+    this.workflows.setStartingUp(true);
     try {
-      await sweepStaleTemporaries(this.config, this.logger);
-      models = await this.manager.startup(restoreSnapshot);
+      // Only while the models load: the workflows' start-up looks models up and must see them as they are.
+      this.registry.setStartingUp(true);
+      let models: StartupReport;
+      try {
+        await sweepStaleTemporaries(this.config, this.logger);
+        models = await this.manager.startup(restoreSnapshot);
+      } finally {
+        this.registry.setStartingUp(false);
+      }
+      const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
+      this.started = true;
+      return { ...models, workflows };
     } finally {
-      this.registry.setStartingUp(false);
+      this.workflows.setStartingUp(false);
     }
-    const workflows = await this.workflowManager.startup(models.restoredFromSnapshot ? (models.snapshotWorkflows ?? []) : undefined);
-    this.started = true;
-    return { ...models, workflows };
   }
 
   /** Called once every port listens: writes the snapshot of what start-up loaded, and after every later change. */

@@ -63,6 +63,13 @@ describe('sluice start --ts-config', () => {
     });
     const described = await requestJson(`http://127.0.0.1:${ports.management}/models/iris`, { headers: bearer(keys.management.key) });
     expect(described).toMatchObject({ status: 200, body: [{ modelName: 'iris', modelVersion: '1.0', batchSize: 4, maxBatchDelay: 7, minWorkers: 1, maxWorkers: 2 }] });
+    // Without enable_model_api=true, TorchServe's management API neither registers nor unregisters.
+    const management = `http://127.0.0.1:${ports.management}`;
+    expect(await requestJson(`${management}/models?url=iris`, { method: 'POST', headers: bearer(keys.management.key) })).toMatchObject({
+      status: 405,
+      body: { errorCode: 'SLUICE_MODEL_API_DISABLED' },
+    });
+    expect((await requestJson(`${management}/models/iris`, { method: 'DELETE', headers: bearer(keys.management.key) })).status).toBe(405);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -79,6 +86,7 @@ describe('sluice start --ts-config', () => {
         'grpc_inference_port=0',
         'grpc_management_port=0',
         'model_store=store',
+        'load_models=all',
         'disable_token_authorization=true',
         '',
       ].join('\n'),
@@ -89,6 +97,54 @@ describe('sluice start --ts-config', () => {
     expect((await requestJson(`http://127.0.0.1:${ports.management}/models`)).status).toBe(200);
     await expect(readFile(join(dir, 'key_file.json'))).rejects.toThrow('ENOENT');
     expect(server.lines.filter((l) => (l as Record<string, unknown>)['level'] === 'warn')).toEqual([]);
+  });
+
+  it('without load_models, loads no model at start, as TorchServe', async () => {
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    await writeFile(
+      join(dir, 'config.properties'),
+      [
+        `inference_address=http://127.0.0.1:${ports.inference}`,
+        `management_address=http://127.0.0.1:${ports.management}`,
+        `metrics_address=http://127.0.0.1:${ports.metrics}`,
+        'grpc_inference_port=0',
+        'grpc_management_port=0',
+        'model_store=store',
+        'disable_token_authorization=true',
+        '',
+      ].join('\n'),
+    );
+    server = startServerProcess(['--ts-config', 'config.properties'], dir);
+    await server.waitForLog((l) => l['msg'] === 'Sluice is serving');
+    expect(await requestJson(`http://127.0.0.1:${ports.management}/models`)).toMatchObject({ status: 200, body: { models: [] } });
+    expect((await requestJson(`http://127.0.0.1:${ports.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).status).toBe(404);
+  });
+
+  it.each([
+    ['enable_model_api=true in the file', ['enable_model_api=true'], []],
+    ['--enable-model-api on the command line', [], ['--enable-model-api']],
+  ])('registers and unregisters models through the API with %s, as TorchServe', async (_how, lines, flags) => {
+    const ports = { inference: await freePort(), management: await freePort(), metrics: await freePort() };
+    await writeFile(
+      join(dir, 'config.properties'),
+      [
+        `inference_address=http://127.0.0.1:${ports.inference}`,
+        `management_address=http://127.0.0.1:${ports.management}`,
+        `metrics_address=http://127.0.0.1:${ports.metrics}`,
+        'grpc_inference_port=0',
+        'grpc_management_port=0',
+        'model_store=store',
+        'disable_token_authorization=true',
+        ...lines,
+        '',
+      ].join('\n'),
+    );
+    server = startServerProcess(['--ts-config', 'config.properties', ...flags], dir);
+    await server.waitForLog((l) => l['msg'] === 'Sluice is serving');
+    const management = `http://127.0.0.1:${ports.management}`;
+    expect((await requestJson(`${management}/models?url=iris`, { method: 'POST' })).status).toBe(200);
+    expect(await requestJson(`http://127.0.0.1:${ports.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).toMatchObject({ status: 200 });
+    expect((await requestJson(`${management}/models/iris`, { method: 'DELETE' })).status).toBe(200);
   });
 
   it.each([

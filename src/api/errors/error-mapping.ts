@@ -43,6 +43,8 @@ const HTTP_STATUS_BY_CODE: Partial<Readonly<Record<ErrorCode, number>>> = {
   SLUICE_RESPONSE_TOO_LARGE: 400,
   SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE: 415,
   SLUICE_METHOD_NOT_ALLOWED: 405,
+  // TorchServe answers a register or unregister with the model API off as a method it does not allow.
+  SLUICE_MODEL_API_DISABLED: 405,
   SLUICE_MODEL_LOAD_FAILED: 500,
   SLUICE_HANDLER_FAILED: 500,
 };

@@ -1,4 +1,5 @@
 import { SluiceError } from '../../sdk/errors/index.js';
+import { STARTING_RETRY_AFTER_SECONDS } from '../../serving/model-registry.js';
 import type { WorkflowLookup } from '../../serving/core-interfaces/workflow-lookup.js';
 import type { RegisteredWorkflow } from '../../workflow/serving/workflow-registry.js';
 
@@ -10,7 +11,8 @@ export interface UnversionedCall {
 
 /**
  * The workflow an inference call naming `name` runs, or undefined when a model has that name (models
- * come first) or nothing does. A workflow is served at one version, the `metadata.version` its answers
+ * come first) or nothing does; while start-up has not registered its workflows yet, a name nothing has is
+ * `SLUICE_SERVER_STARTING`, as a model not loaded yet is. A workflow is served at one version, the `metadata.version` its answers
  * carry: a call may name that version or none (`version` undefined), and another is refused with
  * `SLUICE_MODEL_VERSION_NOT_FOUND` rather than told that no model has the name, which says how to call it
  * without a version on the caller's transport (asked only then).
@@ -18,6 +20,14 @@ export interface UnversionedCall {
 export function calledWorkflow(core: WorkflowLookup, name: string, version: string | undefined, transport: UnversionedCall): RegisteredWorkflow | undefined {
   if (core.registry.has(name)) return undefined;
   const workflow = core.workflows.find(name);
+  // Neither a model nor a workflow once the models have loaded, while start-up still registers workflows: it
+  // may be a workflow still to come, so SLUICE_SERVER_STARTING (503, retry), as for a model still loading.
+  if (workflow === undefined && core.workflows.isStartingUp() && !core.registry.isStartingUp()) {
+    throw new SluiceError('SLUICE_SERVER_STARTING', `\`${name}\` is not registered yet: the server is still loading its workflows; retry shortly, or on another replica`, {
+      model: name,
+      retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS,
+    });
+  }
   if (workflow === undefined || version === undefined || version === workflow.version) return workflow;
   throw new SluiceError(
     'SLUICE_MODEL_VERSION_NOT_FOUND',

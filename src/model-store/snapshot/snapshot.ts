@@ -35,6 +35,11 @@ export interface SnapshotWorkflow {
   readonly url: string;
   /** For a TorchServe spec: its handler module in the workflow store. */
   readonly handler?: string;
+  /**
+   * For a TorchServe spec: the model versions its registration registered itself (`<workflow>__<model>`),
+   * which are unregistered with it; absent when none.
+   */
+  readonly models?: readonly { readonly name: string; readonly version: string }[];
 }
 
 /** The registered models of a running server, as `schemas/snapshot.schema.json` describes them. */

@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   SLUICE_SNAPSHOT_INVALID: { category: 'INTERNAL', type: 'InternalServerException' },
   // Management API arguments.
   SLUICE_MANAGEMENT_INVALID_ARGUMENT: { category: 'INVALID_ARGUMENT', type: 'BadRequestException' },
+  SLUICE_MODEL_API_DISABLED: { category: 'PERMISSION_DENIED', type: 'MethodNotAllowedException' },
   SLUICE_MANAGEMENT_URL_NOT_ALLOWED: { category: 'PERMISSION_DENIED', type: 'ForbiddenException' },
   SLUICE_MANAGEMENT_DOWNLOAD_FAILED: { category: 'INVALID_ARGUMENT', type: 'DownloadArchiveException' },
   // Model sources in object stores (s3://, azure://).

@@ -18,7 +18,7 @@ import { withLocalHandlers } from './local-handlers-catalog.js';
 import { checkCallersAccept, checkWorkflowNotCalled } from './caller-check.js';
 import { MutationQueue } from '../../serving/mutation-queue.js';
 import { checkWorkflowNameFree } from '../../serving/name-claims.js';
-import type { RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
+import type { OwnedModel, RegisteredWorkflow, WorkflowRegistry } from './workflow-registry.js';
 import { findSiblingModule, readWorkflowModule, readWorkflowSource, scanWorkflowStore, type WorkflowSource } from './workflow-sources.js';
 
 /**
@@ -72,7 +72,20 @@ function checkHandlerModelRegistered(model: string, workflow: string, modelNamed
 
 /** How the snapshot records `workflow`, registered by `request` (when known: start-up may not have it). */
 function snapshotEntryOf(workflow: RegisteredWorkflow, request: RegisterWorkflowRequest | undefined): SnapshotWorkflow {
-  return { name: workflow.name, url: request?.url ?? workflow.url, ...(request?.handler !== undefined ? { handler: request.handler } : {}) };
+  const models = workflow.ownModels ?? [];
+  return {
+    name: workflow.name,
+    url: request?.url ?? workflow.url,
+    ...(request?.handler !== undefined ? { handler: request.handler } : {}),
+    ...(models.length > 0 ? { models: models.map(({ name, version }) => ({ name, version })) } : {}),
+  };
+}
+
+/** `lists` merged, each model version once, in the order first given. */
+function unionOfModels(...lists: readonly (readonly OwnedModel[] | undefined)[]): OwnedModel[] {
+  const merged = new Map<string, OwnedModel>();
+  for (const model of lists.flatMap((list) => list ?? [])) merged.set(`${model.name}@${model.version}`, { name: model.name, version: model.version });
+  return [...merged.values()];
 }
 
 /** Workflows by name, as the registry lists them. */
@@ -89,6 +102,20 @@ export interface RegisterWorkflowRequest {
   readonly handler?: string | undefined;
   /** Headers sent with every download the registration makes (the caller's W3C `traceparent`, `tracestate`, `baggage`). */
   readonly traceHeaders?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The model versions the workflow registered itself before (a restored snapshot says so): a restore finds
+   * them registered already, and they stay the workflow's, unregistered with it.
+   */
+  readonly ownModels?: readonly OwnedModel[] | undefined;
+}
+
+/** What unregistering a workflow did. */
+export interface WorkflowUnregistration {
+  readonly workflow: RegisteredWorkflow;
+  /** The models it had registered itself and that went with it (`name`, or `name` version `v`). */
+  readonly models: readonly string[];
+  /** Models it had registered that stayed, each with why (another workflow calls it, say). */
+  readonly kept: readonly { readonly model: string; readonly reason: string }[];
 }
 
 /** What start-up registered and what it could not. */
@@ -110,8 +137,13 @@ export interface WorkflowManagerDeps {
   readonly commit: ModelManager['commitWorkflows'];
   /** Registers the models a TorchServe spec names (those not registered yet). */
   readonly ensureModels: ModelManager['ensureRegistered'];
-  /** Unregisters a model version that a refused TorchServe spec had registered. */
-  readonly removeModel: (name: string, version: string) => Promise<unknown>;
+  /**
+   * Unregisters a model version (every version without `version`) that a refused TorchServe spec, or an
+   * unregistered workflow, had registered.
+   */
+  readonly removeModel: (name: string, version?: string) => Promise<unknown>;
+  /** The registered versions of model `name`. */
+  readonly modelVersions: (name: string) => readonly string[];
   readonly inference: InferenceService;
   /** Whether a model holds `name`: a workflow may not take it. */
   readonly modelNamed: (name: string) => boolean;
@@ -158,11 +190,13 @@ export class WorkflowManager {
 
   /**
    * Removes a workflow; refuses with `SLUICE_WORKFLOW_IN_USE` while other registered workflows call it,
-   * since their every run would then fail.
+   * since their every run would then fail. Then, as TorchServe does, unregisters the models its TorchServe
+   * spec registered itself (`<workflow>__<model>`), and only those: a model it found registered stays. One
+   * that cannot go (another workflow calls it) stays and is reported; the workflow is gone either way.
    */
-  unregister(name: string): Promise<RegisteredWorkflow> {
-    return this.mutations.run(() =>
-      this.deps.commit(() => {
+  unregister(name: string): Promise<WorkflowUnregistration> {
+    return this.mutations.run(async () => {
+      const workflow = await this.deps.commit(() => {
         checkWorkflowNotCalled(name, this.deps.registry.callers(name));
         this.deps.registry.get(name);
         return {
@@ -174,8 +208,40 @@ export class WorkflowManager {
             return removed;
           },
         };
-      }),
-    );
+      });
+      return { workflow, ...(await this.removeOwnModels(workflow)) };
+    });
+  }
+
+  /**
+   * Unregisters the model versions `workflow` registered itself (after the workflow, whose calls would
+   * otherwise keep them in use): a model whose every registered version is the workflow's goes whole,
+   * else version by version.
+   */
+  private async removeOwnModels(workflow: RegisteredWorkflow): Promise<Omit<WorkflowUnregistration, 'workflow'>> {
+    const byName = new Map<string, string[]>();
+    for (const { name, version } of workflow.ownModels ?? []) byName.set(name, [...(byName.get(name) ?? []), version]);
+    const models: string[] = [];
+    const kept: { model: string; reason: string }[] = [];
+    for (const [model, versions] of byName) {
+      const registered = this.deps.modelVersions(model);
+      const whole = registered.length > 0 && registered.every((v) => versions.includes(v));
+      for (const version of whole ? [undefined] : versions) {
+        const label = version === undefined ? model : `${model} version ${version}`;
+        try {
+          await this.deps.removeModel(model, version);
+          models.push(label);
+          this.deps.logger.info('model unregistered with the workflow that registered it', { workflow: workflow.name, model, ...(version !== undefined ? { version } : {}) });
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          // Already unregistered by hand: nothing is left to take away.
+          if (isSluiceError(error, 'SLUICE_MODEL_NOT_FOUND') || isSluiceError(error, 'SLUICE_MODEL_VERSION_NOT_FOUND')) continue;
+          kept.push({ model: label, reason });
+          this.deps.logger.warn('a model the workflow registered stays registered', { workflow: workflow.name, model, ...(version !== undefined ? { version } : {}), reason });
+        }
+      }
+    }
+    return { models, kept };
   }
 
   /** The registered workflows as the snapshot records them. */
@@ -191,7 +257,8 @@ export class WorkflowManager {
    */
   startup(fromSnapshot: readonly SnapshotWorkflow[] | undefined): Promise<WorkflowStartupReport> {
     return this.mutations.run(async () => {
-      let pending: readonly RegisterWorkflowRequest[] = fromSnapshot ?? (await this.configured()).map((url) => ({ url }));
+      let pending: readonly RegisterWorkflowRequest[] =
+        fromSnapshot?.map(({ name, url, handler, models }) => ({ name, url, handler, ownModels: models })) ?? (await this.configured()).map((url) => ({ url }));
       const loaded: string[] = [];
       const failed: { source: string; reason: string }[] = [];
       const fail = (source: string, reason: string): void => {
@@ -316,6 +383,7 @@ export class WorkflowManager {
     const name = request.name ?? plan.workflow.name;
     checkWorkflowNameFree(name, this.deps.modelNamed);
     for (const model of handlerModels ?? []) checkHandlerModelRegistered(model, name, this.deps.modelNamed);
+    const ownModels = unionOfModels(this.deps.registry.find(name)?.ownModels, request.ownModels, prepared.added);
     const entry: RegisteredWorkflow = {
       name,
       version: plan.workflow.version,
@@ -327,6 +395,7 @@ export class WorkflowManager {
       registeredAt: new Date(),
       ...(localHandlers !== undefined ? { localHandlers } : {}),
       ...(handlerModels !== undefined ? { handlerModels } : {}),
+      ...(ownModels.length > 0 ? { ownModels } : {}),
     };
     checkCallersAccept(entry, this.deps.registry.callers(name), this.deps.catalog);
     return entry;

@@ -1,6 +1,7 @@
 import { SluiceError } from '../../sdk/errors/index.js';
 import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import type { WorkflowPlan, WorkflowProblem } from '../index.js';
+import { STARTING_RETRY_AFTER_SECONDS } from '../../serving/model-registry.js';
 import type { ModelUse } from '../../serving/model-uses.js';
 
 /** A registered workflow: its plan and where it came from. */
@@ -24,6 +25,17 @@ export interface RegisteredWorkflow {
   readonly localHandlers?: ReadonlyMap<string, NodeHandler>;
   /** Models its local handlers call by name, at their default version (the model nodes of a converted TorchServe spec). */
   readonly handlerModels?: readonly string[];
+  /**
+   * The model versions its TorchServe spec registered itself (`<workflow>__<model>`), as TorchServe's
+   * workflow registration does: unregistered with the workflow. A model it found registered is not among them.
+   */
+  readonly ownModels?: readonly OwnedModel[];
+}
+
+/** A model version a workflow registered itself. */
+export interface OwnedModel {
+  readonly name: string;
+  readonly version: string;
 }
 
 /** How `entry` calls model `model`: once per model node naming it (with its version) and per local handler calling it. */
@@ -41,6 +53,22 @@ function usesOfModel(entry: RegisteredWorkflow, model: string): ModelUse[] {
  */
 export class WorkflowRegistry {
   private readonly workflows = new Map<string, RegisteredWorkflow>();
+  /** While start-up registers its workflows, a name not registered yet may still come: see {@link setStartingUp}. */
+  private startingUp = false;
+
+  /**
+   * While `starting` is true (start-up has not registered its workflows yet), a workflow asked for by a name
+   * that is not registered is `SLUICE_SERVER_STARTING` (503, retry) instead of `SLUICE_WORKFLOW_NOT_FOUND`,
+   * as a model is: a load balancer is told to try again or elsewhere, not that the workflow does not exist.
+   */
+  setStartingUp(starting: boolean): void {
+    this.startingUp = starting;
+  }
+
+  /** Whether start-up is still registering its workflows (see {@link setStartingUp}). */
+  isStartingUp(): boolean {
+    return this.startingUp;
+  }
 
   /** Adds or replaces the workflow `entry.name`; answers the entry it replaced. */
   put(entry: RegisteredWorkflow): RegisteredWorkflow | undefined {
@@ -54,10 +82,20 @@ export class WorkflowRegistry {
     return this.workflows.get(name);
   }
 
-  /** The workflow called `name`, or `SLUICE_WORKFLOW_NOT_FOUND` listing the registered ones. */
+  /**
+   * The workflow called `name`, or `SLUICE_WORKFLOW_NOT_FOUND` listing the registered ones
+   * (`SLUICE_SERVER_STARTING` while start-up has not registered its workflows yet).
+   */
   get(name: string): RegisteredWorkflow {
     const found = this.workflows.get(name);
     if (found === undefined) {
+      if (this.startingUp) {
+        throw new SluiceError(
+          'SLUICE_SERVER_STARTING',
+          `workflow \`${name}\` is not registered yet: the server is still loading its models and workflows; retry shortly, or on another replica`,
+          { workflow: name, retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS },
+        );
+      }
       const known = this.names();
       throw new SluiceError(
         'SLUICE_WORKFLOW_NOT_FOUND',

@@ -25,6 +25,11 @@ describe('sluice start flags', () => {
     });
   });
 
+  it('turns the model API on with --enable-model-api, as TorchServe\'s flag does, and leaves it to the configuration without', () => {
+    expect(parseStartFlags(['--enable-model-api']).overrides).toEqual({ modelApi: true });
+    expect(parseStartFlags([]).overrides).toEqual({});
+  });
+
   it('refuses a port that is no integer as SLUICE_INFERENCE_PORT would be refused, naming the flags and the key', () => {
     expect(configError(() => parseStartFlags(['--inference-port', 'http']))).toBe('command-line flags: `inference.port` must be integer (got "http")');
   });

@@ -106,7 +106,7 @@ describe('config file', () => {
     await writeConfigFile(dir, 'jobQueue: 5\n');
     expect(configErrorMessage(() => load(dir))).toBe(
       'sluice.yaml: `jobQueue` is not a known key (allowed here: inference, management, metrics, auth, grpc, modelStore, ' +
-        'models, modelDir, modelName, modelSettings, workflowStore, workflows, plugins, pluginLoadTimeoutMs, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, requestReceiveTimeoutMs, allowedUrls, logLevel, logFormat, ' +
+        'models, modelApi, modelDir, modelName, modelSettings, workflowStore, workflows, plugins, pluginLoadTimeoutMs, defaultWorkers, jobQueueSize, maxRequestSizeBytes, responseTimeoutMs, requestReceiveTimeoutMs, allowedUrls, logLevel, logFormat, ' +
         'snapshot, shutdownTimeoutMs, drainDelayMs, startTimeoutMs, archive, download, runtime, telemetry)',
     );
   });

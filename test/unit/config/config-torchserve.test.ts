@@ -47,6 +47,50 @@ describe('config: --ts-config', () => {
     expect(configErrorMessage(() => load())).toMatch(/^config\.properties: `modelSettings\.iris\.1\.0\.batchSize` must be >= 1/);
   });
 
+  test('without load_models a --ts-config start loads no model, as TorchServe', async () => {
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.models).toEqual([]);
+  });
+
+  test("load_models=all loads the whole store, and a list the archives it names", async () => {
+    await writeConfigFile(dir, 'load_models=all\n', 'config.properties');
+    expect(load().config.models).toBe('all');
+    await writeConfigFile(dir, 'load_models=iris.mar,mlp\n', 'config.properties');
+    expect(load().config.models).toEqual(['iris.mar', 'mlp']);
+  });
+
+  test("without load_models, sluice.yaml's models, SLUICE_MODELS and --models still choose", async () => {
+    await writeConfigFile(dir, 'models: [iris]\n');
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.models).toEqual(['iris']);
+    expect(load({ SLUICE_MODELS: 'all' }).config.models).toBe('all');
+    expect(load({}, { models: ['mlp'] }).config.models).toEqual(['mlp']);
+  });
+
+  test("without --ts-config Sluice's own default loads the whole store", () => {
+    expect(loadConfigWithSources({ cwd: dir, env: {} }).config.models).toBe('all');
+  });
+
+  test('without enable_model_api a --ts-config start turns the model API off, as TorchServe', async () => {
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.modelApi).toBe(false);
+    await writeConfigFile(dir, 'enable_model_api=true\n', 'config.properties');
+    expect(load().config.modelApi).toBe(true);
+  });
+
+  test('sluice.yaml, SLUICE_MODEL_API and the file itself can turn the model API on or off', async () => {
+    await writeConfigFile(dir, 'modelApi: true\n');
+    await writeConfigFile(dir, 'job_queue_size=5\n', 'config.properties');
+    expect(load().config.modelApi).toBe(true);
+    expect(load({ SLUICE_MODEL_API: 'false' }).config.modelApi).toBe(false);
+    await writeConfigFile(dir, 'enable_model_api=false\n', 'config.properties');
+    expect(load().config.modelApi).toBe(false);
+  });
+
+  test('without --ts-config the model API is on, as Sluice has it by default', () => {
+    expect(loadConfigWithSources({ cwd: dir, env: {} }).config.modelApi).toBe(true);
+  });
+
   test('without --ts-config nothing is read and there are no warnings', async () => {
     await writeConfigFile(dir, 'bogus_key=1\n', 'config.properties');
     expect(loadConfigWithSources({ cwd: dir, env: {} }).warnings).toEqual([]);

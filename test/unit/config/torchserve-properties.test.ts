@@ -93,12 +93,27 @@ describe('TorchServe config.properties', () => {
     expect(layer['plugins']).toBeUndefined();
   });
 
+  test('enable_model_api becomes modelApi, and is no longer named in the warning', async () => {
+    const on = await read('enable_model_api=true\n');
+    expect(on.layer['modelApi']).toBe(true);
+    const off = await read('enable_model_api=false\n');
+    expect(off.layer['modelApi']).toBe(false);
+    expect(off.warning).toBeUndefined();
+    expect((await read('job_queue_size=5\n')).layer['modelApi']).toBeUndefined();
+    expect(await refusal('enable_model_api=yes\n')).toBe('config.properties: line 1: `enable_model_api` must be true or false, got "yes"');
+  });
+
+  test('TS_ENABLE_MODEL_API sets the model API with enable_envvars_config=true, as in TorchServe', async () => {
+    expect((await read('enable_envvars_config=true\n', { TS_ENABLE_MODEL_API: 'true' })).layer['modelApi']).toBe(true);
+    expect((await read('job_queue_size=5\n', { TS_ENABLE_MODEL_API: 'true' })).layer['modelApi']).toBeUndefined();
+  });
+
   test('keys Sluice cannot honour are listed in one warning, with why', async () => {
-    const { warning } = await read('number_of_netty_threads=4\nvmargs=-Xmx4g\nenable_model_api=false\ninference_address=http://127.0.0.1:8080\n');
+    const { warning } = await read('number_of_netty_threads=4\nvmargs=-Xmx4g\nenable_metrics_api=false\ninference_address=http://127.0.0.1:8080\n');
     expect(warning).toMatch(/^config\.properties: Sluice cannot honour these TorchServe settings, and goes on without them: /);
     expect(warning).toContain('number_of_netty_threads (Sluice has no Netty threads');
     expect(warning).toContain('vmargs (Sluice runs on Node.js');
-    expect(warning).toContain('enable_model_api=false');
+    expect(warning).toContain('enable_metrics_api=false');
     expect(warning).not.toContain('inference_address');
   });
 

@@ -16,6 +16,7 @@ import {
   type IgnoredParameter,
 } from '../../models/torchserve-parameters.js';
 import { gpuCountOf } from '../../models/version-gpus.js';
+import { checkModelApiEnabled } from '../../models/model-api-control.js';
 import type { Logger } from '../../../sdk/logging/logger.js';
 import { callTraceContext } from '../calls/grpc-call-scope.js';
 
@@ -90,6 +91,7 @@ export class TorchServeManagementController {
   /** Registers every version found at `url` (a model-store name, or an http(s), s3:// or azure:// URL matching `allowedUrls`). */
   @GrpcMethod(SERVICE, 'RegisterModel')
   async registerModel(request: RegisterModelRequest, _metadata: unknown, call: object): Promise<ManagementResponse> {
+    checkModelApiEnabled(this.core.config, 'RegisterModel');
     if (request.url === '') throw new SluiceError('SLUICE_MANAGEMENT_INVALID_ARGUMENT', 'url is required: a model-store name or an allowed http(s) URL');
     const responseTimeout = optionalInteger(request.response_timeout, 'response_timeout', 1, maxResponseTimeoutS);
     const startupTimeout = optionalInteger(request.startup_timeout, 'startup_timeout', 1, maxResponseTimeoutS);
@@ -159,6 +161,7 @@ export class TorchServeManagementController {
   /** Unregisters one version, or every version when `model_version` is empty. */
   @GrpcMethod(SERVICE, 'UnregisterModel')
   async unregisterModel(request: ModelRef): Promise<ManagementResponse> {
+    checkModelApiEnabled(this.core.config, 'UnregisterModel');
     const version = versionOf(request);
     const removed = await this.core.manager.unregister(request.model_name, version);
     return { msg: `Model "${request.model_name}" unregistered (versions ${removed.join(', ')})` };

@@ -21,6 +21,8 @@ import {
 } from '../../models/torchserve-parameters.js';
 import { gpuCountOf } from '../../models/version-gpus.js';
 import { requestTraceContext } from '../observation/request-observer.js';
+import { methodsForPath } from '../routing/allowed-methods.js';
+import { checkModelApiEnabled } from '../../models/model-api-control.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
 const REGISTER_PARAMS = [
@@ -72,6 +74,7 @@ export class ModelsController {
   @Post()
   @HttpCode(200)
   async register(@Query() query: RawQuery, @Req() http: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusAnswer> {
+    this.checkModelApi('POST /models', http);
     const q = new QueryReader(query, REGISTER_PARAMS, LENIENT);
     const url = q.requiredString('url');
     const responseTimeout = q.integer('response_timeout', 1, maxResponseTimeoutS);
@@ -168,7 +171,8 @@ export class ModelsController {
 
   /** Unregisters every version of a model. */
   @Delete(':model')
-  async unregister(@Param('model') model: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+  async unregister(@Param('model') model: string, @Query() query: RawQuery, @Req() http: FastifyRequest): Promise<StatusAnswer> {
+    this.checkModelApi('DELETE /models/{model}', http);
     const ignored = this.readUnregisterQuery(query, model);
     const removed = await this.core.manager.unregister(model);
     return { status: `Model "${model}" unregistered (versions ${removed.join(', ')})${ignoredSentence(ignored)}` };
@@ -176,10 +180,22 @@ export class ModelsController {
 
   /** Unregisters one version. */
   @Delete(':model/:version')
-  async unregisterVersion(@Param('model') model: string, @Param('version') version: string, @Query() query: RawQuery): Promise<StatusAnswer> {
+  async unregisterVersion(
+    @Param('model') model: string,
+    @Param('version') version: string,
+    @Query() query: RawQuery,
+    @Req() http: FastifyRequest,
+  ): Promise<StatusAnswer> {
+    this.checkModelApi('DELETE /models/{model}/{version}', http);
     const ignored = this.readUnregisterQuery(query, model);
     await this.core.manager.unregister(model, version);
     return { status: `Model "${model}" version ${version} unregistered${ignoredSentence(ignored)}` };
+  }
+
+  /** With the model API off, a registration or unregistration is a method this path does not take (TorchServe's 405). */
+  private checkModelApi(operation: string, http: FastifyRequest): void {
+    if (this.core.config.modelApi) return;
+    checkModelApiEnabled(this.core.config, operation, methodsForPath(http).filter((method) => method !== http.method));
   }
 
   private readDescribeQuery(query: RawQuery, reply: FastifyReply, model: string): void {

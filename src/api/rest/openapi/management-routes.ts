@@ -83,7 +83,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     tag: 'Models',
     query: REGISTER_QUERY,
     answers: { '200': json('ManagementStatus', 'Registered and loaded.'), '202': json('ManagementStatus', 'Accepted (synchronous=false): loading in the background.') },
-    errors: [400, 403, 404, 409, 500],
+    errors: [400, 403, 404, 405, 409, 500],
   },
   {
     method: 'get',
@@ -144,7 +144,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     tag: 'Models',
     query: UNREGISTER_QUERY,
     answers: { '200': DONE },
-    errors: [400, 404, 409, 500],
+    errors: [400, 404, 405, 409, 500],
   },
   {
     method: 'delete',
@@ -154,7 +154,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDoc[] = [
     tag: 'Models',
     query: UNREGISTER_QUERY,
     answers: { '200': DONE },
-    errors: [400, 404, 409, 500],
+    errors: [400, 404, 405, 409, 500],
   },
   { method: 'put', path: '/models/{model}/{version}/set-default', operationId: 'setDefaultVersion', summary: 'Make a version the default', tag: 'Models', answers: { '200': DONE }, errors: [400, 404, 500] },
   {

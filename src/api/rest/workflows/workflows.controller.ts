@@ -50,10 +50,12 @@ export class WorkflowsController {
     return [describeWorkflow(this.core.workflows.get(name), this.core.registry, this.core.workflows, this.core.config.responseTimeoutMs)];
   }
 
-  /** Unregisters a workflow. */
+  /** Unregisters a workflow, and the `<workflow>__<model>` models its TorchServe spec registered, as TorchServe does. */
   @Delete(':name')
   async unregister(@Param('name') name: string): Promise<{ status: string }> {
-    await this.core.workflowManager.unregister(name);
-    return { status: `Workflow "${name}" unregistered` };
+    const { models, kept } = await this.core.workflowManager.unregister(name);
+    const withModels = models.length > 0 ? `, with the models it registered: ${models.join(', ')}` : '';
+    const stayed = kept.length > 0 ? `; still registered: ${kept.map((k) => `${k.model} (${k.reason})`).join('; ')}` : '';
+    return { status: `Workflow "${name}" unregistered${withModels}${stayed}` };
   }
 }

@@ -74,8 +74,10 @@ export function fakeCore(options: {
   };
   const envelopes = (options.envelopes ?? []).map((name): Envelope => ({ name, decode: () => [], encode: () => ({ body: name }) }));
   const core = {
-    registry: { has: (name: string) => models.some((m) => m.name === name), resolve },
+    // A core whose start-up has ended.
+    registry: { has: (name: string) => models.some((m) => m.name === name), resolve, isStartingUp: () => false },
     workflows: {
+      isStartingUp: () => false,
       find: registered,
       get: (name: string) => {
         const found = registered(name);
