@@ -67,8 +67,12 @@ function json(message: Prediction): unknown {
   return JSON.parse(message.prediction.toString('utf8'));
 }
 
-async function endOf(file: string): Promise<StreamEnd> {
+async function untilExists(file: string): Promise<void> {
   while (!existsSync(file)) await sleep(20);
+}
+
+async function endOf(file: string): Promise<StreamEnd> {
+  await untilExists(file);
   return JSON.parse(readFileSync(file, 'utf8')) as StreamEnd;
 }
 
@@ -156,6 +160,24 @@ describe('gRPC streaming of a handler’s intermediate answers', () => {
     const end = await endOf(endFile);
     expect(end).toMatchObject({ code: 'SLUICE_CLIENT_GONE', aborted: true });
     expect(end.sent).toBeLessThan(100_000);
+  });
+
+  it('a client that cancels StreamPredictions2 before the first intermediate answer aborts the handler’s signal', async () => {
+    const [waitFile, endFile] = [join(t.dir, 'grpc-early-wait'), join(t.dir, 'grpc-early-end.json')];
+    const call = invoke(torchserve, 'StreamPredictions2') as ClientDuplexStream<unknown, Prediction>;
+    call.on('error', () => undefined);
+    call.write(streamRequest({ parts: 3, waitFile, endFile }, { sequenceId: 'early' }));
+    await untilExists(waitFile);
+    call.cancel();
+    expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+  });
+
+  it('a client that cancels a unary Predictions call while the handler runs aborts the handler’s signal too', async () => {
+    const [waitFile, endFile] = [join(t.dir, 'grpc-unary-wait'), join(t.dir, 'grpc-unary-end.json')];
+    const call = invoke(torchserve, 'Predictions', streamRequest({ parts: 3, waitFile, endFile }), () => undefined) as { cancel(): void };
+    await untilExists(waitFile);
+    call.cancel();
+    expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
   });
 
   it('ModelStreamInfer ends a request with an empty final answer when the client asks, as Triton’s clients of decoupled models do', async () => {

@@ -85,6 +85,29 @@ function leaveAfterFirstChunk(url: string, body: StreamBody): Promise<string> {
   });
 }
 
+/**
+ * Sends `body` (to `path` of `url`'s server) and leaves (closes the connection) once the handler has
+ * written `waitFile`, before anything of the answer was sent.
+ */
+function leaveOnceWaiting(url: string, body: unknown, waitFile: string, headers: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const json = JSON.stringify(body);
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)), ...headers } }, () => {
+      reject(new Error('an answer came before the client left'));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET') reject(error);
+    });
+    request.end(json, () => {
+      void (async () => {
+        while (!existsSync(waitFile)) await sleep(20);
+        request.destroy();
+        resolve();
+      })();
+    });
+  });
+}
+
 /** How the handler ended, once it has written it. */
 async function endOf(file: string): Promise<StreamEnd> {
   while (!existsSync(file)) await sleep(20);
@@ -278,6 +301,30 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
       const end = await endOf(endFile);
       expect(end).toMatchObject({ code: 'SLUICE_CLIENT_GONE', aborted: true });
       expect(end.sent).toBeLessThan(PARTS);
+    });
+
+    it('before the first intermediate answer, on the inference lane: the handler’s signal aborts', async () => {
+      const [waitFile, endFile] = [join(t.dir, 'early-lane-wait'), join(t.dir, 'early-lane-end.json')];
+      await leaveOnceWaiting(`${t.inference}/predictions/streamer`, { parts: 3, waitFile, endFile }, waitFile);
+      expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+    });
+
+    it('before the first event of Server-Sent Events, through the framework’s route: the handler’s signal aborts', async () => {
+      const [waitFile, endFile] = [join(t.dir, 'early-sse-wait'), join(t.dir, 'early-sse-end.json')];
+      await leaveOnceWaiting(`${t.inference}/predictions/streamer/1`, { parts: 3, waitFile, endFile }, waitFile, { accept: 'text/event-stream' });
+      expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+    });
+
+    it('before the first intermediate answer, on a worker thread: the abort is told across the thread', async () => {
+      const [waitFile, endFile] = [join(t.dir, 'early-thread-wait'), join(t.dir, 'early-thread-end.json')];
+      await leaveOnceWaiting(`${t.inference}/predictions/thread-streamer`, { parts: 3, waitFile, endFile }, waitFile);
+      expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+    });
+
+    it('on a request that cannot stream (KServe v1 :predict): the handler’s signal aborts as well', async () => {
+      const [waitFile, endFile] = [join(t.dir, 'early-v1-wait'), join(t.dir, 'early-v1-end.json')];
+      await leaveOnceWaiting(`${t.inference}/v1/models/streamer:predict`, { instances: [{ parts: 3, waitFile, endFile }] }, waitFile);
+      expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
     });
   });
 });
