@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeIdentityModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { memoryLogger, startTestServer, type TestServer } from '../support/test-server.js';
 import { STREAMING_HANDLER, THREAD_STREAMING_HANDLER, type StreamBody, type StreamEnd } from '../support/handlers/streaming-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
@@ -132,11 +132,37 @@ function events(text: string): { event: string; data: unknown }[] {
     });
 }
 
+/** The value of the one sample of `name` on a Prometheus page whose labels include every one of `labels`; 0 when none. */
+function sampleOf(page: string, name: string, labels: readonly string[] = []): number {
+  const line = page.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && labels.every((label) => l.includes(label)));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
 describe('HTTP streaming of a handler’s intermediate answers', () => {
   let t: TestServer;
+  const logged: string[] = [];
+
+  /** The access-log line of request `id`, once written. */
+  async function accessLineOf(id: string): Promise<Record<string, unknown>> {
+    for (;;) {
+      const line = logged.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'request' && l['requestId'] === id);
+      if (line !== undefined) return line;
+      await sleep(20);
+    }
+  }
+
+  /** What the metrics port counts of error answers: TorchServe's by status class, Sluice's of `SLUICE_REQUEST_INVALID` over HTTP. */
+  async function errorCounts(): Promise<{ requests4xx: number; invalid: number }> {
+    const page = await (await fetch(`${t.metrics}/metrics`)).text();
+    return {
+      requests4xx: sampleOf(page, 'Requests4XX'),
+      invalid: sampleOf(page, 'sluice_errors_total', ['code="SLUICE_REQUEST_INVALID"', 'transport="http"']),
+    };
+  }
 
   beforeAll(async () => {
     t = await startTestServer({
+      logger: memoryLogger(logged),
       demoModels: [],
       handlers: [STREAMING_HANDLER, THREAD_STREAMING_HANDLER],
       nodeHandlers: [TAG_HANDLER],
@@ -201,6 +227,29 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
       { event: 'partial', data: { part: 1 } },
       { event: 'error', data: { code: 400, type: 'BadRequestException', message: 'failing on purpose after 2 parts', errorCode: 'SLUICE_REQUEST_INVALID' } },
     ]);
+  });
+
+  it('ends newline-delimited JSON with a last line carrying the error body when the handler fails after its first answers', async () => {
+    const answer = await send(`${t.inference}/predictions/streamer`, { parts: 5, failAfter: 2 });
+    expect({ status: answer.status, type: answer.headers['content-type'] }).toEqual({ status: 200, type: 'application/x-ndjson; charset=utf-8' });
+    expect(lines(answer.text)).toEqual([
+      { part: 0 },
+      { part: 1 },
+      { code: 400, type: 'BadRequestException', message: 'failing on purpose after 2 parts', errorCode: 'SLUICE_REQUEST_INVALID' },
+    ]);
+  });
+
+  it.each([
+    ['newline-delimited JSON on the inference lane', '/predictions/streamer', {}],
+    ['Server-Sent Events through the framework’s route', '/predictions/streamer/1', { accept: 'text/event-stream' }],
+  ])('records a stream of %s that fails after it started with the failure’s status and code, in the access log and the error counts', async (_kind, path, headers) => {
+    const id = `stream-failure-${path.replaceAll('/', '-')}`;
+    const before = await errorCounts();
+    const answer = await send(`${t.inference}${path}`, { parts: 5, failAfter: 2 }, { ...headers, 'x-request-id': id });
+    expect(answer.status).toBe(200);
+    expect(await accessLineOf(id)).toMatchObject({ status: 400, errorCode: 'SLUICE_REQUEST_INVALID' });
+    const after = await errorCounts();
+    expect({ requests4xx: after.requests4xx - before.requests4xx, invalid: after.invalid - before.invalid }).toEqual({ requests4xx: 1, invalid: 1 });
   });
 
   it('answers a failure before the first intermediate answer with the ordinary error', async () => {

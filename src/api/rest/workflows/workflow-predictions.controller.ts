@@ -80,6 +80,6 @@ export class WorkflowPredictionsController {
         };
       },
     });
-    return streamedReply(reply, request.url, partials, work, plain, (answer) => answer);
+    return streamedReply(request, reply, partials, work, plain, (answer) => answer);
   }
 }
