@@ -38,6 +38,40 @@ outputs:
   never: never.tag
 `;
 
+/** `$request.word ──▶ call (workflow steps) ──▶ word`, and `wrap`, whose node `inner` runs `nested` in turn. */
+const NESTED_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: nested, version: "1" }
+inputs:
+  word: { type: string }
+nodes:
+  call: { workflow: steps, inputs: { word: $request.word } }
+outputs:
+  word: call.word
+`;
+const WRAP_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: wrap, version: "1" }
+inputs:
+  word: { type: string }
+nodes:
+  inner: { workflow: nested, inputs: { word: $request.word } }
+outputs:
+  word: inner.word
+`;
+
+/** `$request.words ──▶ each (forEach: workflow nested, one call at a time) ──▶ words` */
+const WRAP_EACH_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: wrap-each, version: "1" }
+inputs:
+  words: { type: list }
+nodes:
+  each: { workflow: nested, forEach: $request.words, concurrency: 1, inputs: { word: $item } }
+outputs:
+  words: each.word
+`;
+
 const TAG_HANDLER: NodeHandler = {
   name: 'test/tag',
   inputs: ['tag'],
@@ -170,6 +204,9 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
       prepare: async (store, dir) => {
         await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
         await writeWorkflowFile(dir, 'steps.yaml', STEPS_WORKFLOW);
+        await writeWorkflowFile(dir, 'nested.yaml', NESTED_WORKFLOW);
+        await writeWorkflowFile(dir, 'wrap.yaml', WRAP_WORKFLOW);
+        await writeWorkflowFile(dir, 'wrap-each.yaml', WRAP_EACH_WORKFLOW);
         await addStoreModel(store, 'streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'streamer', version: '1', handler: 'test/stream' });
         await addStoreModel(store, 'thread-streamer', (dir) => writeIdentityModel(dir, 'FP32'), { name: 'thread-streamer', version: '1', handler: 'test/stream-thread' });
       },
@@ -301,6 +338,45 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
     expect(received.slice(3)).toEqual([{ event: 'result', data: { word: 'w' } }]);
   });
 
+  it('streams the nodes inside sub-workflows too with ?progress=nested, each named by its path, before the workflow node that ran them', async () => {
+    const answer = await send(`${t.inference}/wfpredict/wrap?progress=nested`, { word: 'w' }, { accept: 'text/event-stream' });
+    const received = events(answer.text);
+    expect(received[0]).toEqual({ event: 'node', data: { node: 'inner.call.first', status: 'ok', outputs: { tag: 'w' } } });
+    expect(received.slice(1, 3)).toEqual(
+      expect.arrayContaining([
+        { event: 'node', data: { node: 'inner.call.second', status: 'ok', outputs: { tag: 'w' } } },
+        { event: 'node', data: { node: 'inner.call.never', status: 'skipped' } },
+      ]),
+    );
+    expect(received.slice(3)).toEqual([
+      { event: 'node', data: { node: 'inner.call', status: 'ok', outputs: { word: 'w' } } },
+      { event: 'node', data: { node: 'inner', status: 'ok', outputs: { word: 'w' } } },
+      { event: 'result', data: 'w' },
+    ]);
+  });
+
+  it('streams the nodes of the run alone with ?progress=nodes, not those inside its sub-workflows', async () => {
+    const answer = await send(`${t.inference}/wfpredict/wrap?progress=nodes`, { word: 'w' }, { accept: 'text/event-stream' });
+    expect(events(answer.text)).toEqual([
+      { event: 'node', data: { node: 'inner', status: 'ok', outputs: { word: 'w' } } },
+      { event: 'result', data: 'w' },
+    ]);
+  });
+
+  it('streams the nodes of each forEach call of a workflow node as <node>[<index>].<inner> with ?progress=nested', async () => {
+    const answer = await send(`${t.inference}/wfpredict/wrap-each?progress=nested`, { words: ['x', 'y'] }, { accept: 'application/x-ndjson' });
+    const received = lines(answer.text) as ({ node: string; index?: number; status?: string } | string[])[];
+    const named = received.map((step) => (Array.isArray(step) ? step : step.index !== undefined ? `${step.node}#${step.index}` : `${step.node}:${step.status ?? ''}`));
+    // One call at a time: its sub-workflow's nodes (second and never in either order), then the call's progress.
+    for (const index of [0, 1]) {
+      const call = named.slice(index * 5, index * 5 + 5);
+      expect(call[0]).toBe(`each[${index}].call.first:ok`);
+      expect(call.slice(1, 3).sort()).toEqual([`each[${index}].call.never:skipped`, `each[${index}].call.second:ok`]);
+      expect(call.slice(3)).toEqual([`each[${index}].call:ok`, `each#${index}`]);
+    }
+    expect(named.slice(10)).toEqual(['each:ok', ['x', 'y']]);
+  });
+
   it('streams every node as newline-delimited JSON too with ?progress=nodes', async () => {
     const answer = await send(`${t.inference}/wfpredict/tags?progress=nodes`, { tags: ['a'] }, { accept: 'application/x-ndjson' });
     expect(lines(answer.text)).toEqual([{ node: 'each', index: 0, count: 1, outputs: { tag: 'a' } }, { node: 'each', status: 'ok', outputs: { tag: ['a'] } }, ['a']]);
@@ -321,7 +397,7 @@ describe('HTTP streaming of a handler’s intermediate answers', () => {
     const answer = await send(`${t.inference}/wfpredict/tags?progress=all`, { tags: ['a'] }, headers);
     expect({ status: answer.status, body: JSON.parse(answer.text) as unknown }).toEqual({
       status: 400,
-      body: expect.objectContaining({ errorCode: 'SLUICE_REQUEST_INVALID', message: 'the progress query parameter must be calls or nodes (once), got "all"' }) as unknown,
+      body: expect.objectContaining({ errorCode: 'SLUICE_REQUEST_INVALID', message: 'the progress query parameter must be calls, nodes or nested (once), got "all"' }) as unknown,
     });
   });
 

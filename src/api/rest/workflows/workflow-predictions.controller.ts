@@ -7,7 +7,7 @@ import { streamedReply } from '../common/streamed-reply.js';
 import { httpBodyOf } from '../common/http-body.js';
 import { httpOperationContext } from '../common/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
-import { debugFlag, nodesProgressFlag } from './workflow-request.js';
+import { debugFlag, progressLevel } from './workflow-request.js';
 
 /** TorchServe's workflow inference route, over the transport-neutral {@link PredictionsOperation}. */
 @Controller('wfpredict')
@@ -25,7 +25,8 @@ export class WorkflowPredictionsController {
    * `{outputs, debug}` with per-node timings and the skipped nodes. A client that accepts
    * `text/event-stream` (or `application/x-ndjson`) gets each finished `forEach` call as it finishes
    * (`{node, index, count, outputs}`), then the answer; with `?progress=nodes` also each node as it settles
-   * (`{node, status, outputs}`, the Server-Sent Event `node`).
+   * (`{node, status, outputs}`, the Server-Sent Event `node`), with `?progress=nested` the nodes inside
+   * sub-workflows too, named by their path (`outer.inner`).
    */
   @Post(':name')
   @HttpCode(200)
@@ -49,7 +50,7 @@ export class WorkflowPredictionsController {
       },
       // Checked, streamed or not, as ?debug is: a misspelt value is a mistake either way.
       get nodeProgress() {
-        nodesProgressFlag(query['progress']);
+        progressLevel(query['progress']);
         return undefined;
       },
     };
@@ -74,10 +75,13 @@ export class WorkflowPredictionsController {
       },
       progress,
       get nodeProgress() {
-        if (!nodesProgressFlag(query['progress'])) return undefined;
+        if (progressLevel(query['progress']) === 'calls') return undefined;
         return (step: JsonNodeProgress): void => {
           partials.sendEvent(step, 'node').catch(() => undefined);
         };
+      },
+      get nestedNodes() {
+        return progressLevel(query['progress']) === 'nested';
       },
     });
     return streamedReply(request, reply, partials, work, plain, (answer) => answer);
