@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    // Built-in plugins build only against the plugin SDK, like third-party ones.
+    // Built-in plugins build only against the SDK, like third-party ones.
     files: ['plugins/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -52,8 +52,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+src/(?!plugins/sdk/)',
-              message: 'Built-in plugins import only the plugin SDK (src/plugins/sdk/index.js), as third-party plugins do.',
+              regex: '^(\\.\\./)+src/(?!sdk/)',
+              message: 'Built-in plugins import only the SDK (src/sdk/index.js), as third-party plugins do.',
             },
           ],
         },

@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { NodeHandler } from '../src/plugins/sdk/index.js';
+import type { NodeHandler } from '../src/sdk/index.js';
 import { createStaticCatalog, executeWorkflow, loadWorkflow, type WorkflowServices } from '../src/workflow/index.js';
 import { createLogger, lineSink } from '../src/telemetry/logging/pino-logger.js';
 

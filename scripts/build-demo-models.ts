@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { packageRoot } from '../src/common/package-root.js';
+import { packageRoot } from '../src/package-files/package-root.js';
 import { isEntryScript, writeGeneratedFiles, type GeneratedFile } from './generated-files.js';
 import { buildCnnModel } from './cnn-model.js';
 import { CNN_MANIFEST, IRIS_MANIFEST, IRIS_QUICK_MANIFEST, MLP_MANIFEST } from './demo-manifests.js';

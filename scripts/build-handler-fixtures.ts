@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { packageRoot } from '../src/common/package-root.js';
+import { packageRoot } from '../src/package-files/package-root.js';
 import { isEntryScript, writeGeneratedFiles, type GeneratedFile } from './generated-files.js';
 import { COLOUR_LABELS, buildColourModel } from './colour-model.js';
 import { COLOURS_MANIFEST, SENTIMENT_MANIFEST } from './handler-fixture-manifests.js';

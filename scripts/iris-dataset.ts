@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../src/common/package-root.js';
+import { packageRoot } from '../src/package-files/package-root.js';
 
 /** The four measurement columns, in the order the model takes them. */
 export const IRIS_FEATURES = ['sepal_length', 'sepal_width', 'petal_length', 'petal_width'] as const;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { packageRoot } from '../src/common/package-root.js';
+import { packageRoot } from '../src/package-files/package-root.js';
 import { isEntryScript, writeGeneratedFiles } from './generated-files.js';
 import { renderTextPng } from './text-page-png.js';
 

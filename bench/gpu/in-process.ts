@@ -1,7 +1,7 @@
 import { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import { GpuExecutor, type GpuExecutorOptions } from '../../plugins/gpu-executor/index.js';
-import type { Logger } from '../../src/common/logger.js';
-import type { Tensor } from '../../src/common/tensor/index.js';
+import type { Logger } from '../../src/sdk/logging/logger.js';
+import type { Tensor } from '../../src/sdk/tensor/index.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 
 /** Images per second of one in-process measurement. */

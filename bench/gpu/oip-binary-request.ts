@@ -1,4 +1,4 @@
-import { float32ToFloat16Bits, type Datatype } from '../../src/common/tensor/index.js';
+import { float32ToFloat16Bits, type Datatype } from '../../src/sdk/tensor/index.js';
 
 /** A ready-to-send OIP binary request: its body and the length of its JSON header. */
 export interface BinaryRequest {

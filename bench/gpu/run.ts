@@ -14,7 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import type { ExecutionProviderName } from '../../src/plugins/sdk/index.js';
+import type { ExecutionProviderName } from '../../src/sdk/index.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { createLogger, lineSink } from '../../src/telemetry/logging/pino-logger.js';
 import { executorRuns, rawSessionRun, type InProcessRun } from './in-process.js';

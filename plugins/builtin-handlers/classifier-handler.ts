@@ -7,7 +7,7 @@ import {
   type HandlerRequest,
   type HandlerResult,
   type Tensor,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import { prepareJsonRequest } from './request-body.js';
 
 /** One classified instance. */

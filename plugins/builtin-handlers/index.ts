@@ -1,4 +1,4 @@
-import { definePlugin, type Handler } from '../../src/plugins/sdk/index.js';
+import { definePlugin, type Handler } from '../../src/sdk/index.js';
 import { classifierHandler } from './classifier-handler.js';
 import { passthroughHandler } from './passthrough-handler.js';
 

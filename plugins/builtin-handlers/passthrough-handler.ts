@@ -1,4 +1,4 @@
-import { encodeJsonOutputs, type BodyForm, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult } from '../../src/plugins/sdk/index.js';
+import { encodeJsonOutputs, type BodyForm, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult } from '../../src/sdk/index.js';
 import { prepareJsonRequest } from './request-body.js';
 
 /**

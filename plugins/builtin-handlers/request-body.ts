@@ -1,4 +1,4 @@
-import { SluiceError, decodeJsonInstance, decodeJsonRequestBody, type BodyForm, type HandlerContext, type HandlerRequest, type PreparedRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, decodeJsonInstance, decodeJsonRequestBody, type BodyForm, type HandlerContext, type HandlerRequest, type PreparedRequest } from '../../src/sdk/index.js';
 
 /** True for `application/json` and `application/*+json`. */
 function isJsonMediaType(mediaType: string): boolean {

@@ -1,4 +1,4 @@
-import { SluiceError, providerReport, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel, type Tensor } from '../../src/plugins/sdk/index.js';
+import { SluiceError, providerReport, runBatchOnModel, type Batch, type ExecutionInstance, type Executor, type ExecutorLoadContext, type ExecutorModel, type LoadedModel, type Tensor } from '../../src/sdk/index.js';
 
 /** Instances of one version on the CPU: slots over one shared session (ORT allows concurrent runs). */
 class SharedSessionModel implements ExecutorModel {

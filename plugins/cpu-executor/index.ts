@@ -1,4 +1,4 @@
-import { definePlugin } from '../../src/plugins/sdk/index.js';
+import { definePlugin } from '../../src/sdk/index.js';
 import { CpuExecutor } from './cpu-executor.js';
 
 export { CpuExecutor } from './cpu-executor.js';

@@ -1,4 +1,4 @@
-import type { Envelope } from '../../src/plugins/sdk/index.js';
+import type { Envelope } from '../../src/sdk/index.js';
 
 /**
  * The `body` envelope: the raw body, unparsed, is the handler's one request (for images, audio, any

@@ -1,4 +1,4 @@
-import { definePlugin, type Envelope } from '../../src/plugins/sdk/index.js';
+import { definePlugin, type Envelope } from '../../src/sdk/index.js';
 import { bodyEnvelope } from './body-envelope.js';
 import { instancesEnvelope } from './instances-envelope.js';
 import { kserveEnvelope } from './kserve-envelope.js';

@@ -1,4 +1,4 @@
-import { SluiceError, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/sdk/index.js';
 import { isJsonObject, parseJsonBody } from './json-body.js';
 
 /**

@@ -1,4 +1,4 @@
-import { jsonBodyText, refuseNonUtf8Charset, SluiceError, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { jsonBodyText, refuseNonUtf8Charset, SluiceError, type EnvelopeRequest } from '../../src/sdk/index.js';
 
 /**
  * The body parsed as JSON, or `SLUICE_ENVELOPE_INVALID_BODY` saying what the envelope expects; a body

@@ -1,4 +1,4 @@
-import { kserveInstancesOfBody, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/plugins/sdk/index.js';
+import { kserveInstancesOfBody, type Envelope, type EnvelopeEntries, type EnvelopeRequest } from '../../src/sdk/index.js';
 
 function decodeEntries(request: EnvelopeRequest): EnvelopeEntries {
   return kserveInstancesOfBody(request.body, request.charset);

@@ -5,7 +5,7 @@ import {
   type Envelope,
   type EnvelopeContext,
   type TensorSpec,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import { isJsonObject, parseJsonBody } from './json-body.js';
 
 const EXPECTED = '{"inputs": [{"name", "shape", "datatype", "data"}, ...]} (Open Inference Protocol JSON)';

@@ -1,4 +1,4 @@
-import type { BatchingDefaults, DeclaredBatching, TensorSpec } from '../../src/plugins/sdk/index.js';
+import type { BatchingDefaults, DeclaredBatching, TensorSpec } from '../../src/sdk/index.js';
 
 /** `batching.maxBatchSize` for GPU models whose manifest gives none: GPUs need large batches to be busy. */
 export const GPU_DEFAULT_MAX_BATCH_SIZE = 32;
@@ -10,7 +10,7 @@ export const GPU_DEFAULT_MAX_BATCH_SIZE = 32;
 export const GPU_DEFAULT_MAX_BATCH_DELAY_MS = 2;
 
 /** Batching keys as a manifest declares them (the SDK's type). */
-export type { DeclaredBatching } from '../../src/plugins/sdk/index.js';
+export type { DeclaredBatching } from '../../src/sdk/index.js';
 
 /** Batching settings with every key filled in (the SDK's type). */
 export type GpuBatching = BatchingDefaults;

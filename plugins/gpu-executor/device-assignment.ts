@@ -1,4 +1,4 @@
-import { SluiceError, type ExecutionProviderName } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type ExecutionProviderName } from '../../src/sdk/index.js';
 
 /** Where a session runs: the label instances report (`cuda:1`, `webgpu`, `cpu`) and the id it is created with. */
 export interface ExecutionDevice {

@@ -1,4 +1,4 @@
-import { float16BitsToNumber, type Datatype, type Tensor, type TensorSpec } from '../../src/plugins/sdk/index.js';
+import { float16BitsToNumber, type Datatype, type Tensor, type TensorSpec } from '../../src/sdk/index.js';
 
 /**
  * Whether the GPU executor takes `datatype` for an input declared as `spec`: its own datatype, or FP32 for

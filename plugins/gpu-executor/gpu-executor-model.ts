@@ -8,7 +8,7 @@ import {
   type LoadedModel,
   type Tensor,
   type TensorSpec,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import { deviceForInstance, type ExecutionDevice } from './device-assignment.js';
 import { DeviceSlots } from './device-slots.js';
 import { acceptsDatatype, answeredOutputSpecs } from './fp16-conversion.js';

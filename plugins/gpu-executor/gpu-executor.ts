@@ -1,4 +1,4 @@
-import { SluiceError, providerReport, type BatchingDefaults, type DeclaredBatching, type Executor, type ExecutorLoadContext, type TensorSpec } from '../../src/plugins/sdk/index.js';
+import { SluiceError, providerReport, type BatchingDefaults, type DeclaredBatching, type Executor, type ExecutorLoadContext, type TensorSpec } from '../../src/sdk/index.js';
 import { gpuBatchingDefaults } from './batching-defaults.js';
 import { executionDevices, resolveGpuIds } from './device-assignment.js';
 import { GpuExecutorModel } from './gpu-executor-model.js';

@@ -7,7 +7,7 @@ import {
   type InputAllocator,
   type JobResult,
   type LoadedModel,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import type { DeviceSlots } from './device-slots.js';
 import { fp16OutputsToFp32 } from './fp16-conversion.js';
 import type { InputBufferPool } from './input-buffer-pool.js';

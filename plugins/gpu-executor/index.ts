@@ -1,4 +1,4 @@
-import { definePlugin } from '../../src/plugins/sdk/index.js';
+import { definePlugin } from '../../src/sdk/index.js';
 import { GpuExecutor } from './gpu-executor.js';
 
 /** The GPU batching executor plugin: register {@link GpuExecutor} under its name, `gpu`. */

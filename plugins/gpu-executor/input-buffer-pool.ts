@@ -1,4 +1,4 @@
-import { NUMERIC_DATATYPE_INFO, type InputAllocator, type NumericTensorData } from '../../src/plugins/sdk/index.js';
+import { NUMERIC_DATATYPE_INFO, type InputAllocator, type NumericTensorData } from '../../src/sdk/index.js';
 
 /** The buffers one batch took from an {@link InputBufferPool}. */
 export interface InputBufferLease {

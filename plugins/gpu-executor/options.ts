@@ -1,4 +1,4 @@
-import { SluiceError, type ErrorCode, type ExecutionProviderName } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type ErrorCode, type ExecutionProviderName } from '../../src/sdk/index.js';
 
 /**
  * Settings of the GPU executor. Every key is optional; {@link DEFAULT_GPU_EXECUTOR_OPTIONS} gives the

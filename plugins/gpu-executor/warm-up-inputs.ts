@@ -1,4 +1,4 @@
-import { NUMERIC_DATATYPE_INFO, SluiceError, elementCount, type Tensor, type TensorSpec } from '../../src/plugins/sdk/index.js';
+import { NUMERIC_DATATYPE_INFO, SluiceError, elementCount, type Tensor, type TensorSpec } from '../../src/sdk/index.js';
 
 function warmUpShape(spec: TensorSpec, batchSize: number, rowShape: readonly number[] | undefined): number[] {
   const [first, ...rest] = spec.shape;

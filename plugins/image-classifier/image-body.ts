@@ -1,4 +1,4 @@
-import { SluiceError, type HandlerRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type HandlerRequest } from '../../src/sdk/index.js';
 import { IMAGE_CLASSIFIER } from './image-classifier-options.js';
 
 const ACCEPTED = 'send the image bytes (curl --data-binary @image.jpg) or JSON {"data": "<base64 image>"}';

@@ -6,7 +6,7 @@ import {
   type HandlerRequest,
   type HandlerResult,
   type PreparedRequest,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import { imageBytesOf } from './image-body.js';
 import { IMAGE_CLASSIFIER, imageClassifierOptions } from './image-classifier-options.js';
 import { imageTensor } from './image-tensor.js';

@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { SluiceError, type Tensor } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type Tensor } from '../../src/sdk/index.js';
 import { IMAGE_CLASSIFIER, type ImageClassifierOptions, type ImageInput } from './image-classifier-options.js';
 
 /** Raster formats the handler decodes; vector and document formats (SVG, PDF) are refused. */

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../src/plugins/sdk/index.js';
+import { definePlugin } from '../../src/sdk/index.js';
 import { imageClassifierHandler } from './image-classifier-handler.js';
 
 export { imageClassifierHandler } from './image-classifier-handler.js';

@@ -1,5 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
-import { definePlugin, SluiceError, type Logger } from '../../src/plugins/sdk/index.js';
+import { definePlugin, SluiceError, type Logger } from '../../src/sdk/index.js';
 import { jwtAuthOptions, type JwtAuthOptions } from './jwt-auth-options.js';
 import { JwtAuthProvider } from './jwt-auth-provider.js';
 import { discoverJwksUrl } from './openid-discovery.js';

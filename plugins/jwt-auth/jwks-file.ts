@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKeyInput } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 
 function loadFailed(file: string, reason: string, cause?: unknown): SluiceError {
   return new SluiceError('SLUICE_PLUGIN_LOAD_FAILED', `jwt-auth: cannot use the JWKS file ${file}: ${reason}`, { plugin: 'jwt-auth', file }, { cause });

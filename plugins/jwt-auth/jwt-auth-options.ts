@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { SluiceError, type AuthScope } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type AuthScope } from '../../src/sdk/index.js';
 
 /**
  * Signature algorithms jwt-auth can accept: the public-key ones. `none` is not one of them, ever, nor are

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { bearerToken, SluiceError, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope } from '../../src/plugins/sdk/index.js';
+import { bearerToken, SluiceError, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope } from '../../src/sdk/index.js';
 import type { JwtAuthOptions } from './jwt-auth-options.js';
 import { scopesInClaim } from './jwt-scopes.js';
 import { checkTokenTimes } from './jwt-token-times.js';

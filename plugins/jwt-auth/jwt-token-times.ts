@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 import type { JwtAuthOptions } from './jwt-auth-options.js';
 
 /**

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 import { fetchJson } from './json-fetch.js';
 
 /** Where an issuer publishes its OpenID Provider metadata (OpenID Connect Discovery 1.0, section 4). */

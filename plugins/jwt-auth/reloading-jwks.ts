@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { errors, type JWTVerifyGetKey } from 'jose';
-import type { Logger } from '../../src/plugins/sdk/index.js';
+import type { Logger } from '../../src/sdk/index.js';
 import { readJwksFile } from './jwks-file.js';
 
 /** The least time between two looks at the JWKS file prompted by tokens whose key is not among those read, in ms. */

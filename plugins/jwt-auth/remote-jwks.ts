@@ -1,5 +1,5 @@
 import { errors, type JWTVerifyGetKey } from 'jose';
-import { SluiceError, type Logger } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type Logger } from '../../src/sdk/index.js';
 import { fetchJson } from './json-fetch.js';
 import { keySetOf } from './jwks-file.js';
 

@@ -1,4 +1,4 @@
-import type { NodeHandler } from '../../src/plugins/sdk/index.js';
+import type { NodeHandler } from '../../src/sdk/index.js';
 import { cropLinesOptions } from './crop-lines-options.js';
 import { decodeRgbImage } from './image/rgb-image.js';
 import { invalidNodeInput } from './node-input-error.js';

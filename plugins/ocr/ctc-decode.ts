@@ -1,4 +1,4 @@
-import { float16BitsToNumber, type NodeHandler } from '../../src/plugins/sdk/index.js';
+import { float16BitsToNumber, type NodeHandler } from '../../src/sdk/index.js';
 import { classCharacters, loadCharacterList } from './ctc/character-table.js';
 import { greedyCtc } from './ctc/greedy-ctc.js';
 import { stringOption } from './handler-options.js';

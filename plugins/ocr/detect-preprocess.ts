@@ -1,4 +1,4 @@
-import type { NodeHandler } from '../../src/plugins/sdk/index.js';
+import type { NodeHandler } from '../../src/sdk/index.js';
 import { DEFAULT_DETECTOR_MAX_SIDE, DETECTOR_STRIDE, detectorSize } from './detect/detector-size.js';
 import { detectorInput } from './detect/detector-input.js';
 import { numberOption } from './handler-options.js';

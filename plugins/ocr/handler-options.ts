@@ -1,4 +1,4 @@
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 
 /** Bounds a numeric handler setting must respect. */
 export interface NumberOptionRule {

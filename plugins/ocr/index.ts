@@ -1,4 +1,4 @@
-import { definePlugin, type NodeHandler } from '../../src/plugins/sdk/index.js';
+import { definePlugin, type NodeHandler } from '../../src/sdk/index.js';
 import { cropLinesHandler } from './crop-lines.js';
 import { ctcDecodeHandler } from './ctc-decode.js';
 import { detectPreprocessHandler } from './detect-preprocess.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 
 /** The error a handler throws when one of its inputs is missing or is not what it reads. */
 export function invalidNodeInput(handler: string, input: string, problem: string): SluiceError {

@@ -1,4 +1,4 @@
-import { isNumericDatatype, type NumericTensorData, type Tensor } from '../../src/plugins/sdk/index.js';
+import { isNumericDatatype, type NumericTensorData, type Tensor } from '../../src/sdk/index.js';
 import { invalidNodeInput } from './node-input-error.js';
 
 function isTensor(value: unknown): value is Tensor {

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../src/plugins/sdk/index.js';
+import { definePlugin } from '../../src/sdk/index.js';
 import { textClassifierHandler } from './text-classifier-handler.js';
 
 export { textClassifierHandler } from './text-classifier-handler.js';

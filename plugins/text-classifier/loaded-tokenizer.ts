@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SluiceError, type ModelDescription } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type ModelDescription } from '../../src/sdk/index.js';
 import { createHfTokenizer, type HfTokenizer } from './hf-tokenizer.js';
 import { locateModelFile, type ModelFile } from './model-file.js';
 import { TEXT_CLASSIFIER, type TextClassifierOptions } from './text-classifier-options.js';

@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { SluiceError, type ModelDescription } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type ModelDescription } from '../../src/sdk/index.js';
 import { TEXT_CLASSIFIER } from './text-classifier-options.js';
 
 /** A file of a model's directory, located and stamped so a changed file is read again. */

@@ -1,4 +1,4 @@
-import { SluiceError, type HandlerRequest } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type HandlerRequest } from '../../src/sdk/index.js';
 import { TEXT_CLASSIFIER } from './text-classifier-options.js';
 
 const ACCEPTED = 'send the text as the body (Content-Type: text/plain), a JSON string, or JSON {"text": "…"}';

@@ -6,7 +6,7 @@ import {
   type HandlerRequest,
   type HandlerResult,
   type PreparedRequest,
-} from '../../src/plugins/sdk/index.js';
+} from '../../src/sdk/index.js';
 import { loadTokenizer } from './loaded-tokenizer.js';
 import { textOf } from './text-body.js';
 import { TEXT_CLASSIFIER, textClassifierOptions } from './text-classifier-options.js';

@@ -1,4 +1,4 @@
-import { HandlerOptions, SluiceError, type HandlerContext, type TensorSpec } from '../../src/plugins/sdk/index.js';
+import { HandlerOptions, SluiceError, type HandlerContext, type TensorSpec } from '../../src/sdk/index.js';
 
 /** The handler's registered name. */
 export const TEXT_CLASSIFIER = 'text-classifier';

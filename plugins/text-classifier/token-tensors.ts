@@ -1,4 +1,4 @@
-import type { Tensor } from '../../src/plugins/sdk/index.js';
+import type { Tensor } from '../../src/sdk/index.js';
 import type { LoadedTokenizer } from './loaded-tokenizer.js';
 import type { TextClassifierOptions, TokenInput } from './text-classifier-options.js';
 

@@ -1,4 +1,4 @@
-import { definePlugin, SluiceError, type AuthProvider, type Endpoint, type Logger } from '../../src/plugins/sdk/index.js';
+import { definePlugin, SluiceError, type AuthProvider, type Endpoint, type Logger } from '../../src/sdk/index.js';
 import { ReloadingSharedKeys } from './reloading-shared-keys.js';
 import { SharedKeyAuthProvider } from './shared-key-auth-provider.js';
 import { sharedKeysFromEnvironment } from './shared-keys-environment.js';

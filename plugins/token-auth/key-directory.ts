@@ -1,4 +1,4 @@
-import { makeDirectories } from '../../src/plugins/sdk/index.js';
+import { makeDirectories } from '../../src/sdk/index.js';
 
 /**
  * Creates the key file's directory and its missing parents with mode 0700, so no other user can list

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { Logger } from '../../src/plugins/sdk/index.js';
+import type { Logger } from '../../src/sdk/index.js';
 import type { SharedKeySet, SharedKeyType } from './shared-keys.js';
 import { readSharedKeysFile } from './shared-keys-file.js';
 

@@ -1,4 +1,4 @@
-import { bearerToken, SluiceError, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/plugins/sdk/index.js';
+import { bearerToken, SluiceError, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/sdk/index.js';
 import type { SharedKeyType } from './shared-keys.js';
 
 /** The key each API takes: the metrics API takes the management key, as with generated keys. */

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 
 /** The keys a fleet shares: one for the inference API, one for the management and metrics APIs. */
 export const SHARED_KEY_TYPES = ['inference', 'management'] as const;

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { SluiceError } from '../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../src/sdk/index.js';
 import { KEY_FILE_LAYOUTS, type KeyFileLayout } from './key-file-layout.js';
 
 /**

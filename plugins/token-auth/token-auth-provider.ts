@@ -1,4 +1,4 @@
-import { bearerToken, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/plugins/sdk/index.js';
+import { bearerToken, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/sdk/index.js';
 import type { TokenKeyService } from './token-key-service.js';
 import type { KeyType } from './token-keys.js';
 

@@ -1,4 +1,4 @@
-import { bearerToken, SluiceError, type Endpoint, type EndpointRequest, type EndpointResponse } from '../../src/plugins/sdk/index.js';
+import { bearerToken, SluiceError, type Endpoint, type EndpointRequest, type EndpointResponse } from '../../src/sdk/index.js';
 import type { TokenKeyService } from './token-key-service.js';
 import { ROTATABLE_KEY_TYPES, type RotatableKeyType } from './token-keys.js';
 

@@ -1,4 +1,4 @@
-import { SluiceError, type Logger } from '../../src/plugins/sdk/index.js';
+import { SluiceError, type Logger } from '../../src/sdk/index.js';
 import { keyFileJson, type KeyFileLayout } from './key-file-layout.js';
 import { writeKeyFile } from './key-file-writer.js';
 import type { TokenAuthOptions } from './token-auth-options.js';

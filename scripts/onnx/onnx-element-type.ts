@@ -1,4 +1,4 @@
-import type { Datatype } from '../../src/common/tensor/index.js';
+import type { Datatype } from '../../src/sdk/tensor/index.js';
 import { onnx } from './onnx-proto.js';
 
 const { DataType } = onnx.TensorProto;

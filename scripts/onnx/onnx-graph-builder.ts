@@ -1,4 +1,4 @@
-import { elementCount, type Datatype, type TensorData } from '../../src/common/tensor/index.js';
+import { elementCount, type Datatype, type TensorData } from '../../src/sdk/tensor/index.js';
 import { onnxElementType } from './onnx-element-type.js';
 import { onnx, type OnnxProto } from './onnx-proto.js';
 

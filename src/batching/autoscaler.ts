@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../sdk/logging/logger.js';
 
 /** How the worker count follows the load between `min` and `max`; every field is filled in. */
 export interface AutoscaleSettings {

@@ -1,4 +1,4 @@
-import type { Tensor } from '../common/tensor/index.js';
+import type { Tensor } from '../sdk/tensor/index.js';
 
 /** How a job joins batches: the rows it brings, and which jobs it may share a batch with. */
 export interface BatchPlacement {

@@ -1,6 +1,6 @@
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
-import { MAX_TIMER_DELAY_MS } from '../common/long-timeout.js';
-import type { Batch, JobResult } from '../executors/executor.js';
+import { RETRY_AFTER_SECONDS, SluiceError, isSluiceError } from '../sdk/errors/index.js';
+import { MAX_TIMER_DELAY_MS } from '../timers/long-timeout.js';
+import type { Batch, JobResult } from '../sdk/executor/executor.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch, takenByBatches } from './batch-former.js';
 import { batchPlacement } from './batch-key.js';
@@ -41,8 +41,6 @@ export interface DynamicBatchSchedulerOptions {
   readonly tracing?: BatchTracing;
 }
 
-/** Seconds a client is told to wait before retrying when the queue is full. */
-const RETRY_AFTER_SECONDS = 1;
 /** How many recent batch sizes are kept for the management API. */
 const RECENT_BATCHES = 32;
 /** Weight of the newest batch in the moving mean of requests per batch. */

@@ -1,6 +1,6 @@
-import type { SluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
-import type { ExecutionInstance, ExecutorModel } from '../executors/executor.js';
+import type { SluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
+import type { ExecutionInstance, ExecutorModel } from '../sdk/executor/executor.js';
 
 /** What an instance is doing. */
 export type InstanceState = 'starting' | 'idle' | 'busy' | 'retiring' | 'failed';

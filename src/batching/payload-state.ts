@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 
 /**
  * Where a request is in the scheduler. The only place the life of a payload is defined:

@@ -1,4 +1,4 @@
-import type { SluiceError } from '../common/errors/index.js';
+import type { SluiceError } from '../sdk/errors/index.js';
 import type { QueuedTrace } from './batch-tracing.js';
 import { assertTransition, isLive, type PayloadState } from './payload-state.js';
 import type { InferenceJob, InferenceOutcome } from './scheduler.js';

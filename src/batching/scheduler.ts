@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
-import type { SluiceError } from '../common/errors/index.js';
-import type { RequestBudget } from '../common/request-budget.js';
-import type { Tensor } from '../common/tensor/index.js';
+import type { SluiceError } from '../sdk/errors/index.js';
+import type { RequestBudget } from '../budget/request-budget.js';
+import type { Tensor } from '../sdk/tensor/index.js';
 
 /** One validated inference request as the scheduler sees it. */
 export interface InferenceJob {

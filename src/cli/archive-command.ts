@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadManifest, packModelArchive, type PackResult } from '../model-store/index.js';
-import { packWorkflowArchive, WORKFLOW_FILE_NAME, workflowArchiveIdentity } from '../serving/workflows/workflow-archive.js';
+import { packWorkflowArchive, WORKFLOW_FILE_NAME, workflowArchiveIdentity } from '../workflow/serving/workflow-archive.js';
 import { UsageError } from './cli-errors.js';
 
 const USAGE = 'usage: sluice archive <model-dir | workflow-dir> [-o FILE]';

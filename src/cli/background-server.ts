@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { makeDirectories } from '../common/make-directories.js';
+import { makeDirectories } from '../sdk/files/make-directories.js';
 import type { SluiceConfig } from '../config/index.js';
 import { lookUpBackgroundServer, removeRunFiles, writeRunFiles } from './background-lookup.js';
 import { UsageError } from './cli-errors.js';

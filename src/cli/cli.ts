@@ -1,4 +1,4 @@
-import { isSluiceError } from '../common/errors/index.js';
+import { isSluiceError } from '../sdk/errors/index.js';
 import { loadConfigWithSources } from '../config/index.js';
 import { SLUICE_VERSION } from '../server/version.js';
 import { runArchive } from './archive-command.js';

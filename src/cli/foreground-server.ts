@@ -1,4 +1,4 @@
-import { isSluiceError } from '../common/errors/index.js';
+import { isSluiceError } from '../sdk/errors/index.js';
 import type { ConfigSources, SluiceConfig } from '../config/index.js';
 import { startServer } from '../server/sluice-server.js';
 import { flushStandardOutput, standardOutputLogger } from '../telemetry/logging/standard-output-log.js';

@@ -1,7 +1,7 @@
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { dump } from 'js-yaml';
-import type { TensorSpec } from '../common/tensor/tensor.js';
+import type { TensorSpec } from '../sdk/tensor/tensor.js';
 import {
   completeManifest,
   loadManifest,

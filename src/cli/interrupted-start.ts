@@ -1,6 +1,7 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import { settlesWithin } from '../server/settles-within.js';
-import { isAbandonedStart, type SluiceServer } from '../server/sluice-server.js';
+import type { SluiceServer } from '../server/sluice-server.js';
+import { isAbandonedStart } from '../server/start-abandonment.js';
 
 /** How a foreground start-up ended: the server runs, or the start failed (after cleaning up after itself). */
 export type StartResult = { readonly kind: 'started'; readonly server: SluiceServer } | { readonly kind: 'failed'; readonly error: unknown };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../common/logger.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../sdk/logging/logger.js';
 import { listConfigKeys, OVERRIDES_SOURCE, parseConfigValue, type ConfigLayer } from '../config/index.js';
 import { UsageError } from './cli-errors.js';
 import { parseCommandFlags } from './command-flags.js';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import { listConfigKeys } from './config-schema-keys.js';
 import { parseConfigValue } from './config-value-parser.js';
 

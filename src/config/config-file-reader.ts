@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadAll, YAMLException } from 'js-yaml';
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 
 function fail(displayName: string, problem: string, cause?: unknown): SluiceError {
   return new SluiceError('SLUICE_CONFIG_INVALID', `${displayName}: ${problem}`, { source: displayName }, { cause });

@@ -1,5 +1,5 @@
-import { SluiceError } from '../common/errors/index.js';
-import { createSchemaValidator, type SchemaValidator } from '../common/schema/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../json-schema/index.js';
 import { CONFIG_SCHEMA_FILE } from './config-schema-keys.js';
 import type { ConfigLayer } from './sluice-config.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../common/package-root.js';
+import { packageRoot } from '../package-files/package-root.js';
 
 /** The parts of a JSON Schema node that Sluice reads to derive environment variables and docs. */
 export interface ConfigSchemaNode {

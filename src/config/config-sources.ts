@@ -1,4 +1,4 @@
-import { isSluiceError, SluiceError } from '../common/errors/index.js';
+import { isSluiceError, SluiceError } from '../sdk/errors/index.js';
 import type { ConfigLayer } from './sluice-config.js';
 
 /** What one source of configuration set, named as error messages name it. */

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { ConfigKeyInfo, ConfigSchemaNode } from './config-schema-keys.js';
 
 const INTEGER = /^-?\d+$/;

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import { addressesOverlap, bindAddressOf, type BindAddress } from './listener-hosts.js';
 import type { SluiceConfig } from './sluice-config.js';
 

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { ConfigSources } from './config-sources.js';
 import type { SluiceConfig } from './sluice-config.js';
 

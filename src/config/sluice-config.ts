@@ -1,5 +1,5 @@
-import type { LogFormat, LogLevel } from '../common/logger.js';
-import type { RuntimeSessionOptions } from '../runtime/model-runtime.js';
+import type { LogFormat, LogLevel } from '../sdk/logging/logger.js';
+import type { RuntimeSessionOptions } from '../sdk/runtime/model-runtime.js';
 
 /** A TCP listener: the address to bind and the port (0 = any free port). */
 export interface ListenerConfig {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { ModelVersionSettingsConfig } from './sluice-config.js';
 import { UNHONOURED_TORCHSERVE_KEYS } from './torchserve-keys.js';
 import { TorchServePropertyReader } from './torchserve-property-reader.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Properties } from 'properties-file/parser';
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import { MAPPED_TORCHSERVE_KEYS, UNHONOURED_TORCHSERVE_KEYS } from './torchserve-keys.js';
 
 /** Every key of a TorchServe `config.properties` Sluice knows, mapped or not. */

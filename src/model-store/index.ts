@@ -1,7 +1,6 @@
 export {
   ALL_VERSIONS,
   MANIFEST_FILE_NAME,
-  type AutoscaleSettings,
   type BatchingSettings,
   type DeviceName,
   type ModelManifest,

@@ -1,6 +1,6 @@
-import { SluiceError } from '../common/errors/index.js';
-import { elementCount, float16OverflowIndex, type Tensor, type TensorSpec } from '../common/tensor/index.js';
-import { shapeText } from '../common/tensor/shape-text.js';
+import { SluiceError } from '../sdk/errors/index.js';
+import { elementCount, float16OverflowIndex, type Tensor, type TensorSpec } from '../sdk/tensor/index.js';
+import { shapeText } from '../sdk/tensor/shape-text.js';
 
 function shapeMatches(expected: readonly number[], got: readonly number[]): boolean {
   return expected.length === got.length && expected.every((dim, i) => dim === -1 || dim === got[i]);

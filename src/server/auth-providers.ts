@@ -1,7 +1,7 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { AuthConfig } from '../config/index.js';
 import { withinTimeLimit } from '../plugins/loader/time-limit.js';
-import type { AuthProvider, GuardedApi } from '../plugins/sdk/auth.js';
+import type { AuthProvider, GuardedApi } from '../sdk/auth/auth.js';
 
 const GUARDED_APIS: readonly GuardedApi[] = ['inference', 'management', 'metrics'];
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import { settlesWithin } from './settles-within.js';
 
 /**

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { ListenerConfig } from '../config/index.js';
 
 /** A listener of the configuration, by its key (`inference`, `grpc.management`). */

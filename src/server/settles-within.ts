@@ -1,4 +1,4 @@
-import { setLongTimeout } from '../common/long-timeout.js';
+import { setLongTimeout } from '../timers/long-timeout.js';
 
 /**
  * True once `work` settles (resolved or rejected) within `ms`, false when `ms` pass first. The timer keeps

@@ -1,4 +1,4 @@
-import { isSluiceError, SluiceError } from '../common/errors/index.js';
+import { isSluiceError, SluiceError } from '../sdk/errors/index.js';
 
 /** What a start-up given up by its `abandon` signal rejects with. */
 export function abandonedStart(): SluiceError {

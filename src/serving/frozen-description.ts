@@ -1,5 +1,5 @@
-import type { TensorSpec } from '../common/tensor/index.js';
-import type { ModelDescription } from '../plugins/sdk/model-description.js';
+import type { TensorSpec } from '../sdk/tensor/index.js';
+import type { ModelDescription } from '../sdk/model/model-description.js';
 
 function frozenSpec(spec: TensorSpec): TensorSpec {
   return Object.freeze({ ...spec, shape: Object.freeze([...spec.shape]) });

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
-import { nameRuleProblem } from '../common/name-rule.js';
+import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
+import { nameRuleProblem } from './name-rule.js';
 import type { ModelVersionSettingsConfig, SluiceConfig } from '../config/index.js';
 import {
   isObjectStoreUrl,

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { ModelVersion } from './model-version.js';
 import { compareVersions } from './version-order.js';
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
+import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import {
   checkObjectStoreUrl,

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 
 /** A registered workflow's use of a model: the version it names, or none (it runs the default of the moment). */
 export interface ModelUse {

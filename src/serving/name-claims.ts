@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 
 /*
  * Models and workflows share one set of names: OIP `POST /v2/models/{name}/infer` and the gRPC `ModelInfer`,

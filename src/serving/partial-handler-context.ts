@@ -1,9 +1,9 @@
 import type { Tracer } from '@opentelemetry/api';
-import { SluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
-import type { PartialSink } from '../common/partial-sink.js';
-import type { Cancellation } from '../common/request-budget.js';
-import type { HandlerContext } from '../plugins/sdk/handler.js';
+import { SluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
+import type { PartialSink } from '../partials/partial-sink.js';
+import type { Cancellation } from '../budget/request-budget.js';
+import type { HandlerContext } from '../sdk/handler/handler.js';
 
 /** What `sendPartial` rejects with once the client of a streamed answer has gone. */
 export function clientGone(): SluiceError {

@@ -1,4 +1,4 @@
-import { SluiceError } from '../common/errors/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
 import type { SettingOverrides } from './model-loader.js';
 import type { VersionSettings } from './version-settings.js';
 

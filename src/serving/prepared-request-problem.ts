@@ -1,5 +1,5 @@
-import { tensorDataProblem } from '../common/tensor/tensor-data-problem.js';
-import type { Tensor } from '../common/tensor/index.js';
+import { tensorDataProblem } from '../sdk/tensor/tensor-data-problem.js';
+import type { Tensor } from '../sdk/tensor/index.js';
 
 /**
  * What keeps `prepared`, what a handler's `preprocess` made of one request, from being tensors the model

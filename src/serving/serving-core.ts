@@ -1,23 +1,23 @@
-import { SluiceError } from '../common/errors/index.js';
-import type { Logger } from '../common/logger.js';
+import { SluiceError } from '../sdk/errors/index.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import { SnapshotStore } from '../model-store/index.js';
 import { ExecutorRegistry } from '../plugins/registry/executor-registry.js';
 import { HandlerRegistry } from '../plugins/registry/handler-registry.js';
 import { HookBus } from '../plugins/registry/hook-bus.js';
 import { NamedRegistry } from '../plugins/registry/named-registry.js';
-import type { Envelope } from '../plugins/sdk/envelope.js';
-import type { Executor } from '../plugins/sdk/executor.js';
-import type { Handler } from '../plugins/sdk/handler.js';
-import type { NodeHandler } from '../plugins/sdk/node-handler.js';
+import type { Envelope } from '../sdk/envelope/envelope.js';
+import type { Executor } from '../sdk/executor/executor.js';
+import type { Handler } from '../sdk/handler/handler.js';
+import type { NodeHandler } from '../sdk/node-handler/node-handler.js';
 import { NodeHandlerRegistry } from '../plugins/registry/node-handler-registry.js';
 import type { NodeEndEvent } from '../workflow/index.js';
-import { createSchedulerModelCaller } from './workflows/scheduler-model-caller.js';
-import { createServerCatalog } from './workflows/server-catalog.js';
-import { WorkflowManager, type WorkflowStartupReport } from './workflows/workflow-manager.js';
-import { WorkflowRegistry } from './workflows/workflow-registry.js';
-import { WorkflowService } from './workflows/workflow-service.js';
-import type { ModelRuntime } from '../runtime/model-runtime.js';
+import { createSchedulerModelCaller } from '../workflow/serving/scheduler-model-caller.js';
+import { createServerCatalog } from '../workflow/serving/server-catalog.js';
+import { WorkflowManager, type WorkflowStartupReport } from '../workflow/serving/workflow-manager.js';
+import { WorkflowRegistry } from '../workflow/serving/workflow-registry.js';
+import { WorkflowService } from '../workflow/serving/workflow-service.js';
+import type { ModelRuntime } from '../sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../runtime/onnx/index.js';
 import { PrometheusServingMetrics } from '../telemetry/metrics/prometheus-serving-metrics.js';
 import type { ServingMetrics } from '../telemetry/metrics/serving-metrics.js';
@@ -29,6 +29,11 @@ import { ModelManager, type StartupReport } from './model-manager.js';
 import { ModelRegistry } from './model-registry.js';
 import { ModelSourceResolver } from './model-source-resolver.js';
 import { sweepStaleTemporaries } from './stale-temporaries-sweep.js';
+import type { InferenceCore } from './core-interfaces/inference-core.js';
+import type { MetricsSource } from './core-interfaces/metrics-source.js';
+import type { ModelAdministration } from './core-interfaces/model-administration.js';
+import type { ServerStatus } from './core-interfaces/server-status.js';
+import type { WorkflowAdministration } from './core-interfaces/workflow-administration.js';
 
 function frozenRegistry<T extends { readonly name: string }>(kind: string): NamedRegistry<T> {
   const registry = new NamedRegistry<T>(kind);
@@ -66,10 +71,11 @@ export interface ServingCoreOptions {
 }
 
 /**
- * The transport-free heart of the server: models, inference, management and metrics. The REST (and
- * later gRPC) layers are thin adapters over it; it knows nothing of HTTP.
+ * The transport-free heart of the server: models, inference, management and metrics. The REST and gRPC
+ * layers are thin adapters over it; it knows nothing of HTTP. Each API sees it through the narrow
+ * interface of what that API needs (`core-interfaces/`), never whole.
  */
-export class ServingCore {
+export class ServingCore implements InferenceCore, ServerStatus, ModelAdministration, WorkflowAdministration, MetricsSource {
   readonly config: SluiceConfig;
   readonly logger: Logger;
   readonly serverVersion: string;

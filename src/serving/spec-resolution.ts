@@ -1,5 +1,5 @@
-import { SluiceError } from '../common/errors/index.js';
-import type { TensorSpec } from '../common/tensor/index.js';
+import { SluiceError } from '../sdk/errors/index.js';
+import type { TensorSpec } from '../sdk/tensor/index.js';
 
 function compatible(declared: TensorSpec, actual: TensorSpec): boolean {
   if (declared.datatype !== actual.datatype || declared.shape.length !== actual.shape.length) return false;

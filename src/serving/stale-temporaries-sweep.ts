@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../sdk/logging/logger.js';
 import type { SluiceConfig } from '../config/index.js';
 import { removeStaleTemporaries, storeTemporaries, temporariesBeside } from '../model-store/index.js';
 

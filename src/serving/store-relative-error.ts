@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { SluiceError, isSluiceError } from '../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import type { SluiceConfig } from '../config/index.js';
 
 /** A store whose paths answers name relative to it, and how they name the store itself (its configuration key). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../src/common/errors/index.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
 import { startIdentityProvider, type IdentityProvider, type ProviderKey } from '../support/identity-provider.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';

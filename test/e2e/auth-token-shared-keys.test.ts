@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../src/common/errors/index.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 

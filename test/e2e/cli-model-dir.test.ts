@@ -1,7 +1,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { freePort, runCli, startServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson } from '../support/test-server.js';

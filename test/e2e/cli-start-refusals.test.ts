@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { freePort, runCli } from '../support/cli-process.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { makeTempDir } from '../support/temp-dir.js';

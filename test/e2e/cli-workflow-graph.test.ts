@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { runCli } from '../support/cli-process.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { copyExampleWorkflows, writeWorkflowFile } from '../support/workflows/workflow-store.js';

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { freePort, runCli, startServerProcess } from '../support/cli-process.js';
 import { writeGarbageModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';

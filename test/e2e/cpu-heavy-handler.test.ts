@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { classifierHandler } from '../../plugins/builtin-handlers/index.js';
-import { SluiceError } from '../../src/common/errors/index.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
 import { threadProbeHandler, type ProbeBody } from '../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { dump, load as loadYaml, loadAll } from 'js-yaml';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { freePort, runCli } from '../support/cli-process.js';
 import { describeWithTools } from '../support/deploy/deploy-tools.js';
 import { buildSluiceImage, podman, startContainer, untilAnswers, type Container } from '../support/deploy/podman.js';

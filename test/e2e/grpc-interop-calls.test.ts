@@ -2,7 +2,7 @@ import type { ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Metadata, connectivityState, status, type Client, type ClientDuplexStream, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
 import { frameMessage } from '../../src/api/grpc/transport/grpc-message-decoder.js';
-import type { AuthPrincipal, AuthProvider, AuthRequest } from '../../src/plugins/sdk/auth.js';
+import type { AuthPrincipal, AuthProvider, AuthRequest } from '../../src/sdk/auth/auth.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
 import { callError, float32Bytes, float32Values, grpcClient, startInfer, unary } from '../support/grpc-clients.js';
 import { FRAME_TYPE, startHttp2Tap, type Http2Tap } from '../support/http2-tap.js';

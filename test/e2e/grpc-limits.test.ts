@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { status, type Client, type ServiceError } from '@grpc/grpc-js';
-import type { Handler } from '../../src/plugins/sdk/handler.js';
+import type { Handler } from '../../src/sdk/handler/handler.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
 import { writeIdentityModel, writeZerosOfShapeModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';

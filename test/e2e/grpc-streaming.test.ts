@@ -4,7 +4,7 @@ import { callError, grpcClient, unary } from '../support/grpc-clients.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
 import { gatedTagHandler, NodeGate, silentHandler } from '../support/workflows/test-node-handlers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 
 /** `$request.tags ──▶ each (forEach: one call per tag) ──▶ tags` */
 const TAGS_WORKFLOW = `apiVersion: sluice/v1

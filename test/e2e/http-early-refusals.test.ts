@@ -80,3 +80,27 @@ describe('a body sent with a content coding, refused before it is read', () => {
     expect(await exchange(t.inference, head(path, 100, 'Content-Encoding: gzip\r\n'), 0)).toEqual({ statuses: [408], errorCode: 'SLUICE_REQUEST_INVALID', socketError: undefined });
   });
 });
+
+describe('a malformed path, refused before the body is read', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ demoModels: ['iris'], config: { requestReceiveTimeoutMs: RECEIVE_TIMEOUT_MS, maxRequestSizeBytes: 8 * 1024 * 1024 } });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['the inference port', () => t.inference, '/v1/models/ir%zzis:predict'],
+    ['the management port', () => t.management, '/models/ir%zzis'],
+  ])('on %s, with a 4 MiB body written whole before the answer is read, gets its 400', async (_port, base, path) => {
+    expect(await exchange(base(), head(path, BODY_BYTES, 'Connection: close\r\n'), BODY_BYTES)).toEqual({
+      statuses: [400],
+      errorCode: 'SLUICE_REQUEST_INVALID',
+      socketError: undefined,
+    });
+  });
+
+  it('whose body never comes gets one answer, 408', async () => {
+    expect(await exchange(t.management, head('/models/ir%zzis', 100), 0)).toEqual({ statuses: [408], errorCode: 'SLUICE_REQUEST_INVALID', socketError: undefined });
+  });
+});

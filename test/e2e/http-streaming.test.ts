@@ -9,7 +9,7 @@ import { memoryLogger, startTestServer, type TestServer } from '../support/test-
 import { STREAMING_HANDLER, THREAD_STREAMING_HANDLER, type StreamBody, type StreamEnd } from '../support/handlers/streaming-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 
 /** `$request.tags ──▶ each (forEach: one call per tag) ──▶ tags` */
 const TAGS_WORKFLOW = `apiVersion: sluice/v1

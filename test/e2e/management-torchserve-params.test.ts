@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Client } from '@grpc/grpc-js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
-import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/sdk/runtime/model-runtime.js';
 import { Gate } from '../support/gate.js';
 import { grpcClient, unary } from '../support/grpc-clients.js';
 import { memoryLogger, requestJson, startTestServer, type TestServer } from '../support/test-server.js';

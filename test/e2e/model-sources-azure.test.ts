@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { AZURITE_ACCOUNT, startLoopbackAzure, type LoopbackAzure } from '../support/azure-store.js';
 import { EXTERNAL_DATA_FILE, writeExternalDataModel } from '../support/external-data-model.js';

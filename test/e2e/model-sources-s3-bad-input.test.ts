@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { startCuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { s3Environment, setEnvironment, startLoopbackS3, type LoopbackS3 } from '../support/s3-store.js';
 import { memoryLogger, requestJson, startTestServer, type JsonAnswer, type TestServer } from '../support/test-server.js';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { startLoopbackS3, setEnvironment, type LoopbackS3 } from '../support/s3-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { memoryLogger, requestJson, startTestServer, type JsonAnswer, type TestServer } from '../support/test-server.js';

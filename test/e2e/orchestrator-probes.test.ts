@@ -1,9 +1,9 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { loadConfig } from '../../src/config/index.js';
-import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { standardOutputLogger } from '../../src/telemetry/logging/standard-output-log.js';

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { DEFAULT_CONFIG } from '../../src/config/sluice-config.js';
 import { resolveTelemetrySettings } from '../../src/telemetry/tracing/telemetry-settings.js';
 import { Telemetry, type TelemetryExtras } from '../../src/telemetry/tracing/telemetry.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConfigLayer, PluginEntryConfig } from '../../src/config/sluice-config.js';
-import { isSluiceError } from '../../src/common/errors/index.js';
+import { isSluiceError } from '../../src/sdk/errors/index.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../support/handlers/typescript-threads.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { RecordingLogger } from '../support/recording-logger.js';

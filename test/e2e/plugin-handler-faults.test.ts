@@ -1,7 +1,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Handler, HandlerRequest, PreparedRequest } from '../../src/plugins/sdk/handler.js';
+import type { Handler, HandlerRequest, PreparedRequest } from '../../src/sdk/handler/handler.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';

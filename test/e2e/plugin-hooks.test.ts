@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { recordedHookEvents } from '../fixtures/plugins/recording-hooks/index.js';
 import { copyExampleWorkflows } from '../support/workflows/workflow-store.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';

@@ -4,7 +4,7 @@ import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
 import { FORM_ECHO_HANDLER } from '../support/handlers/form-echo-handler.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 
 const BOUNDARY = 'sluice-test-boundary';
 

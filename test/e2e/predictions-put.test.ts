@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { DEFAULT_CONFIG } from '../../src/config/index.js';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { freePort, startServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { describeWithTools, findTool } from '../support/deploy/deploy-tools.js';
 import { makeTempDir } from '../support/temp-dir.js';

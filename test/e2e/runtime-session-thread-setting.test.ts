@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import { packageRoot } from '../../src/common/package-root.js';
-import { float32ToFloat16Bits, type Tensor } from '../../src/common/tensor/index.js';
-import type { LoadedModel } from '../../src/runtime/model-runtime.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
+import { float32ToFloat16Bits, type Tensor } from '../../src/sdk/tensor/index.js';
+import type { LoadedModel } from '../../src/sdk/runtime/model-runtime.js';
 import { type OnnxLoadedModel, OnnxRuntime, ThreadedLoadedModel } from '../../src/runtime/onnx/index.js';
 import { writeGarbageModel, writeIdentityModel } from '../support/onnx-models.js';
 

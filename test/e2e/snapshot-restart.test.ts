@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson, startTestServer } from '../support/test-server.js';

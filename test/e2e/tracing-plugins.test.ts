@@ -2,7 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { Handler } from '../../src/plugins/sdk/handler.js';
+import type { Handler } from '../../src/sdk/handler/handler.js';
 import { classifierHandler } from '../../plugins/builtin-handlers/index.js';
 import { childrenOf, only, SpanRecorder } from '../support/telemetry/span-recorder.js';
 import { oneTokenProvider } from '../support/one-token-provider.js';

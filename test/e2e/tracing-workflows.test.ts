@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 import { childrenOf, only, SpanRecorder, traceparent } from '../support/telemetry/span-recorder.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { failingHandler } from '../support/workflows/test-node-handlers.js';

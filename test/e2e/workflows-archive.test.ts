@@ -3,9 +3,9 @@ import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { packModelArchive } from '../../src/model-store/index.js';
-import { packWorkflowArchive } from '../../src/serving/workflows/workflow-archive.js';
+import { packWorkflowArchive } from '../../src/workflow/serving/workflow-archive.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { buildTar, sha256 } from '../support/tar-builder.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';

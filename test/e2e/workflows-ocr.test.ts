@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { OCR_SAMPLE_LINES, OCR_SAMPLE_PAGE } from '../../scripts/ocr-sample-page.js';
 import { renderTextPng } from '../support/ocr/text-image.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';

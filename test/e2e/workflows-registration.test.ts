@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { formatWorkflowProblem, type WorkflowProblem } from '../../src/workflow/index.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { failingHandler, gatedTagHandler, NodeGate, silentHandler } from '../support/workflows/test-node-handlers.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';

@@ -1,4 +1,4 @@
-import type { RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import type { RuntimeSessionOptions } from '../../src/sdk/runtime/model-runtime.js';
 import type { OnnxRuntime } from '../../src/runtime/onnx/onnx-runtime.js';
 
 /**

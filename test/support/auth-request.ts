@@ -1,4 +1,4 @@
-import type { AuthRequest, GuardedApi } from '../../src/plugins/sdk/auth.js';
+import type { AuthRequest, GuardedApi } from '../../src/sdk/auth/auth.js';
 
 /** An HTTP {@link AuthRequest} to `api` with the given headers (lower-case names). */
 export function authRequest(api: GuardedApi, headers: Readonly<Record<string, string>> = {}, path = '/'): AuthRequest {

@@ -1,6 +1,6 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 
 /** Copies the demo iris model into `store` as `recorded`, served by the handler named `handler`. */
 export async function addRecordedIris(store: string, handler = 'recording'): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Cancellation } from '../../src/common/request-budget.js';
+import type { Cancellation } from '../../src/budget/request-budget.js';
 
 /**
  * A cancellation that is only looked at, as an HTTP exchange's is: `gone` tells whether the client left.

@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 
 /** The built CLI entry point (`npm run test:e2e` builds first). */
 export const CLI_MAIN = join(packageRoot(), 'dist', 'src', 'main.js');

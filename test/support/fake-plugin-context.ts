@@ -1,6 +1,6 @@
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
-import type { Endpoint, EndpointContext, EndpointRequest } from '../../src/plugins/sdk/endpoint.js';
-import type { PluginContext } from '../../src/plugins/sdk/plugin.js';
+import type { AuthProvider } from '../../src/sdk/auth/auth.js';
+import type { Endpoint, EndpointContext, EndpointRequest } from '../../src/sdk/endpoint/endpoint.js';
+import type { PluginContext } from '../../src/sdk/plugin/plugin.js';
 import { QueryReader } from '../../src/api/rest/management/query-reader.js';
 import { RecordingLogger } from './recording-logger.js';
 

@@ -1,6 +1,6 @@
-import { SluiceError } from '../../src/common/errors/index.js';
-import type { Tensor } from '../../src/common/tensor/index.js';
-import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/runtime/model-runtime.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
+import type { Tensor } from '../../src/sdk/tensor/index.js';
+import type { LoadedModel, ModelRuntime, RuntimeSessionOptions } from '../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { Gate } from './gate.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { credentials, loadPackageDefinition, Metadata, type CallOptions, type Client, type ClientOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 
 /** Proto files of the repository, loaded as a client of another project would: only proto/ and the loader. */
 const PROTO_DIR = join(packageRoot(), 'proto');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { buildZip, type ZipEntrySpec } from './zip-builder.js';
 
 const HANDLER_MODELS = join(packageRoot(), 'test', 'fixtures', 'handler-models');

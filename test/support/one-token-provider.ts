@@ -1,5 +1,5 @@
-import { SluiceError } from '../../src/common/errors/index.js';
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
+import type { AuthProvider } from '../../src/sdk/auth/auth.js';
 
 /** An auth provider for tests: `Bearer good` passes with the inference scope, anything else is refused. */
 export const oneTokenProvider: AuthProvider = {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onnxElementType } from '../../scripts/onnx/onnx-element-type.js';
 import { OnnxGraphBuilder, type DimSpec } from '../../scripts/onnx/onnx-graph-builder.js';
-import type { Datatype } from '../../src/common/tensor/index.js';
+import type { Datatype } from '../../src/sdk/tensor/index.js';
 
 /** Writes `bytes` to `dir/fileName` and returns the path. */
 async function writeModel(dir: string, fileName: string, bytes: Uint8Array): Promise<string> {

@@ -1,4 +1,4 @@
-import type { LogFields, Logger } from '../../src/common/logger.js';
+import type { LogFields, Logger } from '../../src/sdk/logging/logger.js';
 
 /** One line a {@link RecordingLogger} received. */
 export interface RecordedLine {

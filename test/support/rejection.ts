@@ -1,4 +1,4 @@
-import { SluiceError } from '../../src/common/errors/index.js';
+import { SluiceError } from '../../src/sdk/errors/index.js';
 
 /** The `SluiceError` a promise rejects with; anything else it rejects with is rethrown, and success fails. */
 export async function rejection(promise: Promise<unknown>): Promise<SluiceError> {

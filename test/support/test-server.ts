@@ -1,18 +1,18 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type AuthConfig, type ConfigLayer, type SluiceConfig } from '../../src/config/index.js';
-import type { Logger } from '../../src/common/logger.js';
-import type { AuthProvider } from '../../src/plugins/sdk/auth.js';
-import type { Handler } from '../../src/plugins/sdk/handler.js';
-import type { ModelRuntime } from '../../src/runtime/model-runtime.js';
-import type { NodeHandler } from '../../src/plugins/sdk/node-handler.js';
+import type { Logger } from '../../src/sdk/logging/logger.js';
+import type { AuthProvider } from '../../src/sdk/auth/auth.js';
+import type { Handler } from '../../src/sdk/handler/handler.js';
+import type { ModelRuntime } from '../../src/sdk/runtime/model-runtime.js';
+import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 import type { HandlerPoolOptions } from '../../src/serving/handler-pool/index.js';
 import type { GrpcGuards } from '../../src/api/grpc/grpc-servers.js';
 import { startServer, type SluiceServer } from '../../src/server/sluice-server.js';
 import { createLogger, lineSink } from '../../src/telemetry/logging/pino-logger.js';
 import { standardOutputLogger } from '../../src/telemetry/logging/standard-output-log.js';
 import type { Telemetry } from '../../src/telemetry/tracing/telemetry.js';
-import { packageRoot } from '../../src/common/package-root.js';
+import { packageRoot } from '../../src/package-files/package-root.js';
 import { makeTempDir } from './temp-dir.js';
 
 /** A real server on ephemeral loopback ports with its own model store and snapshot in a temp dir. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SluiceError } from '../../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../../src/sdk/index.js';
 
 /**
  * The characters of a PP-OCR character list file: one per line, in class order, without line endings;

@@ -1,4 +1,4 @@
-import type { Tensor } from '../../../src/plugins/sdk/index.js';
+import type { Tensor } from '../../../src/sdk/index.js';
 import { writeBgrPlanes, type ChannelNormalisation } from '../image/bgr-planes.js';
 import type { RgbImage } from '../image/rgb-image.js';
 

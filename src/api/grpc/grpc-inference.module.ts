@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ServingCore } from '../../serving/serving-core.js';
+import type { ServingCore } from '../../serving/serving-core.js';
+import { SERVING_CORE } from '../../serving/core-interfaces/serving-core-token.js';
 import { HealthController, PortHealth } from './health/health.controller.js';
 import { OipInferenceController } from './inference/oip-inference.controller.js';
 import { TorchServeInferenceController } from './inference/torchserve-inference.controller.js';
@@ -13,7 +14,7 @@ export class GrpcInferenceModule {
       module: GrpcInferenceModule,
       controllers: [OipInferenceController, TorchServeInferenceController, HealthController],
       providers: [
-        { provide: ServingCore, useValue: core },
+        { provide: SERVING_CORE, useValue: core },
         { provide: PortHealth, useValue: health },
       ],
     };

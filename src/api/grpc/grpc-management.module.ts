@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ServingCore } from '../../serving/serving-core.js';
+import type { ServingCore } from '../../serving/serving-core.js';
+import { SERVING_CORE } from '../../serving/core-interfaces/serving-core-token.js';
 import { HealthController, PortHealth } from './health/health.controller.js';
 import { TorchServeManagementController } from './management/torchserve-management.controller.js';
 
@@ -12,7 +13,7 @@ export class GrpcManagementModule {
       module: GrpcManagementModule,
       controllers: [TorchServeManagementController, HealthController],
       providers: [
-        { provide: ServingCore, useValue: core },
+        { provide: SERVING_CORE, useValue: core },
         { provide: PortHealth, useValue: health },
       ],
     };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
-import { packageRoot } from '../../common/package-root.js';
+import { packageRoot } from '../../package-files/package-root.js';
 
 /** The directory of Sluice's `.proto` files (also the import root between them). */
 export const PROTO_DIR = join(packageRoot(), 'proto');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
-import { SluiceError } from '../../common/errors/index.js';
-import type { Logger } from '../../common/logger.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 import type { GrpcConfig } from '../../config/index.js';
-import type { AuthProvider } from '../../plugins/sdk/auth.js';
+import type { AuthProvider } from '../../sdk/auth/auth.js';
 import type { ServingCore } from '../../serving/serving-core.js';
 import { startGrpcApp, type GrpcApp } from './grpc-app.js';
 import { GrpcInferenceModule } from './grpc-inference.module.js';

@@ -1,5 +1,5 @@
-import { kserveInstancesOfBody } from '../../plugins/sdk/kserve-instances.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import { kserveInstancesOfBody } from '../../sdk/bodies/kserve-instances.js';
+import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
 import type { OperationContext } from './operation-context.js';
 
 /** A KServe v1 `:predict` body: its bytes, and the charset its `Content-Type` names. */
@@ -14,7 +14,7 @@ export interface KServeV1Body {
  * `predictions[i]` the answer to `instances[i]`, all within the request's budget.
  */
 export class KServeV1Operation {
-  constructor(private readonly core: ServingCore) {}
+  constructor(private readonly core: InferenceCore) {}
 
   async predict(model: string, body: KServeV1Body, context: OperationContext): Promise<{ predictions: unknown }> {
     this.core.registry.resolve(model); // an unknown model is refused whatever the body holds

@@ -1,9 +1,9 @@
-import type { Tensor } from '../../common/tensor/index.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import type { Tensor } from '../../sdk/tensor/index.js';
+import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
 import type { WorkflowNodeProgress, WorkflowProgress } from '../../workflow/index.js';
-import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';
-import { withOipParameters } from '../common/knob-values.js';
-import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../common/workflow-oip.js';
+import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
+import { withOipParameters } from '../request-knobs/knob-values.js';
+import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../workflow-calls/workflow-oip.js';
 import type { OperationContext } from './operation-context.js';
 
 /** What every OIP wire format decodes an infer request into; each adds how its answer is to be encoded. */
@@ -53,7 +53,7 @@ export interface OipNodeWatch<Encoded> {
  * `ModelInfer` and `ModelStreamInfer` are adapters over it.
  */
 export class OipInferOperation {
-  constructor(private readonly core: ServingCore) {}
+  constructor(private readonly core: InferenceCore) {}
 
   /**
    * The answer to one infer request naming `model` (a model or a workflow) and `version` (undefined for

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
-import type { PartialSink } from '../../common/partial-sink.js';
-import type { RequestBudget } from '../../common/request-budget.js';
+import type { PartialSink } from '../../partials/partial-sink.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
 
 /**
  * What the edge of a transport knows of one request besides its body: what it may spend, and how hooks,

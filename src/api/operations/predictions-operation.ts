@@ -1,12 +1,12 @@
-import { SluiceError } from '../../common/errors/index.js';
-import type { HandlerRequest } from '../../plugins/sdk/handler.js';
-import type { EnvelopeRequest, EnvelopeResponse } from '../../plugins/sdk/envelope.js';
-import type { ServingCore } from '../../serving/serving-core.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { HandlerRequest } from '../../sdk/handler/handler.js';
+import type { EnvelopeRequest, EnvelopeResponse } from '../../sdk/envelope/envelope.js';
+import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
 import type { WorkflowNodeProgress, WorkflowProgress } from '../../workflow/index.js';
-import { calledWorkflow, type UnversionedCall } from '../common/called-workflow.js';
-import { chooseEnvelope } from '../common/envelope-choice.js';
-import { workflowAnswerOf, workflowInputsFromBody } from '../common/workflow-body.js';
-import { workflowValueToJson } from '../common/workflow-json.js';
+import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
+import { chooseEnvelope } from '../bodies/envelope-choice.js';
+import { workflowAnswerOf, workflowInputsFromBody } from '../workflow-calls/workflow-body.js';
+import { workflowValueToJson } from '../workflow-calls/workflow-json.js';
 import type { OperationContext } from './operation-context.js';
 
 /**
@@ -100,7 +100,7 @@ function formWorkflowBody(form: FormRequests): unknown {
  * `Predictions` and `StreamPredictions`, are adapters over it.
  */
 export class PredictionsOperation {
-  constructor(private readonly core: ServingCore) {}
+  constructor(private readonly core: InferenceCore) {}
 
   /**
    * The answer of model `model` (`version` undefined for the default) to one body. `envelope` is the

@@ -2,17 +2,17 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 import { installAuthGuard, type AuthGuardOptions } from './auth/auth-guard.hook.js';
-import { readBody } from './common/body-reader.js';
+import { readBody } from './request-body/body-reader.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { answerShuttingDown } from './shutdown-answer.js';
 import { putLaneInFront, type LaneContext, type RequestLane } from './request-lane.js';
-import { ErrorResponseFilter } from './common/error-response.filter.js';
-import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT_LENGTH } from './common/transport-errors.js';
-import { NestLoggerAdapter } from '../common/nest-logger-adapter.js';
-import { observeRequests, type RequestObserverOptions } from './common/request-observer.js';
-import { observeRefusals } from './common/refusal-observer.js';
+import { ErrorResponseFilter } from './errors/error-response.filter.js';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT_LENGTH } from './refusals/transport-errors.js';
+import { NestLoggerAdapter } from '../nest/nest-logger-adapter.js';
+import { observeRequests, type RequestObserverOptions } from './observation/request-observer.js';
+import { observeRefusals } from './observation/refusal-observer.js';
 
 /**
  * How often, in milliseconds, the HTTP server looks for requests whose head, or whole request, has not

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
 import { INFERENCE_ROUTES } from './openapi/inference-routes.js';
 import { MANAGEMENT_ROUTES } from './openapi/management-routes.js';

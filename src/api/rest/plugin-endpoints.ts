@@ -1,11 +1,11 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { types } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 import { pluginFailure } from '../../plugins/registry/plugin-failure.js';
 import type { PluginEndpoint } from '../../plugins/registry/plugin-extensions.js';
-import type { EndpointContext, EndpointRequest } from '../../plugins/sdk/endpoint.js';
-import { replyWithError } from './common/error-response.filter.js';
+import type { EndpointContext, EndpointRequest } from '../../sdk/endpoint/endpoint.js';
+import { replyWithError } from './errors/error-response.filter.js';
 import { QueryReader, type QueryErrorCode, type RawQuery } from './management/query-reader.js';
 import { routePattern, shadowingEndpoint } from './plugin-endpoint-routes.js';
 

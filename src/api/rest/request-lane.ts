@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Logger } from '../../common/logger.js';
-import type { RequestObserverOptions } from './common/request-observer.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import type { RequestObserverOptions } from './observation/request-observer.js';
 import type { AuthGuardOptions } from './auth/auth-guard.hook.js';
 import type { ConnectionTracker } from './connection-tracker.js';
 

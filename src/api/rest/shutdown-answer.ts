@@ -1,6 +1,6 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { RequestExchange } from './connection-tracker.js';
-import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf } from './common/error-response.filter.js';
+import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf } from './errors/error-response.filter.js';
 
 /**
  * Answers a request still unanswered when a stop's `shutdownTimeoutMs` has run out (a plugin endpoint that

@@ -1,11 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
-import { convertedHandlerName, convertedNodeInputs, convertTorchServeSpec } from '../../serving/workflows/torchserve/torchserve-conversion.js';
-import { readTorchServeSpec, type TorchServeSpec } from '../../serving/workflows/torchserve/torchserve-spec.js';
-import { torchServeDocument } from '../../serving/workflows/workflow-manager.js';
-import { readWorkflowSource } from '../../serving/workflows/workflow-sources.js';
+import { convertedHandlerName, convertedNodeInputs, convertTorchServeSpec } from '../../workflow/serving/torchserve/torchserve-conversion.js';
+import { readTorchServeSpec, type TorchServeSpec } from '../../workflow/serving/torchserve/torchserve-spec.js';
+import { torchServeDocument } from '../../workflow/serving/workflow-manager.js';
+import { readWorkflowSource } from '../../workflow/serving/workflow-sources.js';
 import { compareVersions } from '../../serving/version-order.js';
 import {
   createStaticCatalog,

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { isSluiceError } from '../../common/errors/index.js';
-import type { Logger } from '../../common/logger.js';
-import { packageRoot } from '../../common/package-root.js';
-import type { TensorSpec } from '../../common/tensor/index.js';
+import { isSluiceError } from '../../sdk/errors/index.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import { packageRoot } from '../../package-files/package-root.js';
+import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import { loadManifest, loadModelDirectory, scanModelStore, type ModelManifest } from '../../model-store/index.js';
 import { loadPlugins } from '../../plugins/loader/plugin-loader.js';
-import type { ModelDescription } from '../../plugins/sdk/index.js';
+import type { ModelDescription } from '../../sdk/index.js';
 import { OnnxRuntime } from '../../runtime/onnx/index.js';
 import { SLUICE_VERSION } from '../../server/version.js';
 import { resolveTensorSpecs } from '../../serving/spec-resolution.js';

@@ -1,4 +1,4 @@
-import { SluiceError, type ErrorCode } from '../../common/errors/index.js';
+import { SluiceError, type ErrorCode } from '../../sdk/errors/index.js';
 
 /** Advice appended to messages about archives that were damaged or changed after packing. */
 export const REPACK_ADVICE = "pack the directory again with `sluice archive`";

@@ -1,8 +1,8 @@
 import { lstat, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
-import { syncDirectory } from '../fs/atomic-write.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { syncDirectory } from '../../sdk/files/atomic-write.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { loadManifestAs } from '../manifest/manifest-loader.js';
 import { MANIFEST_FILE_NAME } from '../manifest/model-manifest.js';
 import { archiveError, REPACK_ADVICE } from './archive-errors.js';

@@ -5,8 +5,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { pack as tarPack } from 'tar-stream';
-import { SluiceError } from '../../common/errors/index.js';
-import { syncDirectory, syncFile, temporarySibling } from '../fs/atomic-write.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { syncDirectory, syncFile, temporarySibling } from '../../sdk/files/atomic-write.js';
 import { isPathInside, relativePathProblem, RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import {

@@ -1,5 +1,5 @@
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
-import { errorMessage } from '../fs/error-facts.js';
+import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
+import { errorMessage } from '../../sdk/files/error-facts.js';
 import { normalizeArchivePath } from './archive-entry-path.js';
 import { archiveError, REPACK_ADVICE } from './archive-errors.js';
 import { ARCHIVE_MANIFEST_NAME, type ArchiveFileRecord, type ArchiveManifest } from './archive-format.js';

@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nodeErrorCode } from './error-facts.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { isPathInside, relativePathProblem, type RelativePathProblem } from './path-containment.js';
 
 /** Why a file reference did not resolve to a regular file inside its directory. */

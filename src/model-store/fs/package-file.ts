@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageRoot } from '../../common/package-root.js';
+import { packageRoot } from '../../package-files/package-root.js';
 import { locateContainedFile, type ContainedFileResult } from './contained-file.js';
 
 /** Prefix of a file reference into an installed npm package: `npm:<package>/<path inside it>`. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { SluiceError } from '../../common/errors/index.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 
 /**
  * Reads a labels file: one label per line (`\n` or `\r\n`), index = line number from 0. Blank

@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { load, YAMLException } from 'js-yaml';
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
-import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../common/schema/index.js';
-import type { TensorSpec } from '../../common/tensor/index.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
+import { createSchemaValidator, schemaPattern, type SchemaValidator } from '../../json-schema/index.js';
+import type { TensorSpec } from '../../sdk/tensor/index.js';
 import { locateContainedFile, type ContainedFileProblem } from '../fs/contained-file.js';
 import { PACKAGE_FILE_PREFIX, locatePackageFile } from '../fs/package-file.js';
-import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
+import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
 import { ALL_VERSIONS, MANIFEST_FILE_NAME, type ModelManifest, type RawModelManifest } from './model-manifest.js';
 

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
-import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { completeManifest, loadManifest, modelNamePattern, type ManifestDefaults } from './manifest-loader.js';
 import { MANIFEST_FILE_NAME, type ModelManifest } from './model-manifest.js';
 

@@ -1,6 +1,6 @@
-import type { TensorSpec } from '../../common/tensor/index.js';
+import type { TensorSpec } from '../../sdk/tensor/index.js';
 import type { AutoscaleSettings } from '../../batching/autoscaler.js';
-import type { RuntimeSessionOptions } from '../../runtime/model-runtime.js';
+import type { RuntimeSessionOptions } from '../../sdk/runtime/model-runtime.js';
 
 /** Where a model runs: the CPU, the first GPU, or GPU number `n`. */
 export type DeviceName = 'cpu' | 'gpu' | `gpu:${number}`;
@@ -21,8 +21,6 @@ export interface BatchingSettings {
   /** Answer in arrival order. */
   readonly preserveOrdering: boolean;
 }
-
-export type { AutoscaleSettings } from '../../batching/autoscaler.js';
 
 /** How many workers serve one model; `max >= min` always holds. */
 export interface WorkerSettings {

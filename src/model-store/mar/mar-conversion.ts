@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { archiveError } from '../archive/archive-errors.js';
 import { relativePathProblem, RELATIVE_PATH_PROBLEM_TEXT } from '../fs/path-containment.js';
 import { modelNamePattern } from '../manifest/manifest-loader.js';

@@ -3,7 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { isSluiceError, type SluiceError } from '../../common/errors/index.js';
+import { isSluiceError, type SluiceError } from '../../sdk/errors/index.js';
 import { archiveError } from '../archive/archive-errors.js';
 import { normalizeArchivePath } from '../archive/archive-entry-path.js';
 import type { ArchiveLimits } from '../archive/archive-format.js';

@@ -1,11 +1,11 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
-import { makeDirectories } from '../../common/make-directories.js';
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
+import { makeDirectories } from '../../sdk/files/make-directories.js';
+import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
+import { writeFileAtomic } from '../../sdk/files/atomic-write.js';
+import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { SNAPSHOT_FORMAT, type Snapshot } from './snapshot.js';
 
 const ADVICE = 'fix or delete the file, or start Sluice with --no-snapshot';

@@ -1,7 +1,7 @@
 import { AnonymousCredential, BlobServiceClient, StorageRetryPolicyType, StorageSharedKeyCredential, type ContainerClient, type StoragePipelineOptions } from '@azure/storage-blob';
 import type { Readable } from 'node:stream';
-import type { SluiceError } from '../../common/errors/index.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import type { SluiceError } from '../../sdk/errors/index.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { isNetworkCode, kindOfStatus, objectStoreError, type ObjectStoreFailureKind, type SdkFailure } from './object-store-errors.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 

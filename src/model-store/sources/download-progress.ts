@@ -1,4 +1,4 @@
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 
 /** How often a running download logs its progress. */
 export const PROGRESS_INTERVAL_MS = 5000;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { StoredObject } from './object-store.js';
 
 /** Why a body was refused while it streamed; turned into a Sluice error naming the source. */

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** What went wrong with an object-store call, whatever SDK reported it. */
 export type ObjectStoreFailureKind = 'not-found' | 'denied' | 'unavailable' | 'changed' | 'timeout' | 'other';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** The object stores a model source may live in. */
 export type ObjectStoreScheme = 's3' | 'azure';

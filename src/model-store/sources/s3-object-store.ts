@@ -1,7 +1,7 @@
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import type { SluiceError } from '../../common/errors/index.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import type { SluiceError } from '../../sdk/errors/index.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { isNetworkCode, kindOfStatus, objectStoreError, type ObjectStoreFailureKind, type SdkFailure } from './object-store-errors.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 

@@ -8,8 +8,8 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
-import { errorMessage } from '../fs/error-facts.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
+import { errorMessage } from '../../sdk/files/error-facts.js';
 import { checkRemoteUrl, checkResolvedAddress } from './remote-url-policy.js';
 
 /** Redirects followed before a download gives up. */

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
-import { errorMessage, nodeErrorCode } from '../fs/error-facts.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
 import { MODEL_FILE_NAME } from '../manifest/model-directory.js';
 import { MANIFEST_FILE_NAME } from '../manifest/model-manifest.js';
 import { ARCHIVE_EXTENSION, MAR_FILE_EXTENSION, type StoreEntry } from './store-entry.js';

@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MODEL_FILE_NAME } from '../manifest/model-directory.js';
-import { syncDirectory } from '../fs/atomic-write.js';
+import { syncDirectory } from '../../sdk/files/atomic-write.js';
 
 /** A URL path's last segment ending in `.onnx`: a bare model file rather than an archive. */
 export function onnxFileNameOf(url: string): string | undefined {

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { objectStoreUrlNotAllowed, parseObjectStoreUrl, type ObjectStoreLocation } from '../sources/object-store-url.js';
 
 /** Host names that cloud providers answer with instance metadata (credentials, tokens). */

@@ -1,9 +1,9 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EXTRACTED_DIR_NAME, UNPACKING_DIR_PREFIX } from '../archive/archive-extractor.js';
-import { isTemporarySiblingName } from '../fs/atomic-write.js';
+import { isTemporarySiblingName } from '../../sdk/files/atomic-write.js';
 import { SOURCE_WORK_DIR_PREFIX, SOURCES_DIR_NAME } from '../sources/source-dirs.js';
-import { nodeErrorCode } from '../fs/error-facts.js';
+import { nodeErrorCode } from '../../sdk/files/error-facts.js';
 
 /** Directory inside a store where downloads wait until they are unpacked or read; everything in it is temporary. */
 export const DOWNLOADS_DIR_NAME = '.downloads';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { scanModelStore, scanStoreName } from './model-store-scanner.js';
 import type { StoreEntry } from './store-entry.js';
 

@@ -1,5 +1,5 @@
-import { SluiceError } from '../../common/errors/index.js';
-import type { ExtensionPoint } from '../sdk/plugin.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { ExtensionPoint } from '../../sdk/plugin/plugin.js';
 
 /** The methods an extension of each point must have, and those it may have. */
 const METHODS: Readonly<Record<Exclude<ExtensionPoint, 'hook'>, { readonly required: readonly string[]; readonly optional: readonly string[] }>> = {

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { SluiceError } from '../../common/errors/index.js';
-import { schemaProblems } from '../../common/schema/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { schemaProblems } from '../../json-schema/index.js';
 import type { PluginManifest } from './plugin-manifest.js';
 
 /**

@@ -1,8 +1,8 @@
-import { isSluiceError, SluiceError } from '../../common/errors/index.js';
-import type { Logger } from '../../common/logger.js';
+import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 import type { PluginEntryConfig } from '../../config/sluice-config.js';
-import type { AuthProvider } from '../sdk/auth.js';
-import type { Envelope } from '../sdk/envelope.js';
+import type { AuthProvider } from '../../sdk/auth/auth.js';
+import type { Envelope } from '../../sdk/envelope/envelope.js';
 import { HookBus } from '../registry/hook-bus.js';
 import { NamedRegistry } from '../registry/named-registry.js';
 import { envelopeWithPluginErrors } from '../registry/plugin-failure.js';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
-import { createSchemaValidator, type SchemaValidator } from '../../common/schema/index.js';
-import type { ExtensionPoint } from '../sdk/plugin.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
+import type { ExtensionPoint } from '../../sdk/plugin/plugin.js';
 import { parseYamlDocument } from './yaml-document.js';
 
 /** A plugin's manifest as `schemas/plugin.schema.json` describes it. */

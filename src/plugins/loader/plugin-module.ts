@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SluiceError } from '../../common/errors/index.js';
-import type { SluicePlugin } from '../sdk/plugin.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { SluicePlugin } from '../../sdk/plugin/plugin.js';
 
 /** Whether this code runs from TypeScript sources (the test runner) rather than a build. */
 const RUNNING_FROM_SOURCES = import.meta.url.endsWith('.ts');

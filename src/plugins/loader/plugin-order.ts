@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** What ordering needs of a plugin. */
 export interface OrderablePlugin {

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { PluginEntryConfig } from '../../config/sluice-config.js';
 import { hasPluginManifest } from './plugin-manifest.js';
 

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { PluginRegistrations } from './plugin-registration.js';
 
 /** How messages name each extension point, as the registries that hold them do. */

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { PluginManifest } from './plugin-manifest.js';
 
 /** Throws `SLUICE_PLUGIN_INVALID` naming the plugin and its `sluice` field unless `sluiceVersion` is in its range. */

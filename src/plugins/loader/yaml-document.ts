@@ -1,5 +1,5 @@
 import { load, YAMLException } from 'js-yaml';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** Parses one YAML document (plain data, no aliases); syntax errors become `SLUICE_PLUGIN_INVALID` with the line. */
 export function parseYamlDocument(text: string, source: string): unknown {

@@ -1,4 +1,4 @@
-import type { Executor } from '../sdk/executor.js';
+import type { Executor } from '../../sdk/executor/executor.js';
 import { NamedRegistry } from './named-registry.js';
 
 /** Executors by name (the `executor` key of model manifests). */

@@ -1,4 +1,4 @@
-import type { Handler } from '../sdk/handler.js';
+import type { Handler } from '../../sdk/handler/handler.js';
 import { NamedRegistry } from './named-registry.js';
 
 /** Handlers by name (the `handler` key of model manifests). */

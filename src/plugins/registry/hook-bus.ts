@@ -1,5 +1,5 @@
-import type { Logger } from '../../common/logger.js';
-import { HOOK_NAMES, type HookEvents, type HookListener, type HookName } from '../sdk/hooks.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import { HOOK_NAMES, type HookEvents, type HookListener, type HookName } from '../../sdk/hooks/hooks.js';
 
 type AnyListener = (event: never) => void | Promise<void>;
 

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /**
  * Extensions of one kind by name. Duplicates are refused naming both origins; after `freeze()` nothing

@@ -1,4 +1,4 @@
-import type { NodeHandler } from '../sdk/node-handler.js';
+import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
 import { NamedRegistry } from './named-registry.js';
 
 /** Workflow node handlers by full name (`ocr/crop-lines`), as workflows' `handler:` nodes name them. */

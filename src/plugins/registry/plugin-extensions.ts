@@ -1,11 +1,11 @@
-import type { Logger } from '../../common/logger.js';
-import type { AuthProvider } from '../sdk/auth.js';
-import type { Endpoint } from '../sdk/endpoint.js';
-import type { Envelope } from '../sdk/envelope.js';
-import type { Executor } from '../sdk/executor.js';
-import type { Handler } from '../sdk/handler.js';
-import type { NodeHandler } from '../sdk/node-handler.js';
-import type { NestDynamicModule } from '../sdk/plugin.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import type { AuthProvider } from '../../sdk/auth/auth.js';
+import type { Endpoint } from '../../sdk/endpoint/endpoint.js';
+import type { Envelope } from '../../sdk/envelope/envelope.js';
+import type { Executor } from '../../sdk/executor/executor.js';
+import type { Handler } from '../../sdk/handler/handler.js';
+import type { NodeHandler } from '../../sdk/node-handler/node-handler.js';
+import type { NestDynamicModule } from '../../sdk/plugin/plugin.js';
 import type { HookBus } from './hook-bus.js';
 import { type NamedRegistry } from './named-registry.js';
 

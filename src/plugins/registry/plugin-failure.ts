@@ -1,5 +1,5 @@
-import { ERROR_CODES, isSluiceError, SluiceError, type ErrorCode } from '../../common/errors/index.js';
-import type { Envelope, EnvelopeContext, EnvelopeEntries, EnvelopeRequest } from '../sdk/envelope.js';
+import { ERROR_CODES, isSluiceError, SluiceError, type ErrorCode } from '../../sdk/errors/index.js';
+import type { Envelope, EnvelopeContext, EnvelopeEntries, EnvelopeRequest } from '../../sdk/envelope/envelope.js';
 
 /**
  * What a plugin's code threw, as the client sees it: a `SluiceError` the plugin raised on purpose (a bad

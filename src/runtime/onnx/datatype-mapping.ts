@@ -1,6 +1,6 @@
 import { type Tensor as OrtTensor } from 'onnxruntime-node';
-import { SluiceError } from '../../common/errors/index.js';
-import { type Datatype, type SupportedDatatype } from '../../common/tensor/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { type Datatype, type SupportedDatatype } from '../../sdk/tensor/index.js';
 
 /** ONNX Runtime's name for a tensor element type (`float32`, `int64`, `string`, …). */
 export type OrtTensorType = OrtTensor.Type;

@@ -4,7 +4,7 @@ import {
   type ExecutionProviderSelection,
   type RejectedExecutionProvider,
   type RuntimeSessionOptions,
-} from '../model-runtime.js';
+} from '../../sdk/runtime/model-runtime.js';
 import { modelLoadFailed, reasonOf } from './model-load-error.js';
 import { DEFAULT_SESSION_OPTIONS, toOrtSessionOptions } from './session-options.js';
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { SluiceError, type ErrorDetails } from '../../common/errors/index.js';
+import { SluiceError, type ErrorDetails } from '../../sdk/errors/index.js';
 
 /** `SLUICE_MODEL_LOAD_FAILED` for `modelPath`, with the reason given by ONNX Runtime or the file system. */
 export function modelLoadFailed(

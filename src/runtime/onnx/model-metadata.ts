@@ -1,5 +1,5 @@
 import { type InferenceSession } from 'onnxruntime-node';
-import { type TensorSpec } from '../../common/tensor/index.js';
+import { type TensorSpec } from '../../sdk/tensor/index.js';
 import { fromOrtTensorType } from './datatype-mapping.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type InferenceSession, type Tensor as OrtTensor } from 'onnxruntime-node';
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
-import { type Tensor, type TensorSpec } from '../../common/tensor/index.js';
-import { type ExecutionProviderName, type LoadedModel } from '../model-runtime.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
+import { type Tensor, type TensorSpec } from '../../sdk/tensor/index.js';
+import { type ExecutionProviderName, type LoadedModel } from '../../sdk/runtime/model-runtime.js';
 import { type ExecutionProviderSelection } from './execution-provider.js';
 import { reasonOf, runModelFile, sessionReleased } from './model-load-error.js';
 import { checkOrtTensorValues, ortTensorToSluice, sluiceTensorToOrt } from './tensor-conversion.js';

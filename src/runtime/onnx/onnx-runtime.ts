@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { type ModelRuntime, type RuntimeSessionOptions } from '../model-runtime.js';
+import { type ModelRuntime, type RuntimeSessionOptions } from '../../sdk/runtime/model-runtime.js';
 import { createSessionWithFallback } from './execution-provider.js';
 import { modelLoadFailed, reasonOf } from './model-load-error.js';
 import { readTensorSpecs } from './model-metadata.js';

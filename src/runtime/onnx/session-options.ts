@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type InferenceSession } from 'onnxruntime-node';
-import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOptions } from '../model-runtime.js';
+import { type ExecutionProviderName, type IntraOpSpinning, type RuntimeSessionOptions } from '../../sdk/runtime/model-runtime.js';
 import { physicalCoresAvailable } from './physical-cores.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { compiledWorkerFile } from '../../common/compiled-worker-file.js';
-import { SluiceError } from '../../common/errors/index.js';
+import { compiledWorkerFile } from '../../package-files/compiled-worker-file.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import type { SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
 
 /** The compiled session thread module, or undefined when there is none (see {@link compiledWorkerFile}). */

@@ -1,6 +1,6 @@
-import type { ErrorCode } from '../../common/errors/index.js';
-import type { Tensor, TensorSpec } from '../../common/tensor/index.js';
-import type { RuntimeSessionOptions } from '../model-runtime.js';
+import type { ErrorCode } from '../../sdk/errors/index.js';
+import type { Tensor, TensorSpec } from '../../sdk/tensor/index.js';
+import type { RuntimeSessionOptions } from '../../sdk/runtime/model-runtime.js';
 import type { ExecutionProviderSelection } from './execution-provider.js';
 
 /** A `SluiceError` as it crosses threads (structured cloning keeps only an error's message). */

@@ -1,6 +1,6 @@
 import { parentPort, threadId } from 'node:worker_threads';
-import { isSluiceError, type ErrorCode } from '../../common/errors/index.js';
-import { toModelInputDatatypes, type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
+import { isSluiceError, type ErrorCode } from '../../sdk/errors/index.js';
+import { toModelInputDatatypes, type NumericTensorData, type Tensor } from '../../sdk/tensor/index.js';
 import { reasonOf, runModelFile } from './model-load-error.js';
 import type { OnnxLoadedModel } from './onnx-loaded-model.js';
 import { OnnxRuntime } from './onnx-runtime.js';

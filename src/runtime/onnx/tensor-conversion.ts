@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { Tensor as OrtTensor } from 'onnxruntime-node';
-import { SluiceError } from '../../common/errors/index.js';
-import { utf8BytesElements } from '../../common/tensor/bytes-elements.js';
-import { type NumericTensorData, type Tensor } from '../../common/tensor/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { utf8BytesElements } from '../../sdk/tensor/bytes-elements.js';
+import { type NumericTensorData, type Tensor } from '../../sdk/tensor/index.js';
 import { fromOrtTensorType, toOrtTensorType } from './datatype-mapping.js';
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });

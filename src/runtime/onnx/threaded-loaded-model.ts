@@ -1,6 +1,6 @@
-import { SluiceError } from '../../common/errors/index.js';
-import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type NumericTensorData, type Tensor, type TensorSpec } from '../../common/tensor/index.js';
-import type { ExecutionProviderName, LoadedModel, RuntimeSessionOptions } from '../model-runtime.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { NUMERIC_DATATYPE_INFO, type NumericDatatype, type NumericTensorData, type Tensor, type TensorSpec } from '../../sdk/tensor/index.js';
+import type { ExecutionProviderName, LoadedModel, RuntimeSessionOptions } from '../../sdk/runtime/model-runtime.js';
 import type { ExecutionProviderSelection } from './execution-provider.js';
 import { SessionThreadHost } from './session-thread-host.js';
 import { sessionReleased } from './model-load-error.js';

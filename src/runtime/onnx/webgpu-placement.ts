@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** Where a session computes: on the thread that loaded it (the event loop), or on a device's session thread. */
 export type SessionPlace = 'the event loop' | `the session thread of device ${number}`;

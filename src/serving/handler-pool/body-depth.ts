@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /**
  * How deep a JSON request body may nest to be handed to a handler thread. Structured cloning recurses

@@ -1,7 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { Logger } from '../../common/logger.js';
-import type { RequestBudget } from '../../common/request-budget.js';
-import type { HandlerContext } from '../../plugins/sdk/handler.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
+import type { HandlerContext } from '../../sdk/handler/handler.js';
 
 /** What bounds one request's wait for a handler thread besides its budget: its version's queue settings. */
 export interface ThreadCallBounds {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 
 /** How the pool of handler threads is built. */
 export interface HandlerPoolOptions {

@@ -1,11 +1,11 @@
 import { types } from 'node:util';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { SluiceError } from '../../common/errors/index.js';
-import { InFlightCount } from '../../common/in-flight-count.js';
-import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
-import type { Logger } from '../../common/logger.js';
-import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../plugins/sdk/handler.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { InFlightCount } from '../in-flight-count.js';
+import { MAX_TIMER_DELAY_MS } from '../../timers/long-timeout.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import type { Handler, HandlerContext, HandlerRequest, HandlerResult, PreparedRequest } from '../../sdk/handler/handler.js';
 import { checkThreadBodyDepth } from './body-depth.js';
 import { boundsOf, budgetOf } from './bounded-context.js';
 import { handlerThreads, threadsPerModel, type HandlerPoolOptions } from './handler-pool-options.js';
@@ -13,8 +13,6 @@ import type { HandlerStage, HandlerTask, HandlerTaskOutcome, ThreadAbortNotice, 
 import { stoppedCall, UNLOAD_GRACE_MS, waitFull, type ThreadCallStop } from './thread-call-errors.js';
 import { fromThreadError, toThreadError } from './thread-error.js';
 import { ShareLeft, ThreadShare } from './thread-share.js';
-
-export { UNLOAD_GRACE_MS } from './thread-call-errors.js';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 

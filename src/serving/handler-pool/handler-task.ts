@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ErrorCode, ErrorDetails } from '../../common/errors/index.js';
-import type { LogFields } from '../../common/logger.js';
-import type { ModelDescription } from '../../plugins/sdk/model-description.js';
+import type { ErrorCode, ErrorDetails } from '../../sdk/errors/index.js';
+import type { LogFields } from '../../sdk/logging/logger.js';
+import type { ModelDescription } from '../../sdk/model/model-description.js';
 
 /** The two calls a CPU-heavy handler makes on a worker thread. */
 export type HandlerStage = 'preprocess' | 'postprocess';

@@ -1,5 +1,5 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import type { Handler, HandlerRequest, HandlerResult } from '../../plugins/sdk/handler.js';
+import type { Handler, HandlerRequest, HandlerResult } from '../../sdk/handler/handler.js';
 import type { HandlerTask, HandlerTaskOutcome, ThreadStartNotice } from './handler-task.js';
 import { threadContext } from './thread-context.js';
 import { toThreadError } from './thread-error.js';

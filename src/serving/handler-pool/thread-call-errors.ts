@@ -1,9 +1,6 @@
-import { SluiceError } from '../../common/errors/index.js';
-import type { Handler, HandlerContext } from '../../plugins/sdk/handler.js';
+import { RETRY_AFTER_SECONDS, SluiceError } from '../../sdk/errors/index.js';
+import type { Handler, HandlerContext } from '../../sdk/handler/handler.js';
 import type { HandlerStage } from './handler-task.js';
-
-/** What a refused call is told to wait before it retries, as a full job queue says. */
-const RETRY_AFTER_SECONDS = 1;
 
 /** How long a call on a thread may go on once its version is unloaded before its thread is stopped. */
 export const UNLOAD_GRACE_MS = 1_000;

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { LogFields, Logger } from '../../common/logger.js';
-import type { HandlerContext } from '../../plugins/sdk/handler.js';
+import type { LogFields, Logger } from '../../sdk/logging/logger.js';
+import type { HandlerContext } from '../../sdk/handler/handler.js';
 import { requestTracer } from '../../telemetry/tracing/request-tracer.js';
 import type { HandlerTask, MainMessage, ThreadLogLine, ThreadPartial } from './handler-task.js';
 import { fromThreadError } from './thread-error.js';

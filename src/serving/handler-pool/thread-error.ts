@@ -1,4 +1,4 @@
-import { ERROR_CODES, SluiceError, type ErrorCode, type ErrorDetails } from '../../common/errors/index.js';
+import { ERROR_CODES, SluiceError, type ErrorCode, type ErrorDetails } from '../../sdk/errors/index.js';
 import type { ThreadError } from './handler-task.js';
 
 function isErrorCode(value: unknown): value is ErrorCode {

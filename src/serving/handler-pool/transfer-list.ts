@@ -1,4 +1,4 @@
-import type { PreparedRequest } from '../../plugins/sdk/handler.js';
+import type { PreparedRequest } from '../../sdk/handler/handler.js';
 
 function movable(view: unknown, into: Set<ArrayBuffer>): void {
   if (!ArrayBuffer.isView(view)) return;

@@ -1,4 +1,4 @@
-import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
+import { MAX_TIMER_DELAY_MS } from '../../timers/long-timeout.js';
 
 /**
  * A call that must be answered by {@link deadline} while it waits on work nothing can interrupt (a

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
-import { SluiceError } from '../../common/errors/index.js';
-import type { RequestBudget } from '../../common/request-budget.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
 import { endFailed } from '../../telemetry/tracing/span-helpers.js';
 import type { HandlerStage } from '../handler-pool/handler-task.js';
 import type { ModelVersion } from '../model-version.js';

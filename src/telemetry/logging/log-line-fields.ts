@@ -1,4 +1,4 @@
-import type { LogFields } from '../../common/logger.js';
+import type { LogFields } from '../../sdk/logging/logger.js';
 
 /**
  * Keys every line sets itself; fields by these names are written as `field.<key>` instead. The trace

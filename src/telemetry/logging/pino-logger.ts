@@ -1,6 +1,6 @@
 import { context, trace } from '@opentelemetry/api';
 import { pino, type Logger as Pino } from 'pino';
-import type { LogFields, Logger, LogLevel } from '../../common/logger.js';
+import type { LogFields, Logger, LogLevel } from '../../sdk/logging/logger.js';
 import { isoTime } from './iso-time.js';
 import { lineFields, logValue } from './log-line-fields.js';
 import { spanLogFields } from './trace-log-fields.js';

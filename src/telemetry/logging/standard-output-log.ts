@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
-import type { Logger, LogFormat, LogLevel } from '../../common/logger.js';
+import type { Logger, LogFormat, LogLevel } from '../../sdk/logging/logger.js';
 import { createLogger, type LogStream } from './pino-logger.js';
 import { prettyLogStream } from './pretty-log-stream.js';
 

@@ -1,5 +1,5 @@
 import { trace, type Context, type SpanContext } from '@opentelemetry/api';
-import type { LogFields, Logger } from '../../common/logger.js';
+import type { LogFields, Logger } from '../../sdk/logging/logger.js';
 
 /** Trace flags as two hex digits; sampled or not are nearly all there is. */
 function traceFlagsText(flags: number): string {

@@ -1,5 +1,5 @@
 import { SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import { isSluiceError } from '../../common/errors/index.js';
+import { isSluiceError } from '../../sdk/errors/index.js';
 import { ATTR } from '../telemetry-names.js';
 import { recordingSpanOf, tracerOf } from './trace-context.js';
 

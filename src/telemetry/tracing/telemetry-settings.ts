@@ -1,5 +1,5 @@
-import { SluiceError } from '../../common/errors/index.js';
-import { MAX_TIMER_DELAY_MS } from '../../common/long-timeout.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { MAX_TIMER_DELAY_MS } from '../../timers/long-timeout.js';
 import type { TelemetryConfig } from '../../config/sluice-config.js';
 
 /** Where finished spans go: an OTLP/HTTP collector, standard output, or nowhere (tracing off). */

@@ -1,4 +1,4 @@
-import type { Datatype } from '../../common/tensor/index.js';
+import type { Datatype } from '../../sdk/tensor/index.js';
 
 /** What is known about one input or output of a node's target. */
 export interface PortSpec {

@@ -1,4 +1,4 @@
-import type { SupportedDatatype } from '../../common/tensor/index.js';
+import type { SupportedDatatype } from '../../sdk/tensor/index.js';
 
 /** What a request input holds. */
 export type WorkflowInputType = 'tensor' | 'bytes' | 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'object' | 'any';

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
-import { SluiceError } from '../../common/errors/index.js';
-import type { Tensor } from '../../common/tensor/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import type { Tensor } from '../../sdk/tensor/index.js';
 import { MAX_WORKFLOW_DEPTH } from '../definition/nesting-limit.js';
 import type { WorkflowNode } from '../definition/workflow-definition.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
-import type { RequestBudget } from '../../common/request-budget.js';
-import type { WorkflowValue } from '../../plugins/sdk/index.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
+import type { WorkflowValue } from '../../sdk/index.js';
 
 /** Time as the executor sees it; tests replace it to observe backoff without waiting. */
 export interface WorkflowClock {

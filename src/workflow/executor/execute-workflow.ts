@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
-import { RequestBudget, signalCancellation } from '../../common/request-budget.js';
-import type { WorkflowValue } from '../../plugins/sdk/index.js';
+import { RequestBudget, signalCancellation } from '../../budget/request-budget.js';
+import type { WorkflowValue } from '../../sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 import type { CallContext } from './call-target.js';
 import type { ExecuteOptions, NodeProgressConsumer, ProgressConsumer, WorkflowClock, WorkflowObserver, WorkflowResult } from './execute-options.js';

@@ -1,4 +1,4 @@
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
 import { describeTarget } from '../definition/node-target.js';
 import type { WorkflowNode } from '../definition/workflow-definition.js';
 import type { ValueSource } from '../definition/value-source.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../common/logger.js';
+import type { Logger } from '../../sdk/logging/logger.js';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,5 +1,5 @@
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
-import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Tensor } from '../../common/tensor/index.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
+import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Tensor } from '../../sdk/tensor/index.js';
 import type { WorkflowDefinition } from '../definition/workflow-definition.js';
 import type { WorkflowInputSpec, WorkflowInputType } from '../definition/workflow-input-spec.js';
 import { suggestName } from '../problems/did-you-mean.js';

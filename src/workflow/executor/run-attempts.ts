@@ -1,4 +1,4 @@
-import { isSluiceError, type ErrorCategory } from '../../common/errors/index.js';
+import { isSluiceError, type ErrorCategory } from '../../sdk/errors/index.js';
 import type { RetryPolicy } from '../definition/node-policies.js';
 import { runWithTimeout } from './attempt-timeout.js';
 import type { WorkflowClock } from './execute-options.js';

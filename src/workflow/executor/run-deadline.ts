@@ -1,4 +1,4 @@
-import type { RequestBudget } from '../../common/request-budget.js';
+import type { RequestBudget } from '../../budget/request-budget.js';
 
 /** Where a run's deadline comes from: the request, the workflow file's `responseTimeoutMs`, or the server's default. */
 export type RunDeadlineSource = 'request' | 'workflow' | 'server';

@@ -1,4 +1,4 @@
-import { SluiceError, isSluiceError } from '../../common/errors/index.js';
+import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
 import type { RunDeadline } from './run-deadline.js';
 
 function stillRunning(running: readonly string[]): string {

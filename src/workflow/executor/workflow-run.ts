@@ -12,7 +12,7 @@ import type { RunDeadline } from './run-deadline.js';
 import { RunFinished, deadlineExceeded, runCancelled } from './run-ending.js';
 import { runNode } from './run-node.js';
 import type { RunTrace } from './run-trace.js';
-import { setLongTimeout, type LongTimeout } from '../../common/long-timeout.js';
+import { setLongTimeout, type LongTimeout } from '../../timers/long-timeout.js';
 import type { Binding } from '../definition/value-source.js';
 import { setOwn } from '../values/own-property.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
-import type { Logger } from '../../common/logger.js';
-import type { Tensor } from '../../common/tensor/index.js';
-import type { NodeHandler } from '../../plugins/sdk/index.js';
+import type { Logger } from '../../sdk/logging/logger.js';
+import type { Tensor } from '../../sdk/tensor/index.js';
+import type { NodeHandler } from '../../sdk/index.js';
 import type { WorkflowPlan } from '../planner/workflow-plan.js';
 
 /** One model call a workflow node makes. */

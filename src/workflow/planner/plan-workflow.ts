@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { nodeDataDependencies, nodeDependencies } from '../definition/node-dependencies.js';
 import type { WorkflowDefinition } from '../definition/workflow-definition.js';
 import { reverseGraph } from '../graph/graph.js';

@@ -1,4 +1,4 @@
-import { formatKeyPath } from '../../common/schema/index.js';
+import { formatKeyPath } from '../../json-schema/index.js';
 
 /**
  * A JSON pointer (RFC 6901) into the workflow document, `/nodes/detect/inputs/x`; `''` is the root.

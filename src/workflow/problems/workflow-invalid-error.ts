@@ -1,4 +1,4 @@
-import { SluiceError } from '../../common/errors/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
 import { clipText, MAX_PROBLEM_TEXT_CHARS } from './clip-text.js';
 import { formatWorkflowProblem, type WorkflowProblem } from './workflow-problem.js';
 

@@ -1,4 +1,4 @@
-import type { SupportedDatatype } from '../../common/tensor/index.js';
+import type { SupportedDatatype } from '../../sdk/tensor/index.js';
 import { BUILT_IN_POLICIES, type ErrorPolicy, type NodePolicies, type RetryPolicy } from '../definition/node-policies.js';
 import type { NodeTarget } from '../definition/node-target.js';
 import type { Binding } from '../definition/value-source.js';

@@ -1,5 +1,5 @@
-import { isSluiceError } from '../../common/errors/index.js';
-import type { Datatype } from '../../common/tensor/index.js';
+import { isSluiceError } from '../../sdk/errors/index.js';
+import type { Datatype } from '../../sdk/tensor/index.js';
 import type { PortSpec } from '../definition/node-ports.js';
 import { describeTarget } from '../definition/node-target.js';
 import type { ValueSource } from '../definition/value-source.js';

@@ -1,4 +1,4 @@
-import type { ModelDescription } from '../../plugins/sdk/index.js';
+import type { ModelDescription } from '../../sdk/index.js';
 import type { NodePorts } from '../definition/node-ports.js';
 import type { NodeTarget } from '../definition/node-target.js';
 import { suggestName } from '../problems/did-you-mean.js';

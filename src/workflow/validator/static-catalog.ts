@@ -1,4 +1,4 @@
-import type { ModelDescription } from '../../plugins/sdk/index.js';
+import type { ModelDescription } from '../../sdk/index.js';
 import type { HandlerDescription, WorkflowCatalog, WorkflowSignature } from './workflow-catalog.js';
 
 /** The contents of a {@link createStaticCatalog}. */

@@ -1,5 +1,5 @@
-import type { NodeHandler } from '../../plugins/sdk/index.js';
-import type { ModelDescription } from '../../plugins/sdk/index.js';
+import type { NodeHandler } from '../../sdk/index.js';
+import type { ModelDescription } from '../../sdk/index.js';
 import type { WorkflowInputSpec } from '../definition/workflow-input-spec.js';
 
 /** What validation needs to know about a handler: its name and declared inputs and outputs. */

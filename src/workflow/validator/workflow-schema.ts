@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { packageRoot } from '../../common/package-root.js';
+import { packageRoot } from '../../package-files/package-root.js';
 
 let compiled: ValidateFunction | undefined;
 

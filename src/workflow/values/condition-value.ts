@@ -1,4 +1,4 @@
-import { tensorToJsonValues } from '../../common/tensor/index.js';
+import { tensorToJsonValues } from '../../sdk/tensor/index.js';
 import { isTensor } from './tensor-value.js';
 
 /**

@@ -1,4 +1,4 @@
-import { shortenedText } from '../../common/shortened-text.js';
+import { shortenedText } from '../../sdk/text/shortened-text.js';
 
 /** A short rendering of a document value for messages: strings quoted and cut, containers by kind. */
 export function describeValue(value: unknown): string {

@@ -1,7 +1,7 @@
-import { SluiceError } from '../../common/errors/index.js';
-import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Datatype, type Tensor } from '../../common/tensor/index.js';
+import { SluiceError } from '../../sdk/errors/index.js';
+import { flattenJsonData, inferJsonShape, tensorFromJsonValues, type Datatype, type Tensor } from '../../sdk/tensor/index.js';
 import { formatShape, shapesCompatible } from './shape-compatibility.js';
-import { tensorDataProblem } from '../../common/tensor/tensor-data-problem.js';
+import { tensorDataProblem } from '../../sdk/tensor/tensor-data-problem.js';
 import { isTensor } from './tensor-value.js';
 
 /** The model input a value is made into a tensor for. */

@@ -1,5 +1,5 @@
-import { isDatatype, type Tensor } from '../../common/tensor/index.js';
-import { tensorDataProblem } from '../../common/tensor/tensor-data-problem.js';
+import { isDatatype, type Tensor } from '../../sdk/tensor/index.js';
+import { tensorDataProblem } from '../../sdk/tensor/tensor-data-problem.js';
 
 /** True when a workflow value is a tensor (`{ name, datatype, shape, data }`), not plain data. */
 export function isTensor(value: unknown): value is Tensor {

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from '@jest/globals';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 /** The programs the deployment checks run. */
 export type DeployTool = 'helm' | 'podman' | 'mmdebstrap' | 'nginx';

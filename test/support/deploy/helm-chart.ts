@@ -6,7 +6,7 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { makeTempDir } from '../temp-dir.js';
 import { findTool } from './deploy-tools.js';
 import type { K8sObject } from './k8s-validation.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 /** A rendered Kubernetes object, as read from YAML. */
 export interface K8sObject {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { runProcess, succeeded, type ProcessResult } from './run-process.js';
 
 const SCRIPTS = join(packageRoot(), 'deploy', 'scripts');

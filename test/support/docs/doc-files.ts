@@ -1,6 +1,6 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 /** Markdown files in `dir` (relative to the package root), sorted; none when it does not exist. */
 function markdownIn(dir: string): string[] {

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { defaultHandlerFixtureDir } from '../../../scripts/build-handler-fixtures.js';
-import type { Logger } from '../../../src/common/logger.js';
+import type { Logger } from '../../../src/sdk/logging/logger.js';
 import { readLabels } from '../../../src/model-store/index.js';
-import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Tensor } from '../../../src/plugins/sdk/index.js';
+import type { Handler, HandlerContext, HandlerRequest, ModelDescription, Tensor } from '../../../src/sdk/index.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/index.js';
 import { trace } from '@opentelemetry/api';
-import type { LoadedModel } from '../../../src/runtime/model-runtime.js';
+import type { LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 
 export const silentLogger: Logger = {
   debug: () => undefined,

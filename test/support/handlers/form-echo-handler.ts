@@ -1,4 +1,4 @@
-import type { Handler, HandlerRequest } from '../../../src/plugins/sdk/handler.js';
+import type { Handler, HandlerRequest } from '../../../src/sdk/handler/handler.js';
 
 /** What `test/form-echo` answers about the request it was given. */
 export interface FormEcho {

@@ -1,6 +1,6 @@
 import { classifierHandler } from '../../../plugins/builtin-handlers/index.js';
-import type { BodyForm } from '../../../src/plugins/sdk/index.js';
-import type { Handler } from '../../../src/plugins/sdk/handler.js';
+import type { BodyForm } from '../../../src/sdk/index.js';
+import type { Handler } from '../../../src/sdk/handler/handler.js';
 
 /** The classifier handler under another name, counting how often a request reached it. */
 export interface RecordingHandler extends Handler<BodyForm> {

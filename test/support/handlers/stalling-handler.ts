@@ -1,4 +1,4 @@
-import type { Handler, HandlerRequest, Tensor } from '../../../src/plugins/sdk/index.js';
+import type { Handler, HandlerRequest, Tensor } from '../../../src/sdk/index.js';
 
 /** What a request to a stalling handler asks of it; every field is optional. */
 export interface StallBody {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { SluiceError, type Handler, type HandlerContext, type HandlerResult } from '../../../src/plugins/sdk/index.js';
+import { SluiceError, type Handler, type HandlerContext, type HandlerResult } from '../../../src/sdk/index.js';
 
 /** What a request to a streaming test handler asks for. */
 export interface StreamBody {

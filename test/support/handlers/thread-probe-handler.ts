@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { SluiceError, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult, type Tensor } from '../../../src/plugins/sdk/index.js';
+import { SluiceError, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult, type Tensor } from '../../../src/sdk/index.js';
 
 /** What a probe request asks the handler to do; every field is optional. */
 export interface ProbeBody {

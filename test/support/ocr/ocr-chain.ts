@@ -1,6 +1,6 @@
 import { cropLinesHandler, ctcDecodeHandler, detectPreprocessHandler, ocrModelFiles } from '../../../plugins/ocr/index.js';
 import { OnnxRuntime, type OnnxLoadedModel } from '../../../src/runtime/onnx/index.js';
-import type { NodeHandlerContext, Tensor } from '../../../src/plugins/sdk/index.js';
+import type { NodeHandlerContext, Tensor } from '../../../src/sdk/index.js';
 import { RecordingLogger } from '../recording-logger.js';
 
 /** The PP-OCRv4 detector and recogniser, loaded on the CPU. */

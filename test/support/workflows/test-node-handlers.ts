@@ -1,4 +1,4 @@
-import type { NodeHandler, NodeHandlerContext } from '../../../src/plugins/sdk/node-handler.js';
+import type { NodeHandler, NodeHandlerContext } from '../../../src/sdk/node-handler/node-handler.js';
 import type { Gate as NodeGate } from '../gate.js';
 
 /** The gate node handlers wait at (see {@link Gate}). */

@@ -1,6 +1,6 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 /** The workflow store of a test server started in `dir` (`config.workflowStore`). */
 export function workflowStoreOf(dir: string): string {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { httpAuthRequest, installAuthGuard, PUBLIC_ROUTE_FLAG, PublicRoutes } from '../../../src/api/rest/auth/index.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
-import type { AuthProvider, AuthRequest } from '../../../src/plugins/sdk/auth.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
+import type { AuthProvider, AuthRequest } from '../../../src/sdk/auth/auth.js';
 
 /** A provider that lets `Bearer good` through and remembers what it saw. */
 function recordingProvider(seen: AuthRequest[]): AuthProvider {

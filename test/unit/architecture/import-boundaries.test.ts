@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 const root = packageRoot();
 
@@ -24,6 +24,21 @@ function localImports(file: string): string[] {
     .map((specifier) => relative(root, resolve(root, dirname(file), specifier)));
 }
 
+/**
+ * The contract layer: the SDK, and the few concepts the core shares beside it (the request budget, where partial answers go,
+ * JSON-Schema validation, where the package's files lie, long timers). It imports nothing else in src.
+ */
+const CONTRACT_LAYER = ['src/sdk', 'src/budget', 'src/partials', 'src/json-schema', 'src/package-files', 'src/timers'];
+
+function inContractLayer(target: string): boolean {
+  return CONTRACT_LAYER.some((folder) => target.startsWith(`${folder}/`));
+}
+
+/** The workflow DSL: all of src/workflow but serving/, the part that runs workflows over the serving core. */
+function workflowDslFiles(): string[] {
+  return sourceFiles('src/workflow').filter((file) => !file.startsWith('src/workflow/serving/'));
+}
+
 describe('import boundaries', () => {
   it('lets only src/runtime/onnx import onnxruntime-node', () => {
     const offenders = [...sourceFiles('src'), ...sourceFiles('plugins')].filter(
@@ -39,28 +54,28 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps src/common free of imports from the rest of src', () => {
-    const offenders = sourceFiles('src/common').flatMap((file) =>
+  it('keeps the contract layer free of imports from the rest of src', () => {
+    const offenders = CONTRACT_LAYER.flatMap((folder) => sourceFiles(folder)).flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/common/'))
+        .filter((target) => !inContractLayer(target))
         .map((target) => `${file} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the plugin SDK on src/common only', () => {
-    const offenders = sourceFiles('src/plugins/sdk').flatMap((file) =>
+  it('keeps the SDK free of imports from the rest of src', () => {
+    const offenders = sourceFiles('src/sdk').flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
 
-  it('builds the built-in plugins only against the plugin SDK', () => {
+  it('builds the built-in plugins only against the SDK', () => {
     const offenders = sourceFiles('plugins').flatMap((file) =>
       localImports(file)
-        .filter((target) => target.startsWith('src/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => target.startsWith('src/') && !target.startsWith('src/sdk/'))
         .map((target) => `${file} → ${target}`),
     );
     expect(sourceFiles('plugins').length).toBeGreaterThan(0);
@@ -76,13 +91,26 @@ describe('import boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the workflow module on src/common and the plugin SDK', () => {
-    const offenders = sourceFiles('src/workflow').flatMap((file) =>
+  it('keeps the workflow module on the contract layer, but for serving/, which runs workflows in the serving core', () => {
+    const offenders = workflowDslFiles().flatMap((file) =>
       localImports(file)
-        .filter((target) => !target.startsWith('src/workflow/') && !target.startsWith('src/common/') && !target.startsWith('src/plugins/sdk/'))
+        .filter((target) => !target.startsWith('src/workflow/') && !inContractLayer(target))
         .map((target) => `${file} → ${target}`),
     );
-    expect(sourceFiles('src/workflow').length).toBeGreaterThan(0);
+    expect(workflowDslFiles().length).toBeGreaterThan(0);
     expect(offenders).toEqual([]);
+  });
+
+  it('lets the APIs reach the serving core only through its narrow interfaces, but for the modules that wire it', () => {
+    const wiring = /(\.module\.ts|\/grpc-servers\.ts|\/api-description\.controller\.ts)$/;
+    const offenders = sourceFiles('src/api').filter((file) => !wiring.test(file) && localImports(file).includes('src/serving/serving-core.js'));
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the workflow code of the serving core in src/workflow/serving', () => {
+    // A folder of workflow code under src/serving (the interfaces of the core that name workflows are no such folder).
+    const outside = sourceFiles('src/serving').filter((file) => dirname(file).split('/').some((folder) => /workflow/i.test(folder)));
+    expect(sourceFiles('src/workflow/serving').length).toBeGreaterThan(0);
+    expect(outside).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { batchPlacement } from '../../../src/batching/batch-key.js';
-import type { SupportedDatatype, Tensor } from '../../../src/common/tensor/index.js';
+import type { SupportedDatatype, Tensor } from '../../../src/sdk/tensor/index.js';
 
 function tensor(name: string, shape: readonly number[], datatype: SupportedDatatype = 'FP32'): Tensor {
   const length = shape.reduce((a, b) => a * b, 1);

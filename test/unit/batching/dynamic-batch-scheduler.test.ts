@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { RequestBudget } from '../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../src/budget/request-budget.js';
 import { lookedAtCancellation, toldCancellation } from '../../support/cancellations.js';
 import type { BatchingPolicy } from '../../../src/batching/batching-policy.js';
 import { DynamicBatchScheduler, type BatchReport } from '../../../src/batching/dynamic-batch-scheduler.js';
 import { InstancePool } from '../../../src/batching/instance-pool.js';
 import type { InferenceJob, InferenceOutcome } from '../../../src/batching/scheduler.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
-import type { Tensor } from '../../../src/common/tensor/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
+import type { Tensor } from '../../../src/sdk/tensor/index.js';
 import { FakeExecutorModel, tagOf, taggedInput, type HeldRun } from './support/fake-executor.js';
 import { RecordingLogger } from '../../support/recording-logger.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { InstancePool, type PooledInstance } from '../../../src/batching/instance-pool.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { FakeExecutorModel } from './support/fake-executor.js';
 import { RecordingLogger } from '../../support/recording-logger.js';
 

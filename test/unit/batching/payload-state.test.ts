@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { assertTransition, isLive, type PayloadState } from '../../../src/batching/payload-state.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 
 const STATES: readonly PayloadState[] = ['queued', 'batched', 'executing', 'answered', 'cancelled', 'expired'];
 

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from '@jest/globals';
 import type { Payload } from '../../../src/batching/payload.js';
 import { PriorityQueues } from '../../../src/batching/priority-queues.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { order, payload, queuesOf } from './support/payloads.js';
 
 describe('PriorityQueues', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError } from '../../../src/common/errors/index.js';
+import { isSluiceError } from '../../../src/sdk/errors/index.js';
 import { parseStartFlags } from '../../../src/cli/start-flags.js';
 
 function configError(action: () => unknown): string {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../../src/config/index.js';
 import { notifyProvidersServing, resolveApiGuards } from '../../../src/server/auth-providers.js';
-import type { AuthProvider } from '../../../src/plugins/sdk/auth.js';
+import type { AuthProvider } from '../../../src/sdk/auth/auth.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 /** A start() limit no test reaches unless it means to. */

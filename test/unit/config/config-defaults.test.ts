@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { load as loadYaml } from 'js-yaml';
-import { LOG_FORMATS, LOG_LEVELS } from '../../../src/common/logger.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../../../src/sdk/logging/logger.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import {
   DEFAULT_CONFIG,
   listConfigKeys,

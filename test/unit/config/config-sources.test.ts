@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { loadConfigWithSources, type ConfigSources } from '../../../src/config/index.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { writeConfigFile } from './config-test-support.js';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { loadConfig, type LoadConfigOptions, type SluiceConfig } from '../../../src/config/index.js';
 
 /** Writes `text` to `<dir>/<name>` and returns the file's path. */

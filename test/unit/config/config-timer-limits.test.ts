@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { MAX_TIMER_DELAY_MS } from '../../../src/common/long-timeout.js';
+import { MAX_TIMER_DELAY_MS } from '../../../src/timers/long-timeout.js';
 import { listConfigKeys } from '../../../src/config/index.js';
 
 describe('durations in the configuration', () => {

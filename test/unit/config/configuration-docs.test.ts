@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { listConfigEnvVariables, listConfigKeys } from '../../../src/config/index.js';
 
 const docs = readFileSync(join(packageRoot(), 'docs', 'configuration.md'), 'utf8');

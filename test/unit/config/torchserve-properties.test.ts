@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { readTorchServeConfig, type TorchServeConfig } from '../../../src/config/torchserve-properties.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { writeConfigFile } from './config-test-support.js';

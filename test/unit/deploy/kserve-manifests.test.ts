@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { loadAll } from 'js-yaml';
 import { parseStartFlags } from '../../../src/cli/start-flags.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { objectProblems, type K8sObject } from '../../support/deploy/k8s-validation.js';
 import type { IClusterServingRuntime, IInferenceService } from '../../support/deploy/kserve-types.js';
 

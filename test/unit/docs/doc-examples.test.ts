@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { fencedBlocks, type FencedBlock } from '../../support/docs/doc-blocks.js';
 import { documentationFiles } from '../../support/docs/doc-files.js';
 import { DocExampleChecker, EXAMPLE_KINDS, recogniseBlock, type ExampleKind } from '../../support/docs/doc-example-checks.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { documentationFiles } from '../../support/docs/doc-files.js';
 import { headingAnchors, headingAnchor, markdownLinks } from '../../support/docs/markdown-text.js';
 

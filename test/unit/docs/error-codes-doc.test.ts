@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ERROR_CODES, type ErrorCode } from '../../../src/common/errors/index.js';
-import { httpStatusOf } from '../../../src/api/error-mapping.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { ERROR_CODES, type ErrorCode } from '../../../src/sdk/errors/index.js';
+import { httpStatusOf } from '../../../src/api/errors/error-mapping.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 const doc = readFileSync(join(packageRoot(), 'docs', 'errors.md'), 'utf8');
 const rows = new Map([...doc.matchAll(/^\| `(SLUICE_[A-Z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1]!, m[2]!.trim()]));

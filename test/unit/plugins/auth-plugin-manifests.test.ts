@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import { load as loadYaml } from 'js-yaml';
 import { JWT_AUTH_DEFAULTS } from '../../../plugins/jwt-auth/index.js';
 import { TOKEN_AUTH_DEFAULTS } from '../../../plugins/token-auth/index.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 
 interface Manifest {
   readonly name: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { builtinHandlers, classifierHandler, passthroughHandler } from '../../../plugins/builtin-handlers/index.js';
-import type { Logger } from '../../../src/common/logger.js';
+import type { Logger } from '../../../src/sdk/logging/logger.js';
 import { trace } from '@opentelemetry/api';
-import type { BodyForm, HandlerContext, HandlerResult, ModelDescription, Tensor } from '../../../src/plugins/sdk/index.js';
+import type { BodyForm, HandlerContext, HandlerResult, ModelDescription, Tensor } from '../../../src/sdk/index.js';
 
 const silent: Logger = {
   debug: () => undefined,

@@ -4,9 +4,9 @@ import { describe, expect, it } from '@jest/globals';
 import { load } from 'js-yaml';
 import imageClassifierPlugin from '../../../plugins/image-classifier/index.js';
 import textClassifierPlugin from '../../../plugins/text-classifier/index.js';
-import { createSchemaValidator } from '../../../src/common/schema/index.js';
-import { packageRoot } from '../../../src/common/package-root.js';
-import type { Handler, PluginContext, SluicePlugin } from '../../../src/plugins/sdk/index.js';
+import { createSchemaValidator } from '../../../src/json-schema/index.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
+import type { Handler, PluginContext, SluicePlugin } from '../../../src/sdk/index.js';
 import { silentLogger } from '../../support/handlers/classifier-fixtures.js';
 
 interface PluginManifest {

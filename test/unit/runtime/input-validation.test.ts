@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { type Tensor, type TensorSpec } from '../../../src/common/tensor/index.js';
+import { type Tensor, type TensorSpec } from '../../../src/sdk/tensor/index.js';
 import { validateInputs, validateOutputNames } from '../../../src/runtime/input-validation.js';
 
 const specs: readonly TensorSpec[] = [

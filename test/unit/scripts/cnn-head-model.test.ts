@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LoadedModel } from '../../../src/runtime/model-runtime.js';
+import { type LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
 import { CNN_HEAD_SEED, buildCnnHeadModel } from '../../../scripts/cnn-head-model.js';
 import { CNN_CLASSES, CNN_INPUT_SHAPE } from '../../../scripts/cnn-model.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { packageRoot } from '../../../src/common/package-root.js';
-import { type LoadedModel } from '../../../src/runtime/model-runtime.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
+import { type LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
 import { CNN_CLASSES, CNN_INPUT_SHAPE, CNN_KERNEL, cnnParameters, type CnnParameters, type ConvLayer } from '../../../scripts/cnn-model.js';
 import { mulberry32, uniformFloat32 } from '../../../scripts/prng.js';

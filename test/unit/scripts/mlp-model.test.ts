@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { packageRoot } from '../../../src/common/package-root.js';
-import { type LoadedModel } from '../../../src/runtime/model-runtime.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
+import { type LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
 import { MLP_LAYER_SIZES, MLP_SEED, mlpLayers, type DenseLayer } from '../../../scripts/mlp-model.js';
 import { mulberry32, uniformFloat32 } from '../../../scripts/prng.js';

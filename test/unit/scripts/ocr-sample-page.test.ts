@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OCR_SAMPLE_LINES, OCR_SAMPLE_PAGE, renderOcrSamplePage } from '../../../scripts/ocr-sample-page.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { loadOcrModels, readText, type OcrModels } from '../../support/ocr/ocr-chain.js';
 
 describe('the OCR sample page', () => {

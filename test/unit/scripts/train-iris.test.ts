@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { packageRoot } from '../../../src/common/package-root.js';
-import { type Tensor } from '../../../src/common/tensor/index.js';
-import { type LoadedModel } from '../../../src/runtime/model-runtime.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
+import { type Tensor } from '../../../src/sdk/tensor/index.js';
+import { type LoadedModel } from '../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../src/runtime/onnx/onnx-runtime.js';
 import { IRIS_SPECIES, loadIrisDataset, type IrisDataset } from '../../../scripts/iris-dataset.js';
 import { trainIris } from '../../../scripts/train-iris.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ModelVersion } from '../../../src/serving/model-version.js';
 import { HandlerCall } from '../../../src/serving/stage-deadline/handler-call.js';
-import { RequestBudget } from '../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../src/budget/request-budget.js';
 
 const VERSION = { name: 'm', version: '2', manifest: { handler: 'slow' } } as unknown as ModelVersion;
 

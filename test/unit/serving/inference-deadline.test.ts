@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { InferenceJob, InferenceOutcome } from '../../../src/batching/scheduler.js';
-import type { Tensor } from '../../../src/common/tensor/index.js';
+import type { Tensor } from '../../../src/sdk/tensor/index.js';
 import { InferenceService } from '../../../src/serving/inference-service.js';
-import { RequestBudget, signalCancellation } from '../../../src/common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../../src/budget/request-budget.js';
 import type { ModelRegistry } from '../../../src/serving/model-registry.js';
 import type { ModelVersion } from '../../../src/serving/model-version.js';
 import { PrometheusServingMetrics } from '../../../src/telemetry/metrics/prometheus-serving-metrics.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { trace } from '@opentelemetry/api';
 import type { InferenceJob, InferenceOutcome } from '../../../src/batching/scheduler.js';
-import { SluiceError } from '../../../src/common/errors/index.js';
-import type { Tensor } from '../../../src/common/tensor/index.js';
-import type { Handler, PreparedRequest } from '../../../src/plugins/sdk/handler.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
+import type { Tensor } from '../../../src/sdk/tensor/index.js';
+import type { Handler, PreparedRequest } from '../../../src/sdk/handler/handler.js';
 import { InferenceService } from '../../../src/serving/inference-service.js';
 import type { ModelRegistry } from '../../../src/serving/model-registry.js';
 import type { ModelVersion } from '../../../src/serving/model-version.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { checkGivenPreferredBatchSizes, checkPreferredBatchSizesAgainst } from '../../../src/serving/preferred-batch-sizes.js';
 import type { VersionSettings } from '../../../src/serving/version-settings.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TensorSpec } from '../../../src/common/tensor/index.js';
+import type { TensorSpec } from '../../../src/sdk/tensor/index.js';
 import { resolveTensorSpecs } from '../../../src/serving/spec-resolution.js';
 
 const fileInputs: readonly TensorSpec[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../src/common/errors/index.js';
+import { SluiceError } from '../../../src/sdk/errors/index.js';
 import { storeRelativeError, storeRelativeText } from '../../../src/serving/store-relative-error.js';
 
 const config = { modelStore: '/srv/sluice/model-store', workflowStore: '/srv/sluice/model-store/workflows' };

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REGISTRATION_LIMITS } from '../../../src/api/common/registration-limits.js';
-import { packageRoot } from '../../../src/common/package-root.js';
+import { REGISTRATION_LIMITS } from '../../../src/api/models/registration-limits.js';
+import { packageRoot } from '../../../src/package-files/package-root.js';
 import { MAX_WORKERS, workerCountOverLimit } from '../../../src/serving/worker-limit.js';
 
 interface WorkersSchema {

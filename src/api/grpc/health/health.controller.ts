@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 import { BehaviorSubject, Observable, distinctUntilChanged, map } from 'rxjs';
 
 const SERVICE = 'Health';

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 import {
   NUMERIC_DATATYPE_INFO,
   elementCount,
@@ -7,8 +7,8 @@ import {
   tensorFromRawBytes,
   type SupportedDatatype,
   type Tensor,
-} from '../../../common/tensor/index.js';
-import { shapeText } from '../../../common/tensor/shape-text.js';
+} from '../../../sdk/tensor/index.js';
+import { shapeText } from '../../../sdk/tensor/shape-text.js';
 import type { InferInputTensor, InferParameters, InferTensorContents, ModelInferRequest } from './oip-messages.js';
 
 /** A `ModelInferRequest` decoded into tensors. */

@@ -1,5 +1,5 @@
-import type { Tensor } from '../../../common/tensor/index.js';
-import { checkSpelledOutSize, tensorToRawBytes } from '../../../common/tensor/index.js';
+import type { Tensor } from '../../../sdk/tensor/index.js';
+import { checkSpelledOutSize, tensorToRawBytes } from '../../../sdk/tensor/index.js';
 import type { InferOutputTensor, InferTensorContents, ModelInferResponse } from './oip-messages.js';
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -3,13 +3,15 @@ import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable, mergeMap } from 'rxjs';
 import type { ModelVersion } from '../../../serving/model-version.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import type { WorkflowNodeProgress, WorkflowProgress } from '../../../workflow/index.js';
 import { OipInferOperation, type OipNodeWatch } from '../../operations/oip-infer-operation.js';
-import type { GrpcCall } from '../common/grpc-call.js';
-import { withCallContext } from '../common/grpc-operation-context.js';
-import { progressLevelOf } from '../common/grpc-progress.js';
-import { asSluiceError } from '../common/grpc-status-error.js';
+import type { GrpcCall } from '../calls/grpc-call.js';
+import { withCallContext } from '../calls/grpc-operation-context.js';
+import { progressLevelOf } from '../calls/grpc-progress.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
 import { OIP_GRPC_CODEC } from './oip-grpc-codec.js';
 import { emptyFinalAnswer, streamErrorAnswer, wantsEmptyFinal, withinSendLimit } from './oip-stream-answers.js';
 import type { ModelInferRequest, ModelInferResponse, ModelStreamInferResponse } from './oip-messages.js';
@@ -60,7 +62,7 @@ function nodeProgressResponse(response: ModelInferResponse, progress: WorkflowNo
 export class OipInferenceController {
   private readonly oip: OipInferOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.oip = new OipInferOperation(core);
   }
 
@@ -151,7 +153,7 @@ export class OipInferenceController {
             if (emptyFinal) subscriber.next(emptyFinalAnswer(request, response.model_name, response.model_version));
           },
           (exception: unknown) => {
-            const error = asSluiceError(exception);
+            const error = unexpectedError(exception);
             if (error.category === 'INTERNAL') this.core.logger.error('streamed inference failed', { code: error.code, error: exception });
             subscriber.next(streamErrorAnswer(request, error.message, error.code));
           },

@@ -1,4 +1,4 @@
-import type { GrpcCall } from '../common/grpc-call.js';
+import type { GrpcCall } from '../calls/grpc-call.js';
 import type { ModelInferRequest, ModelStreamInferResponse } from './oip-messages.js';
 
 /**

@@ -1,6 +1,6 @@
-import { SluiceError } from '../../../common/errors/index.js';
-import type { HandlerRequest } from '../../../plugins/sdk/handler.js';
-import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import type { HandlerRequest } from '../../../sdk/handler/handler.js';
+import { handlerRequestFromBytes } from '../../bodies/handler-body.js';
 import type { PredictionAnswer, PredictionsCodec } from '../../operations/predictions-operation.js';
 
 /** `PredictionsRequest` as it looks in JavaScript. */

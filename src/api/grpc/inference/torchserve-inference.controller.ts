@@ -2,15 +2,17 @@ import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
 import { Observable, concatMap } from 'rxjs';
-import { grpcStatusOf } from '../../error-mapping.js';
-import { asSluiceError } from '../common/grpc-status-error.js';
-import { GrpcPartialSink } from '../common/grpc-partial-sink.js';
-import { ServingCore } from '../../../serving/serving-core.js';
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { grpcStatusOf } from '../../errors/error-mapping.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
+import { GrpcPartialSink } from '../calls/grpc-partial-sink.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
-import { metadataText, type GrpcCall } from '../common/grpc-call.js';
-import { withCallContext } from '../common/grpc-operation-context.js';
-import { progressLevelOf } from '../common/grpc-progress.js';
+import { metadataText, type GrpcCall } from '../calls/grpc-call.js';
+import { withCallContext } from '../calls/grpc-operation-context.js';
+import { progressLevelOf } from '../calls/grpc-progress.js';
 import { PREDICTIONS_GRPC_CODEC, predictionBytes, predictionResponse, type PredictionResponse, type PredictionsRequest } from './predictions-grpc-codec.js';
 
 const SERVICE = 'InferenceAPIsService';
@@ -28,7 +30,7 @@ const UNVERSIONED = { unversioned: (): string => 'leave model_version empty' };
 export class TorchServeInferenceController {
   private readonly operation: PredictionsOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.operation = new PredictionsOperation(core);
   }
 
@@ -98,7 +100,7 @@ export class TorchServeInferenceController {
             subscriber.next({ ...answer, ...sequence });
           },
           (exception: unknown) => {
-            const error = asSluiceError(exception);
+            const error = unexpectedError(exception);
             if (error.category === 'INTERNAL') this.core.logger.error('streamed prediction failed', { code: error.code, error: exception });
             subscriber.next({ prediction: new Uint8Array(0), ...sequence, status: { code: grpcStatusOf(error.category), message: error.message, details: [] } });
           },

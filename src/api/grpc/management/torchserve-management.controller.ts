@@ -1,10 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { SluiceError } from '../../../common/errors/index.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { ModelAdministration } from '../../../serving/core-interfaces/model-administration.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { describeModel, listModels } from '../../common/model-listing.js';
-import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
+import { describeModel, listModels } from '../../models/model-listing.js';
+import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
 import {
   ignoredSentence,
   numberGpuParameter,
@@ -13,10 +14,10 @@ import {
   scaleTimeoutParameter,
   sluiceHandlerFor,
   type IgnoredParameter,
-} from '../../common/torchserve-parameters.js';
-import { gpuCountOf } from '../../common/version-gpus.js';
-import type { Logger } from '../../../common/logger.js';
-import { callTraceContext } from '../common/grpc-call-scope.js';
+} from '../../models/torchserve-parameters.js';
+import { gpuCountOf } from '../../models/version-gpus.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
+import { callTraceContext } from '../calls/grpc-call-scope.js';
 
 const SERVICE = 'ManagementAPIsService';
 const { maxBatchSize, maxBatchDelayMs, maxResponseTimeoutS, maxWorkers: MAX_WORKERS } = REGISTRATION_LIMITS;
@@ -82,7 +83,7 @@ function isIgnored(value: IgnoredParameter | undefined): value is IgnoredParamet
 export class TorchServeManagementController {
   private readonly logger: Logger;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: ModelAdministration) {
     this.logger = core.logger.child({ api: 'grpc-management' });
   }
 

@@ -1,6 +1,5 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { constants as zlibConstants, deflateSync, gunzip, gunzipSync, gzipSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
-import { status } from '@grpc/grpc-js';
 import { GrpcWireError } from './grpc-wire-error.js';
 
 /** A message compression Sluice reads and writes, by its `grpc-encoding` name. */
@@ -51,22 +50,14 @@ function outputCap(maxBytes: number): number {
 }
 
 function tooLarge(compression: GrpcCompression, maxBytes: number): GrpcWireError {
-  return new GrpcWireError(
-    status.RESOURCE_EXHAUSTED,
-    `Received ${compression}-compressed message that decompresses to more than ${String(maxBytes)} bytes, the limit (grpc.maxReceiveMessageBytes); send a smaller message, or raise the limit`,
-    'SLUICE_REQUEST_TOO_LARGE',
-  );
+  return new GrpcWireError('SLUICE_REQUEST_TOO_LARGE', `Received ${compression}-compressed message that decompresses to more than ${String(maxBytes)} bytes, the limit (grpc.maxReceiveMessageBytes); send a smaller message, or raise the limit`);
 }
 
 function corrupt(compression: GrpcCompression, error: unknown): GrpcWireError {
   // zlib's errors come from another realm under jest: read the message, do not test the class.
   const message = (error as { message?: unknown } | null)?.message;
   const reason = typeof message === 'string' ? message : String(error);
-  return new GrpcWireError(
-    status.INTERNAL,
-    `Received ${compression}-compressed message that does not decompress (${reason}); compress each message with the grpc-encoding the call names, or send it uncompressed`,
-    'SLUICE_REQUEST_INVALID',
-  );
+  return new GrpcWireError('SLUICE_REQUEST_INVALID', `Received ${compression}-compressed message that does not decompress (${reason}); compress each message with the grpc-encoding the call names, or send it uncompressed`, 'unreadable-call');
 }
 
 function isOutputCapError(error: unknown): boolean {

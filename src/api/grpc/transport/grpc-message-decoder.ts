@@ -1,4 +1,3 @@
-import { status } from '@grpc/grpc-js';
 import { GRPC_ACCEPT_ENCODING, compressionNamed } from './grpc-compression.js';
 import { GrpcWireError } from './grpc-wire-error.js';
 
@@ -91,18 +90,14 @@ export class GrpcMessageDecoder {
     if (flags !== 0) {
       if (this.encoding === undefined || this.encoding === 'identity') {
         const named = this.encoding === undefined ? 'a call without grpc-encoding' : 'a call whose grpc-encoding is identity';
-        throw new GrpcWireError(status.INTERNAL, `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`, 'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE');
+        throw new GrpcWireError('SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', `Received a compressed message on ${named}; name the compression in grpc-encoding, or send the message uncompressed`, 'unreadable-call');
       }
       if (compressionNamed(this.encoding) === undefined) {
-        throw new GrpcWireError(
-          status.UNIMPLEMENTED,
-          `Received a message compressed with grpc-encoding "${this.encoding}", which this server does not decompress; compress with gzip or deflate, or send messages uncompressed (grpc-accept-encoding: ${GRPC_ACCEPT_ENCODING})`,
-          'SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE',
-        );
+        throw new GrpcWireError('SLUICE_REQUEST_UNSUPPORTED_MEDIA_TYPE', `Received a message compressed with grpc-encoding "${this.encoding}", which this server does not decompress; compress with gzip or deflate, or send messages uncompressed (grpc-accept-encoding: ${GRPC_ACCEPT_ENCODING})`, 'unsupported-call');
       }
     }
     if (length > this.maxMessageBytes) {
-      throw new GrpcWireError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`, 'SLUICE_REQUEST_TOO_LARGE');
+      throw new GrpcWireError('SLUICE_REQUEST_TOO_LARGE', `Received message larger than max (${String(length)} vs. ${String(this.maxMessageBytes)})`);
     }
   }
 }

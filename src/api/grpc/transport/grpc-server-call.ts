@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
-import { setLongTimeout, type LongTimeout } from '../../../common/long-timeout.js';
+import { setLongTimeout, type LongTimeout } from '../../../timers/long-timeout.js';
 import { GRPC_ACCEPT_ENCODING, compressMessage, compressionNamed, decompressMessage, responseCompressionFor, type GrpcCompression } from './grpc-compression.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
 import { GrpcMessageInflater } from './grpc-message-inflater.js';
@@ -275,7 +275,7 @@ export class GrpcServerCall extends EventEmitter {
       return;
     }
     if (this.#unread) {
-      this.#fail(new GrpcWireError(status.UNAVAILABLE, 'the server shut down before reading every request message of this stream; send the unanswered ones again', 'SLUICE_SERVER_SHUTTING_DOWN'));
+      this.#fail(new GrpcWireError('SLUICE_SERVER_SHUTTING_DOWN', 'the server shut down before reading every request message of this stream; send the unanswered ones again'));
       return;
     }
     this.#sendStatus(status.OK, '', trailer);
@@ -289,7 +289,7 @@ export class GrpcServerCall extends EventEmitter {
   drain(): void {
     if (this.#ended) return;
     if (!this.#invoked) {
-      this.#fail(new GrpcWireError(status.UNAVAILABLE, 'the server is shutting down and did not run this call; send it again', 'SLUICE_SERVER_SHUTTING_DOWN'));
+      this.#fail(new GrpcWireError('SLUICE_SERVER_SHUTTING_DOWN', 'the server is shutting down and did not run this call; send it again'));
       return;
     }
     if (!this.#method.requestStream || this.#draining || this.#requestError !== undefined || this.#stream.readableEnded) return;
@@ -361,7 +361,7 @@ export class GrpcServerCall extends EventEmitter {
     });
     stream.once('end', () => {
       if (this.#ended || this.#draining || this.#requestError !== undefined) return;
-      if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError(status.INTERNAL, TRUNCATED, 'SLUICE_REQUEST_INVALID'));
+      if (this.#decoder.midMessage) this.#endRequest(new GrpcWireError('SLUICE_REQUEST_INVALID', TRUNCATED, 'unreadable-call'));
       else inflater.end();
     });
   }
@@ -400,7 +400,7 @@ export class GrpcServerCall extends EventEmitter {
     const message = this.#message;
     this.#message = undefined;
     if (message === undefined || this.#messages !== 1) {
-      this.#fail(new GrpcWireError(status.UNIMPLEMENTED, `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`, 'SLUICE_REQUEST_INVALID'));
+      this.#fail(new GrpcWireError('SLUICE_REQUEST_INVALID', `${this.#method.path} takes exactly one request message; received ${String(this.#messages)}`, 'unsupported-call'));
       return;
     }
     // The decoder refuses a compressed message on a call without a supported compression.
@@ -482,7 +482,7 @@ export class GrpcServerCall extends EventEmitter {
   #endOfRequest(): boolean {
     if (this.#ended) return false;
     if (this.#decoder.midMessage) {
-      this.#fail(new GrpcWireError(status.INTERNAL, TRUNCATED, 'SLUICE_REQUEST_INVALID'));
+      this.#fail(new GrpcWireError('SLUICE_REQUEST_INVALID', TRUNCATED, 'unreadable-call'));
       return false;
     }
     return true;
@@ -492,7 +492,7 @@ export class GrpcServerCall extends EventEmitter {
     try {
       return this.#method.deserialize(bytes);
     } catch {
-      throw new GrpcWireError(status.INTERNAL, 'Error deserializing request', 'SLUICE_REQUEST_INVALID');
+      throw new GrpcWireError('SLUICE_REQUEST_INVALID', 'Error deserializing request', 'unreadable-call');
     }
   }
 
@@ -506,12 +506,12 @@ export class GrpcServerCall extends EventEmitter {
       try {
         bytes = this.#method.serialize(message);
       } catch {
-        this.#fail(new GrpcWireError(status.INTERNAL, 'Error serializing response', 'SLUICE_INTERNAL'));
+        this.#fail(new GrpcWireError('SLUICE_INTERNAL', 'Error serializing response'));
         return undefined;
       }
     }
     if (bytes.byteLength > this.#options.maxSendMessageBytes) {
-      this.#fail(new GrpcWireError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#options.maxSendMessageBytes)})`, 'SLUICE_RESPONSE_TOO_LARGE'));
+      this.#fail(new GrpcWireError('SLUICE_RESPONSE_TOO_LARGE', `Sent message larger than max (${String(bytes.byteLength)} vs. ${String(this.#options.maxSendMessageBytes)})`));
       return undefined;
     }
     const compressed = this.#responseCompression === undefined ? undefined : compressMessage(this.#responseCompression, bytes);
@@ -609,7 +609,7 @@ export class GrpcServerCall extends EventEmitter {
   #startDeadline(header: string): void {
     const timeoutMs = parseGrpcTimeout(header);
     if (timeoutMs === undefined) {
-      this.#fail(new GrpcWireError(status.INTERNAL, `Invalid grpc-timeout value "${header}"`, 'SLUICE_REQUEST_INVALID'));
+      this.#fail(new GrpcWireError('SLUICE_REQUEST_INVALID', `Invalid grpc-timeout value "${header}"`, 'unreadable-call'));
       return;
     }
     this.#deadline = Date.now() + timeoutMs;
@@ -625,7 +625,7 @@ export class GrpcServerCall extends EventEmitter {
   }
 
   #expire(): void {
-    this.#fail(new GrpcWireError(status.DEADLINE_EXCEEDED, 'Deadline exceeded', 'SLUICE_RESPONSE_TIMEOUT'));
+    this.#fail(new GrpcWireError('SLUICE_RESPONSE_TIMEOUT', 'Deadline exceeded'));
     this.#cancel();
   }
 

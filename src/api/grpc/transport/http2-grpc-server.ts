@@ -1,6 +1,6 @@
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { status, type ServiceDefinition } from '@grpc/grpc-js';
+import type { ServiceDefinition } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
 import { GrpcWireError } from './grpc-wire-error.js';
 import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcCallOptions, type GrpcMethod } from './grpc-server-call.js';
@@ -69,7 +69,7 @@ export class Http2GrpcServer {
           ? // Implementations are typed against grpc-js's call classes; ours offers the part of them that handlers use.
             (own as GrpcHandler).bind(implementation)
           : (_call, callback) => {
-              callback(new GrpcWireError(status.UNIMPLEMENTED, `The server does not implement the method ${attrs.path}`, 'SLUICE_ROUTE_NOT_FOUND'));
+              callback(new GrpcWireError('SLUICE_ROUTE_NOT_FOUND', `The server does not implement the method ${attrs.path}`, 'unsupported-call'));
             };
       this.#methods.set(attrs.path, {
         path: attrs.path,
@@ -160,7 +160,7 @@ export class Http2GrpcServer {
     const path = headers[':path'] ?? '';
     const method = this.#methods.get(path);
     if (method === undefined) {
-      const unknown = new GrpcWireError(status.UNIMPLEMENTED, `The server does not implement the method ${path}`, 'SLUICE_ROUTE_NOT_FOUND');
+      const unknown = new GrpcWireError('SLUICE_ROUTE_NOT_FOUND', `The server does not implement the method ${path}`, 'unsupported-call');
       stream.on('error', ignoreSessionError);
       stream.respond(
         {

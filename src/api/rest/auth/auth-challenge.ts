@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../common/errors/index.js';
+import type { ErrorCode } from '../../../sdk/errors/index.js';
 
 /** The realm Sluice names in its challenges. */
 const REALM = 'sluice';

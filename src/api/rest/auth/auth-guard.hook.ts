@@ -1,9 +1,9 @@
 import type { Context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthProvider, GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { AuthProvider, GuardedApi } from '../../../sdk/auth/auth.js';
 import { ATTR, SPAN, withChildSpan } from '../../../telemetry/index.js';
-import { dropUnreadBody } from '../common/body-reader.js';
-import { requestTraceContext } from '../common/request-observer.js';
+import { dropUnreadBody } from '../request-body/body-reader.js';
+import { requestTraceContext } from '../observation/request-observer.js';
 import { httpAuthRequest, type HttpAuthSource } from './http-auth-request.js';
 import { PUBLIC_ROUTE_FLAG, type PublicRoutes } from './public-routes.js';
 

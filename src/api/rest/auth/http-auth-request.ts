@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthRequest, GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { AuthRequest, GuardedApi } from '../../../sdk/auth/auth.js';
 
 /** The parts of an HTTP request an auth provider sees. */
 export type HttpAuthSource = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'rawHeaders'>;

@@ -1,4 +1,4 @@
-import type { GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { GuardedApi } from '../../../sdk/auth/auth.js';
 
 /**
  * The route `config` flag that lets a route skip its API's auth guard:

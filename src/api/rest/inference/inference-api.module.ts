@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ServingCore } from '../../../serving/serving-core.js';
+import type { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import { ApiDescriptionController, apiDescriptionProvider } from '../openapi/api-description.controller.js';
 import { KServeV1Controller } from './kserve-v1.controller.js';
 import { OipController } from './oip.controller.js';
@@ -16,7 +17,7 @@ export class InferenceApiModule {
       module: InferenceApiModule,
       controllers: [PingController, PredictionsController, WorkflowPredictionsController, KServeV1Controller, OipController, ApiDescriptionController],
       providers: [
-        { provide: ServingCore, useValue: core },
+        { provide: SERVING_CORE, useValue: core },
         apiDescriptionProvider('inference', core),
       ],
     };

@@ -2,19 +2,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import type { Context } from '@opentelemetry/api';
 import type { ModelRegistry } from '../../../serving/model-registry.js';
-import type { ServingCore } from '../../../serving/serving-core.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { REQUEST_ID_HEADER } from '../../../telemetry/telemetry-names.js';
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
 import { PredictionsOperation, type PredictionAnswer } from '../../operations/predictions-operation.js';
-import { dropUnreadBody, readBody } from '../common/body-reader.js';
-import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure, unexpectedError } from '../common/error-response.filter.js';
-import { isJsonMediaType, mediaTypeOfHeader } from '../common/request-body.js';
-import type { HttpBody } from '../common/http-body.js';
-import { HttpOperationContext } from '../common/http-operation-context.js';
-import { HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
-import { addRefusalLogFields, refusalInFlight } from '../common/parser-refusal.js';
-import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../common/request-observer.js';
+import { dropUnreadBody, readBody } from '../request-body/body-reader.js';
+import { ERROR_CONTENT_TYPE, errorAnswerHeaders, errorAnswerOf, isLoggedFailure } from '../errors/error-response.filter.js';
+import { unexpectedError } from '../../errors/unexpected-error.js';
+import { isJsonMediaType } from '../../bodies/json-body.js';
+import { mediaTypeOfHeader } from '../request-body/request-body.js';
+import type { HttpBody } from '../request-body/http-body.js';
+import { HttpOperationContext } from '../request-context/http-operation-context.js';
+import { HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
+import { addRefusalLogFields, refusalInFlight } from '../refusals/parser-refusal.js';
+import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../observation/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
 import type { Telemetry } from '../../../telemetry/tracing/telemetry.js';
 import { authenticate } from '../auth/auth-guard.hook.js';
@@ -140,7 +142,7 @@ export class InferenceLane implements RequestLane {
   private readonly predictions: PredictionsOperation;
 
   constructor(
-    private readonly core: ServingCore,
+    private readonly core: InferenceCore,
     private readonly context: LaneContext,
   ) {
     this.tracing = context.observe.telemetry?.tracing === true ? context.observe.telemetry : undefined;

@@ -1,13 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SluiceError } from '../../../common/errors/index.js';
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import { charsetOf } from '../../../sdk/bodies/body-charset.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { KServeV1Operation } from '../../operations/kserve-v1-operation.js';
-import { methodNotAllowed } from '../common/allowed-methods.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
-import { kserveV1Methods, predictedModel } from '../common/kserve-v1-path.js';
-import { bodyBytes } from '../common/request-body.js';
+import { methodNotAllowed } from '../routing/allowed-methods.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
+import { kserveV1Methods, predictedModel } from '../routing/kserve-v1-path.js';
+import { bodyBytes } from '../request-body/request-body.js';
 
 /**
  * The answer to a request whose `/v1/models/{segment}` path does not take its method (the router sends
@@ -30,7 +31,7 @@ function notTaken(request: FastifyRequest, segment: string): SluiceError {
 export class KServeV1Controller {
   private readonly kserve: KServeV1Operation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore) {
     this.kserve = new KServeV1Operation(core);
   }
 

@@ -1,11 +1,13 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TensorSpec } from '../../../common/tensor/index.js';
+import type { TensorSpec } from '../../../sdk/tensor/index.js';
 import type { ModelVersion } from '../../../serving/model-version.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import { OipInferOperation } from '../../operations/oip-infer-operation.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { HEADER_LENGTH } from './oip/oip-body.js';
 import { OIP_HTTP_CODEC } from './oip/oip-http-codec.js';
 
@@ -27,7 +29,7 @@ interface ModelMetadata {
 export class OipController {
   private readonly oip: OipInferOperation;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: InferenceCore & ServerStatus) {
     this.oip = new OipInferOperation(core);
   }
 

@@ -1,7 +1,7 @@
-import { SluiceError } from '../../../common/errors/index.js';
-import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
+import { handlerRequestFromBytes } from '../../bodies/handler-body.js';
 import type { FormRequests } from '../../operations/predictions-operation.js';
-import { readMultipartForm, type FormLimits } from '../common/multipart-form.js';
+import { readMultipartForm, type FormLimits } from '../request-body/multipart-form.js';
 
 /** The limits of a prediction form: the body limit bounds it whole, these its parts. */
 export const PREDICTION_FORM_LIMITS: FormLimits = { maxParts: 32 };

@@ -1,8 +1,8 @@
-import { charsetOf } from '../../../plugins/sdk/body-charset.js';
-import { handlerRequestFromBytes } from '../../common/handler-body.js';
+import { charsetOf } from '../../../sdk/bodies/body-charset.js';
+import { handlerRequestFromBytes } from '../../bodies/handler-body.js';
 import type { PredictionsCodec } from '../../operations/predictions-operation.js';
-import type { HttpBody } from '../common/http-body.js';
-import { mediaTypeOfHeader } from '../common/request-body.js';
+import type { HttpBody } from '../request-body/http-body.js';
+import { mediaTypeOfHeader } from '../request-body/request-body.js';
 import { predictionForm } from './predictions-form.js';
 
 function bytesOf(body: Buffer): Uint8Array {

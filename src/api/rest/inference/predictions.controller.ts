@@ -1,12 +1,13 @@
 import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServingCore } from '../../../serving/serving-core.js';
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
 import { PredictionsOperation } from '../../operations/predictions-operation.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
-import { HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
-import { streamedReply } from '../common/streamed-reply.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
+import { HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
+import { streamedReply } from '../streaming/streamed-reply.js';
 import { PREDICTIONS_HTTP_CODEC } from './predictions-http-codec.js';
 
 /** The envelope a request asks for: `?envelope=`, else the `x-sluice-envelope` header. */
@@ -25,7 +26,7 @@ function askedEnvelope(request: FastifyRequest): string | undefined {
 export class PredictionsController {
   private readonly predictions: PredictionsOperation;
 
-  constructor(@Inject(ServingCore) core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) core: InferenceCore) {
     this.predictions = new PredictionsOperation(core);
   }
 

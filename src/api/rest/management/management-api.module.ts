@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ServingCore } from '../../../serving/serving-core.js';
+import type { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import { ApiDescriptionController, apiDescriptionProvider } from '../openapi/api-description.controller.js';
 import { ModelsController } from './models.controller.js';
 import { WorkflowsController } from '../workflows/workflows.controller.js';
@@ -13,7 +14,7 @@ export class ManagementApiModule {
       module: ManagementApiModule,
       controllers: [ModelsController, WorkflowsController, ApiDescriptionController],
       providers: [
-        { provide: ServingCore, useValue: core },
+        { provide: SERVING_CORE, useValue: core },
         apiDescriptionProvider('management', core),
       ],
     };

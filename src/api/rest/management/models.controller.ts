@@ -1,11 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../../common/logger.js';
-import { ServingCore } from '../../../serving/serving-core.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { ModelAdministration } from '../../../serving/core-interfaces/model-administration.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../common/model-listing.js';
-import type { ModelVersionView } from '../../common/model-describe.js';
-import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
+import { describeModel, listModels, type ModelList, type NotLoadedVersionView } from '../../models/model-listing.js';
+import type { ModelVersionView } from '../../models/model-describe.js';
+import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
 import {
   customizedParameter,
   ignoredList,
@@ -17,9 +18,9 @@ import {
   sluiceHandlerFor,
   unregisterParameters,
   type IgnoredParameter,
-} from '../../common/torchserve-parameters.js';
-import { gpuCountOf } from '../../common/version-gpus.js';
-import { requestTraceContext } from '../common/request-observer.js';
+} from '../../models/torchserve-parameters.js';
+import { gpuCountOf } from '../../models/version-gpus.js';
+import { requestTraceContext } from '../observation/request-observer.js';
 import { QueryReader, type RawQuery } from './query-reader.js';
 
 const REGISTER_PARAMS = [
@@ -63,7 +64,7 @@ interface StatusAnswer {
 export class ModelsController {
   private readonly logger: Logger;
 
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) private readonly core: ModelAdministration) {
     this.logger = core.logger.child({ api: 'management' });
   }
 

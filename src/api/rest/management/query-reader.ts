@@ -1,4 +1,4 @@
-import { SluiceError, type ErrorCode } from '../../../common/errors/index.js';
+import { SluiceError, type ErrorCode } from '../../../sdk/errors/index.js';
 
 /** Raw query parameters as Fastify parses them (repeated keys become lists). */
 export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;

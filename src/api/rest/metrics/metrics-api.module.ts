@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ServingCore } from '../../../serving/serving-core.js';
+import type { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import { ApiDescriptionController, apiDescriptionProvider } from '../openapi/api-description.controller.js';
 import { MetricsController } from './metrics.controller.js';
 
@@ -11,7 +12,7 @@ export class MetricsApiModule {
     return {
       module: MetricsApiModule,
       controllers: [MetricsController, ApiDescriptionController],
-      providers: [{ provide: ServingCore, useValue: core }, apiDescriptionProvider('metrics', core)],
+      providers: [{ provide: SERVING_CORE, useValue: core }, apiDescriptionProvider('metrics', core)],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { MetricsSource } from '../../../serving/core-interfaces/metrics-source.js';
 
 /** The metric names of TorchServe's `name[]` query parameter (given once or repeated); undefined without it. */
 function requestedNames(value: unknown): ReadonlySet<string> | undefined {
@@ -11,7 +12,7 @@ function requestedNames(value: unknown): ReadonlySet<string> | undefined {
 /** Prometheus scrape endpoint. */
 @Controller()
 export class MetricsController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  constructor(@Inject(SERVING_CORE) private readonly core: MetricsSource) {}
 
   /** Every metric in the Prometheus text format, or those `name[]` names. */
   @Get('metrics')

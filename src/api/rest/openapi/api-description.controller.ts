@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Options, type Provider } from '@nestjs/common';
-import type { GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { GuardedApi } from '../../../sdk/auth/auth.js';
 import type { ServingCore } from '../../../serving/serving-core.js';
 import { describeApi } from './api-description.js';
 import type { OpenApiDocument } from './openapi-document.js';

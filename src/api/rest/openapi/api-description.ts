@@ -1,5 +1,5 @@
 import type { AuthConfig } from '../../../config/index.js';
-import type { GuardedApi } from '../../../plugins/sdk/auth.js';
+import type { GuardedApi } from '../../../sdk/auth/auth.js';
 import { INFERENCE_ROUTES } from './inference-routes.js';
 import { MANAGEMENT_ROUTES } from './management-routes.js';
 import { METRICS_ROUTES } from './metrics-routes.js';

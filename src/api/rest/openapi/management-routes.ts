@@ -1,4 +1,4 @@
-import { REGISTRATION_LIMITS } from '../../common/registration-limits.js';
+import { REGISTRATION_LIMITS } from '../../models/registration-limits.js';
 import { DESCRIPTION_ROUTES } from './description-routes.js';
 import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
 import { schemaRef } from './schemas/json-schema.js';

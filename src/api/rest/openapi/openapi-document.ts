@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, type ErrorCode } from '../../../common/errors/index.js';
-import { httpStatusOf } from '../../error-mapping.js';
-import { errorStyleOf, type ErrorStyle } from '../common/error-body.js';
+import { ERROR_CODES, type ErrorCode } from '../../../sdk/errors/index.js';
+import { httpStatusOf } from '../../errors/error-mapping.js';
+import { errorStyleOf, type ErrorStyle } from '../errors/error-body.js';
 import { componentHeaders, componentParameters, HEADER_NAMES } from './openapi-parameters.js';
 import type { AnswerDoc, ContentDoc, QueryDoc, RouteDoc } from './route-doc.js';
 import { componentSchemas } from './schemas/component-schemas.js';

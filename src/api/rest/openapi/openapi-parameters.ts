@@ -1,5 +1,5 @@
-import { ENVELOPE_HEADER } from '../../common/envelope-choice.js';
-import { PRIORITY_HEADER, TIMEOUT_HEADER } from '../../common/knob-values.js';
+import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
+import { PRIORITY_HEADER, TIMEOUT_HEADER } from '../../request-knobs/knob-values.js';
 import { MAX_SAFE_INTEGER, schemaRef, type JsonSchema } from './schemas/json-schema.js';
 
 /** The header of the binary tensor extension, as the protocol spells it. */

@@ -1,5 +1,5 @@
 import type { ModelRegistry } from '../../../serving/model-registry.js';
-import type { RegisteredWorkflow, WorkflowRegistry } from '../../../serving/workflows/workflow-registry.js';
+import type { RegisteredWorkflow, WorkflowRegistry } from '../../../workflow/serving/workflow-registry.js';
 import { formatWorkflowProblem, type WorkflowInputSpec } from '../../../workflow/index.js';
 
 /** One node as `GET /workflows/{name}` shows it. */

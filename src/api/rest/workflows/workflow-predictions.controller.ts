@@ -1,11 +1,12 @@
 import { Controller, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import { PredictionsOperation, type JsonNodeProgress, type JsonProgress, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
-import { asksForStream, HttpPartialStream, streamFormatOf } from '../common/http-partial-stream.js';
-import { streamedReply } from '../common/streamed-reply.js';
-import { httpBodyOf } from '../common/http-body.js';
-import { httpOperationContext } from '../common/http-operation-context.js';
+import { asksForStream, HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
+import { streamedReply } from '../streaming/streamed-reply.js';
+import { httpBodyOf } from '../request-body/http-body.js';
+import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
 import { debugFlag, progressLevel } from './workflow-request.js';
 
@@ -14,7 +15,7 @@ import { debugFlag, progressLevel } from './workflow-request.js';
 export class WorkflowPredictionsController {
   private readonly predictions: PredictionsOperation;
 
-  constructor(@Inject(ServingCore) core: ServingCore) {
+  constructor(@Inject(SERVING_CORE) core: InferenceCore) {
     this.predictions = new PredictionsOperation(core);
   }
 

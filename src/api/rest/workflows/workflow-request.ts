@@ -1,4 +1,4 @@
-import { SluiceError } from '../../../common/errors/index.js';
+import { SluiceError } from '../../../sdk/errors/index.js';
 
 /** `?debug=`: absent or `false` is off, `true` on; anything else is refused rather than read as off. */
 export function debugFlag(value: string | string[] | undefined): boolean {

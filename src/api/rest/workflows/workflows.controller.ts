@@ -1,15 +1,16 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ServingCore } from '../../../serving/serving-core.js';
+import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
+import type { WorkflowAdministration } from '../../../serving/core-interfaces/workflow-administration.js';
 import { traceHeaders } from '../../../telemetry/tracing/w3c-propagator.js';
-import { requestTraceContext } from '../common/request-observer.js';
+import { requestTraceContext } from '../observation/request-observer.js';
 import { QueryReader, type RawQuery } from '../management/query-reader.js';
 import { describeWorkflow, type WorkflowView } from './workflow-describe.js';
 
 /** TorchServe-compatible workflow management. */
 @Controller('workflows')
 export class WorkflowsController {
-  constructor(@Inject(ServingCore) private readonly core: ServingCore) {}
+  constructor(@Inject(SERVING_CORE) private readonly core: WorkflowAdministration) {}
 
   /**
    * Registers a workflow from the workflow store or an allowed URL. Registering a name again replaces

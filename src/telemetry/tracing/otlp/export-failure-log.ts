@@ -1,4 +1,4 @@
-import type { Logger } from '../../../common/logger.js';
+import type { Logger } from '../../../sdk/logging/logger.js';
 
 /** At most one line per this many milliseconds: a collector that is down fails every batch. */
 export const EXPORT_FAILURE_LOG_INTERVAL_MS = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import { KServeV1Operation } from '../../../../src/api/operations/kserve-v1-operation.js';
 import { fakeCore } from './support/fake-core.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
-import type { Tensor } from '../../../../src/common/tensor/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { OipInferOperation, type DecodedOipInfer, type OipAnswerer, type OipCodec } from '../../../../src/api/operations/oip-infer-operation.js';
 import type { OperationContext } from '../../../../src/api/operations/operation-context.js';
 import { fakeCore } from './support/fake-core.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import type { OperationContext } from '../../../../src/api/operations/operation-context.js';
 import { PredictionsOperation, type JsonProgress, type PredictionsCodec } from '../../../../src/api/operations/predictions-operation.js';
 import { fakeCore } from './support/fake-core.js';

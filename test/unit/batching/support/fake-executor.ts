@@ -1,6 +1,6 @@
-import type { Tensor, TensorSpec } from '../../../../src/common/tensor/index.js';
-import type { Batch, ExecutionInstance, ExecutorModel, JobResult } from '../../../../src/executors/executor.js';
-import { concatBatchInputs, splitBatchOutputs } from '../../../../src/plugins/sdk/batch-tensors.js';
+import type { Tensor, TensorSpec } from '../../../../src/sdk/tensor/index.js';
+import type { Batch, ExecutionInstance, ExecutorModel, JobResult } from '../../../../src/sdk/executor/executor.js';
+import { concatBatchInputs, splitBatchOutputs } from '../../../../src/sdk/executor/batch-tensors.js';
 
 /** A batch handed to a {@link FakeInstance}, held open until the test ends it. */
 export interface HeldRun {

@@ -1,4 +1,4 @@
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import { Payload } from '../../../../src/batching/payload.js';
 import { PriorityQueues } from '../../../../src/batching/priority-queues.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
 import {
   extractModelArchive,
   loadManifest,

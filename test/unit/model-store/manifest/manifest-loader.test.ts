@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { createSchemaValidator } from '../../../../src/common/schema/index.js';
-import { REGISTRATION_LIMITS } from '../../../../src/api/common/registration-limits.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { createSchemaValidator } from '../../../../src/json-schema/index.js';
+import { REGISTRATION_LIMITS } from '../../../../src/api/models/registration-limits.js';
 import { loadManifest } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { makeUnreadableDirectory } from '../../../support/unreadable-directory.js';

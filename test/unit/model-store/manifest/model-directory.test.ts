@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { packageRoot } from '../../../../src/common/package-root.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { packageRoot } from '../../../../src/package-files/package-root.js';
 import { loadManifest, loadModelDirectory } from '../../../../src/model-store/index.js';
 import { IRIS_MANIFEST, writeIrisModel } from '../../../support/model-fixture.js';
 import { makeTempDir } from '../../../support/temp-dir.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DownloadProgress } from '../../../../src/model-store/index.js';
-import type { LogFields, Logger } from '../../../../src/common/logger.js';
+import type { LogFields, Logger } from '../../../../src/sdk/logging/logger.js';
 
 /** A logger that keeps each line as its message and fields. */
 function progressLines(): { lines: Record<string, unknown>[]; logger: Logger } {

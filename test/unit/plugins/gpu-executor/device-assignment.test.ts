@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { deviceForInstance, executionDevices, resolveGpuIds } from '../../../../plugins/gpu-executor/device-assignment.js';
-import { SluiceError } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../../../src/sdk/index.js';
 
 describe('resolveGpuIds', () => {
   it('takes the one GPU gpu:<n> names', () => {

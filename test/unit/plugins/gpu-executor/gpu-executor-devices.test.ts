@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
-import type { Batch } from '../../../../src/plugins/sdk/index.js';
+import type { Batch } from '../../../../src/sdk/index.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { loadContext } from './support/load-context.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
-import { packageRoot } from '../../../../src/common/package-root.js';
-import { SluiceError } from '../../../../src/plugins/sdk/index.js';
+import { packageRoot } from '../../../../src/package-files/package-root.js';
+import { SluiceError } from '../../../../src/sdk/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/index.js';
 import { loadContext } from './support/load-context.js';
 import { RecordingRuntime } from './support/recording-runtime.js';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GpuExecutor } from '../../../../plugins/gpu-executor/index.js';
-import { SluiceError } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../../../src/sdk/index.js';
 import { writeAddModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 import { loadContext } from './support/load-context.js';

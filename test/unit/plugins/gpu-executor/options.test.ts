@@ -4,7 +4,7 @@ import {
   parseGpuExecutorOptions,
   resolveGpuExecutorOptions,
 } from '../../../../plugins/gpu-executor/options.js';
-import { SluiceError } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError } from '../../../../src/sdk/index.js';
 
 describe('parseGpuExecutorOptions', () => {
   it('reads no options as none', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { imageClassifierHandler } from '../../../../plugins/image-classifier/index.js';
-import { type HandlerRequest, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { type HandlerRequest, type Tensor } from '../../../../src/sdk/index.js';
 import { rejection } from '../../../support/rejection.js';
 import {
   bytesRequest,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { imageClassifierOptions } from '../../../../plugins/image-classifier/index.js';
-import type { ModelDescription, TensorSpec } from '../../../../src/plugins/sdk/index.js';
+import type { ModelDescription, TensorSpec } from '../../../../src/sdk/index.js';
 import { handlerContext } from '../../../support/handlers/classifier-fixtures.js';
 
 function model(input: TensorSpec): ModelDescription {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { envelopeWithPluginErrors, pluginFailure } from '../../../../src/plugins/registry/plugin-failure.js';
-import type { EnvelopeEntries } from '../../../../src/plugins/sdk/envelope.js';
+import type { EnvelopeEntries } from '../../../../src/sdk/envelope/envelope.js';
 
 describe('pluginFailure', () => {
   it('keeps a deliberate Sluice error', () => {

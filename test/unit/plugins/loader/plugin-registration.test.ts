@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createPluginContext } from '../../../../src/plugins/loader/plugin-registration.js';
 import type { PluginManifest } from '../../../../src/plugins/loader/plugin-manifest.js';
-import type { PluginContext } from '../../../../src/plugins/sdk/plugin.js';
+import type { PluginContext } from '../../../../src/sdk/plugin/plugin.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';
 
 const manifest: PluginManifest = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { cropLinesHandler } from '../../../../plugins/ocr/index.js';
-import { SluiceError, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError, type Tensor } from '../../../../src/sdk/index.js';
 import { ocrNodeContext } from '../../../support/ocr/ocr-chain.js';
 
 /** A white 200 × 100 PNG: crops of it are white wherever they are taken. */

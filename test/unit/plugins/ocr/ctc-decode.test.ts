@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadCharacterList } from '../../../../plugins/ocr/ctc/character-table.js';
 import { ctcDecodeHandler, ocrModelFiles } from '../../../../plugins/ocr/index.js';
-import { float32ToFloat16Bits, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { float32ToFloat16Bits, type Tensor } from '../../../../src/sdk/index.js';
 import { ocrNodeContext } from '../../../support/ocr/ocr-chain.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 

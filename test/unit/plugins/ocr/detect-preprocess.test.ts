@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { detectPreprocessHandler } from '../../../../plugins/ocr/index.js';
-import { SluiceError, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { SluiceError, type Tensor } from '../../../../src/sdk/index.js';
 import { ocrNodeContext } from '../../../support/ocr/ocr-chain.js';
 
 function solidPng(width: number, height: number, rgb: readonly [number, number, number]): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { cropLinesHandler, ctcDecodeHandler, detectPreprocessHandler } from '../../../../plugins/ocr/index.js';
-import type { Tensor } from '../../../../src/plugins/sdk/index.js';
+import type { Tensor } from '../../../../src/sdk/index.js';
 import { loadOcrModels, ocrNodeContext, readText, type OcrModels } from '../../../support/ocr/ocr-chain.js';
 import { renderTextPng } from '../../../support/ocr/text-image.js';
 

@@ -3,7 +3,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadTokenizer, textClassifierOptions } from '../../../../plugins/text-classifier/index.js';
 import { defaultHandlerFixtureDir } from '../../../../scripts/build-handler-fixtures.js';
-import type { ModelDescription } from '../../../../src/plugins/sdk/index.js';
+import type { ModelDescription } from '../../../../src/sdk/index.js';
 import { handlerContext } from '../../../support/handlers/classifier-fixtures.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { textClassifierHandler } from '../../../../plugins/text-classifier/index.js';
-import { type HandlerRequest, type ModelDescription, type Tensor } from '../../../../src/plugins/sdk/index.js';
+import { type HandlerRequest, type ModelDescription, type Tensor } from '../../../../src/sdk/index.js';
 import { rejection } from '../../../support/rejection.js';
 import { classify, handlerContext, loadFixtureModel, type FixtureModel } from '../../../support/handlers/classifier-fixtures.js';
 

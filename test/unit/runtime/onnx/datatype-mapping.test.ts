@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { type Datatype, type SupportedDatatype } from '../../../../src/common/tensor/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { type Datatype, type SupportedDatatype } from '../../../../src/sdk/tensor/index.js';
 import { fromOrtTensorType, toOrtTensorType } from '../../../../src/runtime/onnx/datatype-mapping.js';
 
 const EXPECTED: ReadonlyArray<readonly [SupportedDatatype, string]> = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type SupportedDatatype, type Tensor, type TensorData } from '../../../../src/common/tensor/index.js';
+import { type SupportedDatatype, type Tensor, type TensorData } from '../../../../src/sdk/tensor/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { writeIdentityModel } from '../../../support/onnx-models.js';
 import { makeTempDir } from '../../../support/temp-dir.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type LoadedModel } from '../../../../src/runtime/model-runtime.js';
+import { type LoadedModel } from '../../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { readTensorSpecs } from '../../../../src/runtime/onnx/model-metadata.js';
 import { writeIdentityModel, writeTwoInputTwoOutputModel } from '../../../support/onnx-models.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { basename, join } from 'node:path';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { type Tensor } from '../../../../src/common/tensor/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { type Tensor } from '../../../../src/sdk/tensor/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import {
   writeAddModel,

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/runtime/model-runtime.js';
+import { type GraphOptimizationLevel, type IntraOpSpinning } from '../../../../src/sdk/runtime/model-runtime.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/onnx-runtime.js';
 import { physicalCoresAvailable } from '../../../../src/runtime/onnx/physical-cores.js';
 import { cappedThreads, intraOpThreads, toOrtSessionOptions } from '../../../../src/runtime/onnx/session-options.js';

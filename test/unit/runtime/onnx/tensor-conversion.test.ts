@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Tensor as OrtTensor } from 'onnxruntime-node';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { type Tensor } from '../../../../src/common/tensor/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { type Tensor } from '../../../../src/sdk/tensor/index.js';
 import { checkOrtTensorValues, ortTensorToSluice, sluiceTensorToOrt } from '../../../../src/runtime/onnx/tensor-conversion.js';
 
 function thrown(action: () => unknown): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { WebGpuPlacement } from '../../../../src/runtime/onnx/webgpu-placement.js';
 
 const DEVICE_0 = 'the session thread of device 0';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { defaultHandlerThreads, handlerThreads, threadsPerModel } from '../../../../src/serving/handler-pool/handler-pool-options.js';
 
 describe('handlerThreads', () => {

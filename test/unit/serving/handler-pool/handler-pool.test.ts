@@ -1,18 +1,22 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
-import type { LogFields, Logger } from '../../../../src/common/logger.js';
-import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/plugins/sdk/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
+import type { LogFields, Logger } from '../../../../src/sdk/logging/logger.js';
+import type { Handler, HandlerContext, HandlerRequest, ModelDescription, PreparedRequest } from '../../../../src/sdk/index.js';
 import { BoundedHandlerContext, HandlerPool } from '../../../../src/serving/handler-pool/index.js';
-import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
+import { RequestBudget, signalCancellation } from '../../../../src/budget/request-budget.js';
 import { lookedAtCancellation } from '../../../support/cancellations.js';
-import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/handler-pool.js';
+import { UNLOAD_GRACE_MS } from '../../../../src/serving/handler-pool/thread-call-errors.js';
 import { threadProbeHandler, type ProbeBody, type ProbeResponse, type ProbeState } from '../../../support/handlers/thread-probe-handler.js';
 import { TYPESCRIPT_THREAD_ARGV } from '../../../support/handlers/typescript-threads.js';
 import { trace } from '@opentelemetry/api';
 import { makeTempDir } from '../../../support/temp-dir.js';
+
+// Each handler thread compiles the TypeScript handler it loads, which takes seconds on a loaded machine:
+// every test and hook gets the time a thread start needs, not jest's 5 s default.
+jest.setTimeout(30_000);
 
 interface Line {
   readonly level: string;

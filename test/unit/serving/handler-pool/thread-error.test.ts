@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { fromThreadError, toThreadError } from '../../../../src/serving/handler-pool/thread-error.js';
 
 describe('toThreadError', () => {

@@ -1,8 +1,8 @@
 import type { AutoscaleSettings } from '../../../../src/batching/autoscaler.js';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import type { InferenceJob } from '../../../../src/batching/scheduler.js';
 import type { ModelManifest } from '../../../../src/model-store/index.js';
-import type { Handler } from '../../../../src/plugins/sdk/handler.js';
+import type { Handler } from '../../../../src/sdk/handler/handler.js';
 import { ModelVersion } from '../../../../src/serving/model-version.js';
 import type { VersionSettings } from '../../../../src/serving/version-settings.js';
 import { RecordingLogger } from '../../../support/recording-logger.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { SluiceError } from '../../../../src/common/errors/index.js';
-import type { Logger, LogLevel } from '../../../../src/common/logger.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
+import type { Logger, LogLevel } from '../../../../src/sdk/logging/logger.js';
 import { createLogger, lineSink } from '../../../../src/telemetry/logging/pino-logger.js';
 import { loggerWithTrace, traceLogFields } from '../../../../src/telemetry/logging/trace-log-fields.js';
 

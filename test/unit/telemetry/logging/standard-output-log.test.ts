@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LogFormat } from '../../../../src/common/logger.js';
+import type { LogFormat } from '../../../../src/sdk/logging/logger.js';
 import { resolveLogFormat } from '../../../../src/telemetry/logging/standard-output-log.js';
 
 describe('resolveLogFormat', () => {

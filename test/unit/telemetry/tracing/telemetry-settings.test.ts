@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { DEFAULT_CONFIG } from '../../../../src/config/sluice-config.js';
 import { resolveTelemetrySettings } from '../../../../src/telemetry/tracing/telemetry-settings.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget, signalCancellation } from '../../../../src/common/request-budget.js';
-import { SluiceError } from '../../../../src/common/errors/index.js';
-import type { NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
+import { RequestBudget, signalCancellation } from '../../../../src/budget/request-budget.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
+import type { NodeHandlerContext } from '../../../../src/sdk/index.js';
 import { Gate, never } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
-import type { Tensor } from '../../../../src/common/tensor/index.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { Gate, never } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Tensor } from '../../../../src/common/tensor/index.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { OnnxRuntime } from '../../../../src/runtime/onnx/index.js';
 import { createStaticCatalog, executeWorkflow, loadWorkflow, type ModelCaller } from '../../../../src/workflow/index.js';
 import { writeAddModel } from '../../../support/onnx-models.js';

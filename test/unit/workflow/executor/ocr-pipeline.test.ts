@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
-import { packageRoot } from '../../../../src/common/package-root.js';
-import type { Tensor } from '../../../../src/common/tensor/index.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
+import { packageRoot } from '../../../../src/package-files/package-root.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { executeWorkflow, loadWorkflow } from '../../../../src/workflow/index.js';
 import { Gate } from '../support/gate.js';
 import { TEST_MODELS } from '../support/test-catalog.js';

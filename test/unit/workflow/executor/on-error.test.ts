@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { executeWorkflow } from '../../../../src/workflow/index.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { SluiceError } from '../../../../src/common/errors/index.js';
+import { SluiceError } from '../../../../src/sdk/errors/index.js';
 import { never } from '../support/gate.js';
 import { flaky } from '../support/flaky-handler.js';
 import { RecordingClock } from '../support/recording-clock.js';

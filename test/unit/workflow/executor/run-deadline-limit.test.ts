@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import { runDeadline } from '../../../../src/workflow/executor/run-deadline.js';
 
 describe('runDeadline', () => {

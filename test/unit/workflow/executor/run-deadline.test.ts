@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
-import type { NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
+import type { NodeHandlerContext } from '../../../../src/sdk/index.js';
 import { flaky } from '../support/flaky-handler.js';
 import { Gate, never } from '../support/gate.js';
 import { WorkflowHarness } from '../support/workflow-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RequestBudget } from '../../../../src/common/request-budget.js';
+import { RequestBudget } from '../../../../src/budget/request-budget.js';
 import { never } from '../support/gate.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
 import { SourceLines } from '../../../../src/workflow/problems/source-lines.js';
 import { formatWorkflowProblem, parseWorkflow, type WorkflowProblem } from '../../../../src/workflow/index.js';
 

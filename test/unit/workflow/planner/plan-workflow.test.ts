@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
 import { planWorkflow, type WorkflowDefinition, type WorkflowPlan } from '../../../../src/workflow/index.js';
 import { compute, WorkflowHarness } from '../support/workflow-harness.js';
 import { workflow } from '../support/workflow-builder.js';

@@ -1,4 +1,4 @@
-import type { ModelDescription } from '../../../../src/plugins/sdk/index.js';
+import type { ModelDescription } from '../../../../src/sdk/index.js';
 import { createStaticCatalog, type HandlerDescription, type WorkflowCatalog, type WorkflowSignature } from '../../../../src/workflow/index.js';
 
 /** The models the workflow tests refer to: an OCR pair, a classifier with two versions, an INT64 model. */

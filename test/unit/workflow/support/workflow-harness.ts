@@ -1,5 +1,5 @@
-import type { Tensor } from '../../../../src/common/tensor/index.js';
-import type { ModelDescription, NodeHandler, NodeHandlerContext } from '../../../../src/plugins/sdk/index.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
+import type { ModelDescription, NodeHandler, NodeHandlerContext } from '../../../../src/sdk/index.js';
 import {
   createStaticCatalog,
   executeWorkflow,

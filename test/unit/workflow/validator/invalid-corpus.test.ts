@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError } from '../../../../src/common/errors/index.js';
-import { packageRoot } from '../../../../src/common/package-root.js';
+import { isSluiceError } from '../../../../src/sdk/errors/index.js';
+import { packageRoot } from '../../../../src/package-files/package-root.js';
 import { formatWorkflowProblem, loadWorkflow, type WorkflowProblem } from '../../../../src/workflow/index.js';
 import { testCatalog } from '../support/test-catalog.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSluiceError, type SluiceError } from '../../../../src/common/errors/index.js';
+import { isSluiceError, type SluiceError } from '../../../../src/sdk/errors/index.js';
 import { loadWorkflow } from '../../../../src/workflow/index.js';
 import { testCatalog } from '../support/test-catalog.js';
 

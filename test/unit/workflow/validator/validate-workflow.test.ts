@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { packageRoot } from '../../../../src/common/package-root.js';
+import { packageRoot } from '../../../../src/package-files/package-root.js';
 import { createStaticCatalog, formatWorkflowProblem, parseWorkflow, validateWorkflow, type WorkflowProblem } from '../../../../src/workflow/index.js';
 import { TEST_HANDLERS, testCatalog } from '../support/test-catalog.js';
 import { workflow } from '../support/workflow-builder.js';

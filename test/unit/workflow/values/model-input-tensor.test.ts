@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Tensor } from '../../../../src/common/tensor/index.js';
+import type { Tensor } from '../../../../src/sdk/tensor/index.js';
 import { modelInputTensor } from '../../../../src/workflow/values/model-input-tensor.js';
 
 const FP32_ROWS = { name: 'x', datatype: 'FP32', shape: [-1, 3] } as const;

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { SluiceError } from '../../../../common/errors/index.js';
-import { charsetOf, refuseNonUtf8Charset } from '../../../../plugins/sdk/body-charset.js';
-import { LOOSE_TEXT_TYPES } from '../../../common/handler-body.js';
-import { jsonBodyText } from '../../../common/json-body.js';
-import { isJsonMediaType, mediaTypeOfHeader, parseJson } from '../../common/request-body.js';
+import { SluiceError } from '../../../../sdk/errors/index.js';
+import { charsetOf, refuseNonUtf8Charset } from '../../../../sdk/bodies/body-charset.js';
+import { LOOSE_TEXT_TYPES } from '../../../bodies/handler-body.js';
+import { jsonBodyText, parseJson } from '../../../../sdk/bodies/json-text.js';
+import { isJsonMediaType } from '../../../bodies/json-body.js';
+import { mediaTypeOfHeader } from '../../request-body/request-body.js';
 import { decodeOipRequest, parseBinaryHeader, splitBinaryBody, type DecodedOipRequest } from './oip-request-decoder.js';
 
 /** Header that announces the JSON header's length in the binary tensor extension. */

@@ -1,5 +1,5 @@
 import type { OipCodec } from '../../../operations/oip-infer-operation.js';
-import type { HttpBody } from '../../common/http-body.js';
+import type { HttpBody } from '../../request-body/http-body.js';
 import { decodeOipBody } from './oip-body.js';
 import type { DecodedOipRequest } from './oip-request-decoder.js';
 import { encodeOipResponse, type EncodedOipResponse } from './oip-response-encoder.js';

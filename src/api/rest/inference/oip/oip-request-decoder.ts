@@ -1,7 +1,7 @@
-import { SluiceError } from '../../../../common/errors/index.js';
-import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../common/tensor/index.js';
-import { jsonTensorShape } from '../../../../common/tensor/json-shape.js';
-import { jsonBodyText } from '../../../common/json-body.js';
+import { SluiceError } from '../../../../sdk/errors/index.js';
+import { flattenJsonData, isDatatype, tensorFromJsonValues, tensorFromRawBytes, type Tensor } from '../../../../sdk/tensor/index.js';
+import { jsonTensorShape } from '../../../../sdk/tensor/json-shape.js';
+import { jsonBodyText } from '../../../../sdk/bodies/json-text.js';
 
 /** An OIP inference request decoded into tensors. */
 export interface DecodedOipRequest {

@@ -1,4 +1,4 @@
-import { tensorToJsonValues, tensorToRawBytes, type Tensor } from '../../../../common/tensor/index.js';
+import { tensorToJsonValues, tensorToRawBytes, type Tensor } from '../../../../sdk/tensor/index.js';
 
 /** The JSON part of an OIP infer response. */
 export interface OipResponseHeader {

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../../../../common/errors/index.js';
+import { ERROR_CODES } from '../../../../sdk/errors/index.js';
 import { closedObject, listOf, schemaRef, type JsonSchema } from './json-schema.js';
 
 /** The TorchServe exception names error bodies carry, each once. */
@@ -8,7 +8,7 @@ const PROBLEMS = listOf(schemaRef('ErrorProblem'), 'Each problem of a refused fi
 const PLUGIN = { description: 'The plugin at fault, for an error a plugin caused.', type: 'string' };
 const CAUSE_CODE = { description: 'The code of the error behind this one (a failed workflow node’s cause), when it had one.', $ref: '#/components/schemas/SluiceErrorCode' };
 
-/** The error bodies of both route families, and the codes they carry (`src/common/errors/`). */
+/** The error bodies of both route families, and the codes they carry (`src/sdk/errors/`). */
 export function errorSchemas(): Record<string, JsonSchema> {
   return {
     SluiceErrorCode: {

@@ -1,4 +1,4 @@
-import { REGISTRATION_LIMITS } from '../../../common/registration-limits.js';
+import { REGISTRATION_LIMITS } from '../../../models/registration-limits.js';
 import { closedObject, listOf, schemaRef, type JsonSchema } from './json-schema.js';
 import { sluiceSchemaPart } from './sluice-schema-part.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../../../common/package-root.js';
+import { packageRoot } from '../../../../package-files/package-root.js';
 import { COMPONENT_SCHEMAS, type JsonSchema } from './json-schema.js';
 
 /** The files of `schemas/` whose parts the description reuses. */

@@ -1,4 +1,4 @@
-import { DATATYPES } from '../../../../common/tensor/index.js';
+import { DATATYPES } from '../../../../sdk/tensor/index.js';
 import { sluiceSchemaPart } from './sluice-schema-part.js';
 import { listOf, schemaRef, type JsonSchema } from './json-schema.js';
 

@@ -1,6 +1,6 @@
-import { SluiceError } from '../../../../../src/common/errors/index.js';
-import type { Tensor } from '../../../../../src/common/tensor/index.js';
-import type { Envelope } from '../../../../../src/plugins/sdk/envelope.js';
+import { SluiceError } from '../../../../../src/sdk/errors/index.js';
+import type { Tensor } from '../../../../../src/sdk/tensor/index.js';
+import type { Envelope } from '../../../../../src/sdk/envelope/envelope.js';
 import type {
   EnvelopedInferenceRequest,
   HandlerInferenceRequest,
@@ -8,7 +8,7 @@ import type {
   TensorInferenceRequest,
 } from '../../../../../src/serving/inference-service.js';
 import type { ServingCore } from '../../../../../src/serving/serving-core.js';
-import type { WorkflowRunOptions } from '../../../../../src/serving/workflows/workflow-service.js';
+import type { WorkflowRunOptions } from '../../../../../src/workflow/serving/workflow-service.js';
 import type { WorkflowProgress, WorkflowResult } from '../../../../../src/workflow/index.js';
 
 /** A model the fake core serves: its name, version and the envelope its manifest names, if any. */

@@ -4,7 +4,7 @@ import { OPEN_HEALTH_ROUTES } from '../../../../../src/api/rest/auth/public-rout
 import { describeApi } from '../../../../../src/api/rest/openapi/api-description.js';
 import type { OpenApiDocument } from '../../../../../src/api/rest/openapi/openapi-document.js';
 import type { AuthConfig } from '../../../../../src/config/index.js';
-import type { GuardedApi } from '../../../../../src/plugins/sdk/auth.js';
+import type { GuardedApi } from '../../../../../src/sdk/auth/auth.js';
 import { DescribedApi, type OpenApiDoc, type OperationDoc } from '../../../../support/openapi-conformance.js';
 
 const APIS: readonly GuardedApi[] = ['inference', 'management', 'metrics'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaPartOf, sluiceSchemaPart } from '../../../../../src/api/rest/openapi/schemas/sluice-schema-part.js';
-import { packageRoot } from '../../../../../src/common/package-root.js';
+import { packageRoot } from '../../../../../src/package-files/package-root.js';
 
 const MODEL = {
   properties: {

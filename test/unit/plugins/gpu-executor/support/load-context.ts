@@ -1,4 +1,4 @@
-import type { ExecutorLoadContext, ModelRuntime } from '../../../../../src/plugins/sdk/index.js';
+import type { ExecutorLoadContext, ModelRuntime } from '../../../../../src/sdk/index.js';
 import { RecordingLogger } from '../../../../support/recording-logger.js';
 
 /** A load context for `modelPath` on the CPU provider only, batches of up to 4, with a recording logger; `overrides` replace fields. */

@@ -8,7 +8,7 @@ import {
   type NumericTensorData,
   type RuntimeSessionOptions,
   type Tensor,
-} from '../../../../../src/plugins/sdk/index.js';
+} from '../../../../../src/sdk/index.js';
 import { OnnxRuntime } from '../../../../../src/runtime/onnx/index.js';
 
 /** One `run` a {@link RecordingRuntime} saw. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { encodeOipResponse } from '../../../../../../src/api/rest/inference/oip/oip-response-encoder.js';
-import type { Tensor } from '../../../../../../src/common/tensor/index.js';
+import type { Tensor } from '../../../../../../src/sdk/tensor/index.js';
 
 const probabilities: Tensor = { name: 'probabilities', datatype: 'FP32', shape: [1, 2], data: new Float32Array([0.25, 0.75]) };
 const label: Tensor = { name: 'label', datatype: 'INT64', shape: [1], data: new BigInt64Array([1n]) };

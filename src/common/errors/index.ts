@@ -1,3 +1,0 @@
-export { ERROR_CATEGORIES, type ErrorCategory } from './error-category.js';
-export { ERROR_CODES, type ErrorCode, type ErrorCodeInfo } from './error-codes.js';
-export { SluiceError, isSluiceError, type ErrorDetails } from './sluice-error.js';
