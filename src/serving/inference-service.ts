@@ -52,7 +52,8 @@ export interface RequestKnobs {
   readonly traceContext?: Context;
   /**
    * Where the handler's intermediate answers go (`HandlerContext.sendPartial`) when the transport streams
-   * them; the handler's context then also aborts when the client leaves. Without it they are dropped.
+   * them; without it they are dropped. The handler's signal aborts when the client leaves either way (the
+   * budget's cancellation).
    */
   readonly partials?: PartialSink;
 }
@@ -104,7 +105,6 @@ export interface InferenceAnswer<T> {
  */
 class TracedHandlerContext implements HandlerContext {
   readonly model: HandlerContext['model'];
-  readonly signal: HandlerContext['signal'];
   readonly config: HandlerContext['config'];
   private boundTracer: Tracer | undefined;
   private boundLogger: Logger | undefined;
@@ -118,8 +118,12 @@ class TracedHandlerContext implements HandlerContext {
     private readonly span: Span,
   ) {
     this.model = shared.model;
-    this.signal = shared.signal;
     this.config = shared.config;
+  }
+
+  /** Read through: the request's signal is made on first use (it listens to the client). */
+  get signal(): AbortSignal {
+    return this.shared.signal;
   }
 
   sendPartial(answer: unknown): Promise<void> {
@@ -294,7 +298,7 @@ export class InferenceService {
       const threadBudget = onLoop ? undefined : budget;
       const bounds = onLoop ? undefined : threadCallBounds(version);
       const sweep = this.stageDeadlines;
-      const context = request.partials === undefined ? version.handlerContext() : new PartialHandlerContext(version.handlerContext(), request.partials);
+      const context = new PartialHandlerContext(version.handlerContext(), budget.cancellation, request.partials);
       const traceContext = request.traceContext;
       // The request span already names the model; its children carry no attributes of their own (cheaper to export).
       const preprocessSpan = startChildSpan(traceContext, SPAN.preprocess);

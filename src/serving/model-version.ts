@@ -128,7 +128,7 @@ export class ModelVersion {
       tracer: requestTracer,
       signal: this.controller.signal,
       config: deepFrozen(parts.manifest.handlerOptions),
-      // A request that streams has a context of its own (`PartialHandlerContext`); this one sends nothing.
+      // Each request has a context of its own over this one (`PartialHandlerContext`); this one sends nothing.
       sendPartial: () => Promise.resolve(),
     });
     const s = parts.settings;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client, ClientDuplexStream, ClientReadableStream } from '@grpc/grpc-js';
-import { grpcClient } from '../support/grpc-clients.js';
+import { grpcClient, metadataOf } from '../support/grpc-clients.js';
 import { writeIdentityModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -21,6 +21,18 @@ nodes:
   each: { handler: test/tag, forEach: $request.tags, inputs: { tag: $item } }
 outputs:
   tags: each.tag
+`;
+
+/** `$request.tags ──▶ inner (workflow tags) ──▶ tags`: a sub-workflow whose nodes are told by their path. */
+const WRAP_WORKFLOW = `apiVersion: sluice/v1
+kind: Workflow
+metadata: { name: wrap-tags, version: "1" }
+inputs:
+  tags: { type: list }
+nodes:
+  inner: { workflow: tags, inputs: { tags: $request.tags } }
+outputs:
+  tags: inner.tags
 `;
 
 const TAG_HANDLER: NodeHandler = {
@@ -67,8 +79,12 @@ function json(message: Prediction): unknown {
   return JSON.parse(message.prediction.toString('utf8'));
 }
 
-async function endOf(file: string): Promise<StreamEnd> {
+async function untilExists(file: string): Promise<void> {
   while (!existsSync(file)) await sleep(20);
+}
+
+async function endOf(file: string): Promise<StreamEnd> {
+  await untilExists(file);
   return JSON.parse(readFileSync(file, 'utf8')) as StreamEnd;
 }
 
@@ -85,6 +101,7 @@ describe('gRPC streaming of a handler’s intermediate answers', () => {
       prepare: async (store, dir) => {
         await addStoreModel(store, 'streamer', (modelDir) => writeIdentityModel(modelDir, 'FP32'), { name: 'streamer', version: '1', handler: 'test/stream' });
         await writeWorkflowFile(dir, 'tags.yaml', TAGS_WORKFLOW);
+        await writeWorkflowFile(dir, 'wrap-tags.yaml', WRAP_WORKFLOW);
       },
     });
     torchserve = grpcClient('torchserveInference', t.grpcInference);
@@ -156,6 +173,64 @@ describe('gRPC streaming of a handler’s intermediate answers', () => {
     const end = await endOf(endFile);
     expect(end).toMatchObject({ code: 'SLUICE_CLIENT_GONE', aborted: true });
     expect(end.sent).toBeLessThan(100_000);
+  });
+
+  it('a client that cancels StreamPredictions2 before the first intermediate answer aborts the handler’s signal', async () => {
+    const [waitFile, endFile] = [join(t.dir, 'grpc-early-wait'), join(t.dir, 'grpc-early-end.json')];
+    const call = invoke(torchserve, 'StreamPredictions2') as ClientDuplexStream<unknown, Prediction>;
+    call.on('error', () => undefined);
+    call.write(streamRequest({ parts: 3, waitFile, endFile }, { sequenceId: 'early' }));
+    await untilExists(waitFile);
+    call.cancel();
+    expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+  });
+
+  it('a client that cancels a unary Predictions call while the handler runs aborts the handler’s signal too', async () => {
+    const [waitFile, endFile] = [join(t.dir, 'grpc-unary-wait'), join(t.dir, 'grpc-unary-end.json')];
+    const call = invoke(torchserve, 'Predictions', streamRequest({ parts: 3, waitFile, endFile }), () => undefined) as { cancel(): void };
+    await untilExists(waitFile);
+    call.cancel();
+    expect(await endOf(endFile)).toEqual({ sent: 0, aborted: true });
+  });
+
+  it('StreamPredictions sends every node of a workflow as it settles, sub-workflows’ nodes by their path, with x-sluice-progress: nested metadata', async () => {
+    const stream = invoke(torchserve, 'StreamPredictions', { model_name: 'wrap-tags', input: { data: Buffer.from('{"tags": ["a", "b"]}') } }, metadataOf({ 'x-sluice-progress': 'nested' }));
+    const messages = (await collect(stream as ClientReadableStream<Prediction>)).map(json);
+    expect(messages).toEqual([
+      { node: 'inner.each', status: 'ok', outputs: { tag: ['a', 'b'] } },
+      { node: 'inner', status: 'ok', outputs: { tags: ['a', 'b'] } },
+      ['a', 'b'],
+    ]);
+  });
+
+  it('StreamPredictions2 sends a workflow’s forEach calls and then each node with x-sluice-progress: nodes metadata', async () => {
+    const call = invoke(torchserve, 'StreamPredictions2', metadataOf({ 'x-sluice-progress': 'nodes' })) as ClientDuplexStream<unknown, Prediction>;
+    const done = collect(call);
+    call.write({ model_name: 'tags', input: { data: Buffer.from('{"tags": ["a", "b"]}') } });
+    call.end();
+    const messages = (await done).map(json);
+    expect(messages.slice(0, 2)).toEqual(expect.arrayContaining([0, 1].map((index) => ({ node: 'each', index, count: 2, outputs: { tag: ['a', 'b'][index] } }))));
+    expect(messages.slice(2)).toEqual([{ node: 'each', status: 'ok', outputs: { tag: ['a', 'b'] } }, ['a', 'b']]);
+  });
+
+  it('StreamPredictions refuses an x-sluice-progress value other than calls, nodes or nested with INVALID_ARGUMENT', async () => {
+    const stream = invoke(torchserve, 'StreamPredictions', { model_name: 'tags', input: { data: Buffer.from('{"tags": ["a"]}') } }, metadataOf({ 'x-sluice-progress': 'all' }));
+    await expect(collect(stream as ClientReadableStream<Prediction>)).rejects.toMatchObject({ code: 3, details: 'the x-sluice-progress metadata must be calls, nodes or nested (once), got "all"' });
+  });
+
+  it('ModelStreamInfer sends each node of a workflow as it settles, its status in sluice_status, with x-sluice-progress: nested metadata', async () => {
+    const call = invoke(oip, 'ModelStreamInfer', metadataOf({ 'x-sluice-progress': 'nested' })) as ClientDuplexStream<unknown, StreamResponse>;
+    const done = collect(call);
+    call.write({ model_name: 'wrap-tags', id: 'nodes', inputs: [{ name: 'tags', datatype: 'BYTES', shape: [2], contents: { bytes_contents: [Buffer.from('a'), Buffer.from('b')] } }] });
+    call.end();
+    const responses = await done;
+    expect(
+      responses.map((r) => ({ node: r.infer_response.parameters['sluice_node']?.string_param, status: r.infer_response.parameters['sluice_status']?.string_param, final: r.infer_response.parameters['triton_final_response']?.bool_param })),
+    ).toEqual([
+      { node: 'inner.each', status: 'ok', final: false },
+      { node: 'inner', status: 'ok', final: false },
+      { node: undefined, status: undefined, final: true },
+    ]);
   });
 
   it('ModelStreamInfer ends a request with an empty final answer when the client asks, as Triton’s clients of decoupled models do', async () => {

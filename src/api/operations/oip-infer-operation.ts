@@ -1,6 +1,6 @@
 import type { Tensor } from '../../sdk/tensor/index.js';
 import type { InferenceCore } from '../../serving/core-interfaces/inference-core.js';
-import type { WorkflowProgress } from '../../workflow/index.js';
+import type { WorkflowNodeProgress, WorkflowProgress } from '../../workflow/index.js';
 import { calledWorkflow, type UnversionedCall } from '../workflow-calls/called-workflow.js';
 import { withOipParameters } from '../request-knobs/knob-values.js';
 import { checkRequestedWorkflowOutputs, workflowInputsOfOipTensors, workflowOutputToOipTensor } from '../workflow-calls/workflow-oip.js';
@@ -36,6 +36,15 @@ export interface OipCodec<Input, Decoded extends DecodedOipInfer, Encoded> exten
 /** Told of each intermediate answer of a workflow run (one per finished `forEach` call), encoded. */
 export type OipProgress<Encoded> = (answer: Encoded, progress: WorkflowProgress) => void;
 
+/** Told of each node of a workflow run as it settles, its outputs encoded (none for a skipped node). */
+export type OipNodeProgress<Encoded> = (answer: Encoded, progress: WorkflowNodeProgress) => void;
+
+/** What hears a workflow run's nodes: `consumer`, told of the nodes inside sub-workflows too when `nested`. */
+export interface OipNodeWatch<Encoded> {
+  readonly consumer: OipNodeProgress<Encoded>;
+  readonly nested: boolean;
+}
+
 /**
  * Open Inference Protocol infer, whatever the transport: the model or workflow the request names, its
  * inputs decoded by the transport's codec, the request's budget narrowed by its own `parameters` (the
@@ -48,7 +57,8 @@ export class OipInferOperation {
 
   /**
    * The answer to one infer request naming `model` (a model or a workflow) and `version` (undefined for
-   * the default); `progress` hears a workflow's intermediate results.
+   * the default); `progress` hears a workflow's intermediate results, and `nodeProgress`, asked when a
+   * workflow's run is set up, what hears each of its nodes as it settles (undefined: nothing does).
    */
   async infer<Input, Decoded extends DecodedOipInfer, Encoded>(
     model: string,
@@ -57,8 +67,9 @@ export class OipInferOperation {
     codec: OipCodec<Input, Decoded, Encoded>,
     context: OperationContext,
     progress?: OipProgress<Encoded>,
+    nodeProgress?: () => OipNodeWatch<Encoded> | undefined,
   ): Promise<Encoded> {
-    if (calledWorkflow(this.core, model, version, codec) !== undefined) return this.runWorkflow(model, input, codec, context, progress);
+    if (calledWorkflow(this.core, model, version, codec) !== undefined) return this.runWorkflow(model, input, codec, context, progress, nodeProgress);
     this.core.registry.resolve(model, version); // an unknown model is refused whatever the body holds
     return this.runModel(model, version, codec.decode(input), codec, context);
   }
@@ -93,6 +104,7 @@ export class OipInferOperation {
     codec: OipCodec<Input, Decoded, Encoded>,
     context: OperationContext,
     progress: OipProgress<Encoded> | undefined,
+    nodeProgress: (() => OipNodeWatch<Encoded> | undefined) | undefined,
   ): Promise<Encoded> {
     const workflow = this.core.workflows.get(name);
     const decoded = codec.decode(input);
@@ -106,9 +118,17 @@ export class OipInferOperation {
         const outputs = Object.entries(step.outputs).map(([output, value]) => workflowOutputToOipTensor(output, value));
         progress(codec.encode(answerer, outputs, decoded), step);
       });
+    const nodes = nodeProgress?.();
+    const onNodeProgress =
+      nodes &&
+      ((step: WorkflowNodeProgress): void => {
+        const outputs = Object.entries(step.outputs ?? {}).map(([output, value]) => workflowOutputToOipTensor(output, value));
+        nodes.consumer(codec.encode(answerer, outputs, decoded), step);
+      });
     const { result } = await this.core.workflowService.run(name, inputs, {
       budget,
       ...(onProgress ? { onProgress } : {}),
+      ...(onNodeProgress ? { onNodeProgress, ...(nodes.nested ? { nestedNodeProgress: true } : {}) } : {}),
       ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),
     });
     const wanted = decoded.outputs ?? Object.keys(result.outputs);

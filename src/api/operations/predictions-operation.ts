@@ -71,6 +71,8 @@ export interface WorkflowPredictionOptions {
   readonly progress?: (progress: JsonProgress) => void;
   /** Told of each node as it settles (ok, fallback, skipped) while the run goes on. */
   readonly nodeProgress?: (progress: JsonNodeProgress) => void;
+  /** Tell {@link nodeProgress} of the nodes inside sub-workflows too, named by their path (`outer.inner`). */
+  readonly nestedNodes?: boolean;
 }
 
 /** The refusal of a form with no `data` or `body` part for a model, naming the parts it has. */
@@ -162,7 +164,7 @@ export class PredictionsOperation {
       });
     const { result } = await this.core.workflowService.run(name, inputs, {
       debug,
-      ...(onNodeProgress ? { onNodeProgress } : {}),
+      ...(onNodeProgress ? { onNodeProgress, ...(options.nestedNodes === true ? { nestedNodeProgress: true } : {}) } : {}),
       budget: context.budget,
       ...(onProgress ? { onProgress } : {}),
       ...(context.traceContext !== undefined ? { traceContext: context.traceContext } : {}),

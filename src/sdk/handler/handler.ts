@@ -39,9 +39,11 @@ export interface HandlerContext {
    */
   readonly tracer: Tracer;
   /**
-   * Aborted when the model version is unloaded (its queued requests are refused then): long work may stop
-   * early. A client going away does not abort it (its request is dropped before it runs), except on a
-   * request that streams ({@link sendPartial}): there it aborts when the client leaves.
+   * Aborted when the model version is unloaded (its queued requests are refused then) or when the
+   * request's client leaves while the handler works: an HTTP client closing its connection, a gRPC call
+   * cancelled, the workflow run that made the call ending. Streamed or not, before the first
+   * {@link sendPartial} or after: long work may stop early. The model run a request may share with others
+   * in a batch is not aborted for one client (a request still queued is dropped instead).
    */
   readonly signal: AbortSignal;
   /** The handler's own settings from the model manifest. */

@@ -157,16 +157,21 @@ export class HandlerPool {
     };
     const clientSignal = budget?.signal;
     clientSignal?.addEventListener('abort', clientLeft, { once: true });
-    // A call still waiting for its share leaves at once; a posted one is told, and stopped if it goes on too long.
+    // A call still waiting for its share leaves at once; a posted one is told, and stopped if it goes on
+    // too long after an unload. The signal also aborts when the client leaves: the thread is told then
+    // too, and the call ends when the handler returns (its answer has nowhere to go, but the thread is not
+    // stopped for a client).
     const unload = (): void => {
+      const clientGone = budget !== undefined && (budget.isCancelled() || budget.signal?.aborted === true);
       if (!posted) {
-        stopFor('unloaded');
+        stopFor(clientGone ? 'client-gone' : 'unloaded');
         return;
       }
       port1.postMessage({ abort: true } satisfies ThreadAbortNotice);
-      after(UNLOAD_GRACE_MS, () => {
-        stopFor('unloaded');
-      });
+      if (!clientGone)
+        after(UNLOAD_GRACE_MS, () => {
+          stopFor('unloaded');
+        });
     };
     if (context.signal.aborted) unload();
     else context.signal.addEventListener('abort', unload, { once: true });

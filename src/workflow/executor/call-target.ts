@@ -16,13 +16,17 @@ export interface CallContext {
   readonly traceContext?: Context | undefined;
   /** The request's priority level, handed to every model call; absent when it gave none. */
   readonly priority?: number | undefined;
-  /** Runs a sub-workflow for node `node` with inputs already bound, under `parent`; resolves with its outputs. */
+  /**
+   * Runs a sub-workflow for node `node` with inputs already bound, under `parent`; resolves with its
+   * outputs. `index` is the call's place in the node's `forEach` list, when it is one of its calls.
+   */
   readonly runSubWorkflow: (
     node: string,
     plan: WorkflowPlan,
     inputs: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     parent: Context | undefined,
+    index: number | undefined,
   ) => Promise<Readonly<Record<string, unknown>>>;
 }
 
@@ -74,7 +78,7 @@ async function callHandler(node: WorkflowNode, name: string, inputs: Outputs, si
   return outputs as Outputs;
 }
 
-async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, signal: AbortSignal, context: CallContext, index: number | undefined): Promise<Outputs> {
   if (context.depth >= MAX_WORKFLOW_DEPTH) {
     // Another attempt would nest just as deep: the error is one retries leave alone.
     throw new SluiceError(
@@ -87,15 +91,16 @@ async function callWorkflow(node: WorkflowNode, name: string, inputs: Outputs, s
   if (plan === undefined) {
     throw new SluiceError('SLUICE_WORKFLOW_NOT_FOUND', `workflow \`${name}\` is not registered`, { workflow: name });
   }
-  return context.runSubWorkflow(node.id, plan, inputs, signal, context.traceContext);
+  return context.runSubWorkflow(node.id, plan, inputs, signal, context.traceContext, index);
 }
 
 /**
  * Makes one call of a node — the whole node, or one element of a `forEach` — with its inputs bound:
  * a model call through the model caller (JSON inputs made into tensors by the model's input specs), a
- * handler run, or a sub-workflow run. Resolves with the call's outputs by name.
+ * handler run, or a sub-workflow run. Resolves with the call's outputs by name. `index` is the call's
+ * place in a `forEach` list.
  */
-export function callTarget(node: WorkflowNode, inputs: Outputs, signal: AbortSignal, context: CallContext): Promise<Outputs> {
+export function callTarget(node: WorkflowNode, inputs: Outputs, signal: AbortSignal, context: CallContext, index?: number): Promise<Outputs> {
   const target = node.target;
   switch (target.kind) {
     case 'model':
@@ -103,6 +108,6 @@ export function callTarget(node: WorkflowNode, inputs: Outputs, signal: AbortSig
     case 'handler':
       return callHandler(node, target.handler, inputs, signal, context);
     case 'workflow':
-      return callWorkflow(node, target.workflow, inputs, signal, context);
+      return callWorkflow(node, target.workflow, inputs, signal, context, index);
   }
 }

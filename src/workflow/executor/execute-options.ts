@@ -106,10 +106,16 @@ export interface ExecuteOptions {
   readonly onProgress?: ProgressConsumer;
   /**
    * Told of every node of the run as it settles (ok, fallback or skipped; a node that fails the run ends
-   * it instead), in the order they settle, while the run goes on; not of the nodes inside sub-workflows.
-   * Detached when it fails, as {@link onProgress} is.
+   * it instead), in the order they settle, while the run goes on; of the nodes inside sub-workflows only
+   * with {@link nestedNodeProgress}. Detached when it fails, as {@link onProgress} is.
    */
   readonly onNodeProgress?: NodeProgressConsumer;
+  /**
+   * Tell {@link onNodeProgress} of the nodes of sub-workflows too, as they settle (before the workflow
+   * node that ran them), each named by its path from the run's node: `outer.inner`, `outer.inner.deeper`
+   * a level further down, `line[2].read` in the third call of a `forEach` workflow node.
+   */
+  readonly nestedNodeProgress?: boolean;
 }
 
 /** How a node ended. `not-run`: the run ended before it could start; `cancelled`: while it ran. */

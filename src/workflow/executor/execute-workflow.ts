@@ -24,6 +24,18 @@ interface RunOptions {
   readonly traceContext: Context | undefined;
   readonly onProgress: ProgressConsumer | undefined;
   readonly onNodeProgress: NodeProgressConsumer | undefined;
+  /** Whether sub-workflow runs tell {@link onNodeProgress} of their nodes too. */
+  readonly nestedNodeProgress: boolean;
+}
+
+/**
+ * What a sub-workflow run tells of its nodes: the caller's consumer, with each node named by the path to
+ * it from the calling run (`path` is the workflow node's id, `line[2]` for the third call of a `forEach`
+ * node): `outer.inner`, `outer.inner.deeper` a level further down, `line[2].read`.
+ */
+function nestedNodeProgress(path: string, consumer: NodeProgressConsumer | undefined): NodeProgressConsumer | undefined {
+  if (consumer === undefined) return undefined;
+  return (progress) => consumer({ ...progress, node: `${path}.${progress.node}` });
 }
 
 async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unknown>>, services: WorkflowServices, options: RunOptions): Promise<WorkflowResult> {
@@ -35,7 +47,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
     depth: options.depth,
     clock: options.clock,
     priority: options.budget?.priority,
-    runSubWorkflow: async (node, subPlan, subInputs, signal, parent) => {
+    runSubWorkflow: async (node, subPlan, subInputs, signal, parent, index) => {
       // The request's deadline is the parent run's to keep: it cancels the node, and so this run.
       const budget = RequestBudget.of({ priority: options.budget?.priority, cancellation: signalCancellation(signal) });
       const result = await runPlan(subPlan, subInputs, services, {
@@ -44,7 +56,7 @@ async function runPlan(plan: WorkflowPlan, request: Readonly<Record<string, unkn
         depth: options.depth + 1,
         traceContext: parent,
         onProgress: undefined,
-        onNodeProgress: undefined,
+        onNodeProgress: options.nestedNodeProgress ? nestedNodeProgress(index === undefined ? node : `${node}[${index}]`, options.onNodeProgress) : undefined,
       });
       if (result.debug !== undefined) trace.subWorkflow(node, result.debug);
       return result.outputs;
@@ -101,5 +113,6 @@ export function executeWorkflow(
     traceContext: options.traceContext,
     onProgress: options.onProgress,
     onNodeProgress: options.onNodeProgress,
+    nestedNodeProgress: options.nestedNodeProgress === true,
   });
 }

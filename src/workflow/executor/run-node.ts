@@ -35,8 +35,8 @@ export async function runNode(
   hooks: NodeRunHooks,
 ): Promise<Outputs> {
   const policy = { ...node.retry, timeoutMs: node.timeoutMs };
-  const once = (item: unknown, callSignal: AbortSignal): Promise<Outputs> =>
-    runAttempts((attemptSignal) => callTarget(node, inputsFor(item), attemptSignal, context), policy, callSignal, context.clock, () => {
+  const once = (item: unknown, callSignal: AbortSignal, index?: number): Promise<Outputs> =>
+    runAttempts((attemptSignal) => callTarget(node, inputsFor(item), attemptSignal, context, index), policy, callSignal, context.clock, () => {
       hooks.attempt();
     });
   if (list === undefined) return once(undefined, signal);
@@ -51,7 +51,7 @@ export async function runNode(
   else signal.addEventListener('abort', onAbort, { once: true });
   try {
     const results = await mapInOrder(list, node.concurrency, async (item, index) => {
-      const outputs = await once(item, siblings.signal);
+      const outputs = await once(item, siblings.signal, index);
       hooks.element(index, outputs);
       return outputs;
     });

@@ -17,6 +17,8 @@ export interface WorkflowRunOptions {
   readonly onProgress?: (progress: WorkflowProgress) => void;
   /** Told of each node as it settles while the run goes on (streaming APIs asked for every node). */
   readonly onNodeProgress?: (progress: WorkflowNodeProgress) => void;
+  /** Tell {@link onNodeProgress} of the nodes inside sub-workflows too, named by their path (`outer.inner`). */
+  readonly nestedNodeProgress?: boolean;
   /** The request's trace context: the run's spans are its children, and its log lines carry its trace. */
   readonly traceContext?: Context;
 }
@@ -59,6 +61,7 @@ export class WorkflowService {
       ...(trace !== undefined ? { traceContext: trace } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onNodeProgress ? { onNodeProgress: options.onNodeProgress } : {}),
+      ...(options.nestedNodeProgress === true ? { nestedNodeProgress: true } : {}),
     });
     return { workflow, result };
   }

@@ -11,6 +11,11 @@ export interface StreamBody {
   readonly failAfter?: number;
   /** Write how the handler ended (`StreamEnd`) to this file. */
   readonly endFile?: string;
+  /**
+   * Before the first part, write this file and wait until the context's signal aborts (a minute at
+   * most): for a client that leaves before anything was sent.
+   */
+  readonly waitFile?: string;
 }
 
 /** How a streaming handler's postprocess ended, as written to `endFile`. */
@@ -23,6 +28,28 @@ export interface StreamEnd {
   readonly aborted: boolean;
 }
 
+/** The longest a handler waits for its signal (`waitFile`). */
+const WAIT_LIMIT_MS = 60_000;
+
+/** Resolves when `signal` aborts, or after `ms`. */
+function abortOf(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    const aborted = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
 function bodyOf(result: HandlerResult<StreamBody>): StreamBody {
   return result.state ?? { parts: 0 };
 }
@@ -31,6 +58,14 @@ async function stream(body: StreamBody, context: HandlerContext): Promise<unknow
   const end = (record: StreamEnd): void => {
     if (body.endFile !== undefined) writeFileSync(body.endFile, JSON.stringify(record));
   };
+  if (body.waitFile !== undefined) {
+    writeFileSync(body.waitFile, '');
+    await abortOf(context.signal, WAIT_LIMIT_MS);
+    if (context.signal.aborted) {
+      end({ sent: 0, aborted: true });
+      throw new SluiceError('SLUICE_CLIENT_GONE', 'stopped waiting: the signal aborted');
+    }
+  }
   const pad = 'x'.repeat(body.padding ?? 0);
   for (let part = 0; part < body.parts; part++) {
     try {

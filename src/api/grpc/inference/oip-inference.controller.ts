@@ -6,10 +6,11 @@ import type { ModelVersion } from '../../../serving/model-version.js';
 import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-token.js';
 import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
-import type { WorkflowProgress } from '../../../workflow/index.js';
-import { OipInferOperation } from '../../operations/oip-infer-operation.js';
+import type { WorkflowNodeProgress, WorkflowProgress } from '../../../workflow/index.js';
+import { OipInferOperation, type OipNodeWatch } from '../../operations/oip-infer-operation.js';
 import type { GrpcCall } from '../calls/grpc-call.js';
 import { withCallContext } from '../calls/grpc-operation-context.js';
+import { progressLevelOf } from '../calls/grpc-progress.js';
 import { unexpectedError } from '../../errors/unexpected-error.js';
 import { OIP_GRPC_CODEC } from './oip-grpc-codec.js';
 import { emptyFinalAnswer, streamErrorAnswer, wantsEmptyFinal, withinSendLimit } from './oip-stream-answers.js';
@@ -37,6 +38,17 @@ function progressResponse(response: ModelInferResponse, progress: WorkflowProgre
       sluice_node: { string_param: progress.node },
       sluice_index: { int64_param: progress.index },
       sluice_count: { int64_param: progress.count },
+    },
+  };
+}
+
+/** An intermediate answer: the outputs of one settled node (none when skipped), named in its parameters with its status. */
+function nodeProgressResponse(response: ModelInferResponse, progress: WorkflowNodeProgress): ModelInferResponse {
+  return {
+    ...response,
+    parameters: {
+      sluice_node: { string_param: progress.node },
+      sluice_status: { string_param: progress.status },
     },
   };
 }
@@ -99,7 +111,9 @@ export class OipInferenceController {
   /**
    * Inference calls over one stream, answered as each finishes (match them by `id`). A workflow answers one
    * intermediate response per finished `forEach` call (parameters `sluice_node`, `sluice_index`,
-   * `sluice_count`) before its result. A request that fails answers `error_message` (and the Sluice error
+   * `sluice_count`) before its result; with `x-sluice-progress: nodes` metadata, also one per node as it
+   * settles (parameters `sluice_node`, `sluice_status`; its outputs; `nested`: sub-workflows' nodes too,
+   * named by their path). A request that fails answers `error_message` (and the Sluice error
    * code in the `sluice_error_code` parameter) without ending the stream; so does one whose answer is over
    * `grpc.maxSendMessageBytes`. Every answer carries `triton_final_response`, true on a request's last;
    * a request with `triton_enable_empty_final_response` (as Triton's clients of decoupled models send it)
@@ -117,9 +131,22 @@ export class OipInferenceController {
         subscriber.next(withinSendLimit(message, request, call, final));
       };
       const emptyFinal = wantsEmptyFinal(request);
-      this.infer(request, call, (partial, progress) => {
-        answer(progressResponse(partial, progress), false);
-      })
+      const nodes = (): OipNodeWatch<ModelInferResponse> | undefined => {
+        const level = progressLevelOf(call.metadata);
+        if (level === 'calls') return undefined;
+        const consumer = (partial: ModelInferResponse, step: WorkflowNodeProgress): void => {
+          answer(nodeProgressResponse(partial, step), false);
+        };
+        return { consumer, nested: level === 'nested' };
+      };
+      this.infer(
+        request,
+        call,
+        (partial, progress) => {
+          answer(progressResponse(partial, progress), false);
+        },
+        nodes,
+      )
         .then(
           (response) => {
             answer(response, !emptyFinal);
@@ -137,10 +164,15 @@ export class OipInferenceController {
     });
   }
 
-  /** The answer to one request of `call`; `progress` hears a workflow's intermediate answers. */
-  private infer(request: ModelInferRequest, call: GrpcCall, progress?: (partial: ModelInferResponse, step: WorkflowProgress) => void): Promise<ModelInferResponse> {
+  /** The answer to one request of `call`; `progress` hears a workflow's intermediate answers, what `nodes` gives its settled nodes. */
+  private infer(
+    request: ModelInferRequest,
+    call: GrpcCall,
+    progress?: (partial: ModelInferResponse, step: WorkflowProgress) => void,
+    nodes?: () => OipNodeWatch<ModelInferResponse> | undefined,
+  ): Promise<ModelInferResponse> {
     const version = request.model_version === '' ? undefined : request.model_version;
-    return withCallContext(call, (context) => this.oip.infer(request.model_name, version, request, OIP_GRPC_CODEC, context, progress));
+    return withCallContext(call, (context) => this.oip.infer(request.model_name, version, request, OIP_GRPC_CODEC, context, progress, nodes));
   }
 
   private resolve(request: ModelRef): ModelVersion {

@@ -9,9 +9,10 @@ import { SERVING_CORE } from '../../../serving/core-interfaces/serving-core-toke
 import type { InferenceCore } from '../../../serving/core-interfaces/inference-core.js';
 import type { ServerStatus } from '../../../serving/core-interfaces/server-status.js';
 import { ENVELOPE_HEADER } from '../../bodies/envelope-choice.js';
-import { PredictionsOperation, type JsonProgress } from '../../operations/predictions-operation.js';
+import { PredictionsOperation, type WorkflowPredictionOptions } from '../../operations/predictions-operation.js';
 import { metadataText, type GrpcCall } from '../calls/grpc-call.js';
 import { withCallContext } from '../calls/grpc-operation-context.js';
+import { progressLevelOf } from '../calls/grpc-progress.js';
 import { PREDICTIONS_GRPC_CODEC, predictionBytes, predictionResponse, type PredictionResponse, type PredictionsRequest } from './predictions-grpc-codec.js';
 
 const SERVICE = 'InferenceAPIsService';
@@ -47,7 +48,8 @@ export class TorchServeInferenceController {
 
   /**
    * A prediction as a stream: a workflow sends one message per finished `forEach` call (JSON
-   * `{node, index, count, outputs}`) and then its answer; a model sends one message per intermediate
+   * `{node, index, count, outputs}`), with `x-sluice-progress: nodes` metadata also one per node as it
+   * settles (`{node, status, outputs}`; `nested`: sub-workflows' nodes too), and then its answer; a model sends one message per intermediate
    * answer of its handler (`sendPartial`), then its answer.
    */
   @GrpcMethod(SERVICE, 'StreamPredictions')
@@ -110,17 +112,36 @@ export class TorchServeInferenceController {
     });
   }
 
-  /** The answer to `request`; `progress` hears a workflow's per-element progress, `partials` a handler's. */
-  private predict(request: PredictionsRequest, call: GrpcCall, progress?: (step: JsonProgress) => void, partials?: GrpcPartialSink): Promise<PredictionResponse> {
+  /**
+   * The answer to `request`; `progress` hears a workflow's per-element progress (and each node as it
+   * settles, when the call's metadata asks), `partials` a handler's.
+   */
+  private predict(request: PredictionsRequest, call: GrpcCall, progress?: (step: unknown) => void, partials?: GrpcPartialSink): Promise<PredictionResponse> {
     const version = request.model_version === '' ? undefined : request.model_version;
     const envelope = metadataText(call.metadata, ENVELOPE_HEADER);
     return withCallContext(
       call,
       async (context) =>
-        predictionResponse(
-          await this.operation.predict(request.model_name, version, envelope, request.input, PREDICTIONS_GRPC_CODEC, context, { ...UNVERSIONED, ...(progress ? { progress } : {}) }),
-        ),
+        predictionResponse(await this.operation.predict(request.model_name, version, envelope, request.input, PREDICTIONS_GRPC_CODEC, context, workflowOptions(call, progress))),
       partials,
     );
   }
+}
+
+/**
+ * How a call runs a workflow: without a version, its progress to `progress` when it streams. The
+ * metadata's `x-sluice-progress` is read when a workflow runs, so a model's call never trips on it.
+ */
+function workflowOptions(call: GrpcCall, progress: ((step: unknown) => void) | undefined): WorkflowPredictionOptions & typeof UNVERSIONED {
+  if (progress === undefined) return UNVERSIONED;
+  return {
+    ...UNVERSIONED,
+    progress,
+    get nodeProgress() {
+      return progressLevelOf(call.metadata) === 'calls' ? undefined : progress;
+    },
+    get nestedNodes() {
+      return progressLevelOf(call.metadata) === 'nested';
+    },
+  };
 }

@@ -60,6 +60,8 @@ interface LaneAnswer {
   readonly closeConnection?: boolean;
   /** A streamed answer's body, in place of `payload`: the handler sent intermediate answers. */
   readonly stream?: Readable;
+  /** What `stream` is read from: it tells whether the answer failed once streaming. */
+  readonly partials?: HttpPartialStream;
 }
 
 /**
@@ -177,6 +179,7 @@ export class InferenceLane implements RequestLane {
       : undefined;
     let body: Buffer | undefined;
     let errorCode: string | undefined;
+    let streamed: HttpPartialStream | undefined = undefined;
     let finished = false;
     const onFinished = (): void => {
       if (finished) return;
@@ -184,9 +187,16 @@ export class InferenceLane implements RequestLane {
       connections.requestFinished(socket);
       // Closed before the answer was sent: the client left, or the parser refused the rest of the
       // request (a body too slow) and answered it itself; the line and the span say which.
-      const refusal = response.writableFinished ? undefined : refusalInFlight(request);
+      // A streamed answer that failed after its status went out is recorded as the failure it was.
+      const failure = streamed?.failure;
+      const refusal = response.writableFinished || failure !== undefined ? undefined : refusalInFlight(request);
       if (refusal !== undefined) errorCode = refusal.error.code;
-      const status = response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS);
+      if (failure !== undefined) {
+        errorCode = failure.error.code;
+        observe.metrics?.errorAnswered(failure.error.code, 'http');
+        if (server !== undefined) noteSpanError(server.span, failure.error, failure.status);
+      }
+      const status = failure?.status ?? (response.writableFinished ? response.statusCode : (refusal?.status ?? CLIENT_CLOSED_STATUS));
       if (status !== CLIENT_CLOSED_STATUS) observe.metrics?.httpAnswered(status);
       if (observe.accessLog) {
         const fields = accessLogFields({
@@ -245,7 +255,9 @@ export class InferenceLane implements RequestLane {
         return failed(thrown);
       }
     };
-    this.write(response, await respond(), requestId);
+    const answered = await respond();
+    streamed = answered.partials;
+    this.write(response, answered, requestId);
   }
 
   private async infer(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
@@ -269,7 +281,7 @@ export class InferenceLane implements RequestLane {
         partials.fail(error, url);
       },
     );
-    return { status: 200, contentType: partials.contentType, payload: '', stream: partials.stream, ...(partials.format === 'sse' ? { headers: { 'cache-control': 'no-cache' } } : {}) };
+    return { status: 200, contentType: partials.contentType, payload: '', stream: partials.stream, partials, ...(partials.format === 'sse' ? { headers: { 'cache-control': 'no-cache' } } : {}) };
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */

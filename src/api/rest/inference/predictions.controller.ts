@@ -78,8 +78,8 @@ export class PredictionsController {
     const context = httpOperationContext(request, reply, 'predictions', partials);
     const work = this.predictions.predict(model, version, askedEnvelope(request), httpBodyOf(request), PREDICTIONS_HTTP_CODEC, context);
     return streamedReply(
+      request,
       reply,
-      request.url,
       partials,
       work,
       (answer) => {

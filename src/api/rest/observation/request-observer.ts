@@ -41,6 +41,8 @@ interface RequestState {
   errorCode?: string;
   /** The client closed the connection before the answer was sent; the line and the span are written. */
   abandoned?: boolean;
+  /** A streamed answer failed after its status went out: the status its failure stands for. */
+  failedStatus?: number;
 }
 
 const states = new WeakMap<FastifyRequest, RequestState>();
@@ -242,6 +244,11 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
       // Kept in the map: the error the request then fails with is still counted (`noteRequestError`).
       if (reply.raw.writableFinished || states.get(request) !== state) return;
       state.abandoned = true;
+      // A streamed answer cut short by its failure: the failure, not the client, ended it.
+      if (state.failedStatus !== undefined) {
+        finish(request, state, state.failedStatus);
+        return;
+      }
       // The parser refused the rest of the request (a malformed chunk) and the connection was closed
       // after the refusal was sent: the line tells the refusal, which is already counted.
       const refusal = refusalInFlight(request.raw);
@@ -265,7 +272,7 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, option
     // value (the span and its context) alive as long as the key, and requests that outlive a young
     // collection then carried their spans into the old generation.
     states.delete(request);
-    finish(request, state, reply.statusCode);
+    finish(request, state, state.failedStatus ?? reply.statusCode);
     done();
   });
   // Fastify runs no hooks for a request its router refused, so the line and the span come from here.
@@ -297,4 +304,16 @@ export function noteRequestError(request: FastifyRequest, error: SluiceError, st
   state.errorCode = error.code;
   state.options.metrics?.errorAnswered(error.code, 'http');
   if (state.server !== undefined) noteSpanError(state.server.span, error, status);
+}
+
+/**
+ * Tells the observer that `request`'s streamed answer failed with `error` after its status 200 went out:
+ * recorded as {@link noteRequestError} records an error answer, and its access-log line, its server
+ * span and the answers counted by status (`Requests5XX`, `Requests4XX`) then say `status`, the one the
+ * failure would have been answered with before the stream started. Call it before the stream ends.
+ */
+export function noteStreamFailure(request: FastifyRequest, error: SluiceError, status: number): void {
+  noteRequestError(request, error, status);
+  const state = states.get(request);
+  if (state !== undefined) state.failedStatus = status;
 }

@@ -82,8 +82,9 @@ const PREDICTIONS_ROUTES: readonly RouteDoc[] = [
       { name: 'debug', description: 'Answer {outputs, debug} with per-node timings and the skipped nodes.', schema: { type: 'boolean', default: false } },
       {
         name: 'progress',
-        description: 'What a streamed run (Accept: text/event-stream or application/x-ndjson) sends before its result: calls, each finished forEach call; nodes, also each node as it settles ({node, status, outputs}).',
-        schema: { type: 'string', enum: ['calls', 'nodes'], default: 'calls' },
+        description:
+          'What a streamed run (Accept: text/event-stream or application/x-ndjson) sends before its result: calls, each finished forEach call; nodes, also each node as it settles ({node, status, outputs}); nested, also the nodes inside sub-workflows, named by their path (outer.inner).',
+        schema: { type: 'string', enum: ['calls', 'nodes', 'nested'], default: 'calls' },
       },
     ],
     body: {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { PassThrough } from 'node:stream';
+import type { SluiceError } from '../../../sdk/errors/index.js';
 import type { PartialSink } from '../../../partials/partial-sink.js';
 import { clientGone } from '../../../serving/partial-handler-context.js';
 import { errorAnswerOf } from '../errors/error-response.filter.js';
@@ -31,6 +32,13 @@ export function asksForStream(headers: IncomingHttpHeaders): boolean {
   return /\b(text\/event-stream|application\/x-ndjson)\b/i.test(headers.accept ?? '');
 }
 
+/** How a streamed answer failed once its status had gone out: what its access-log line and metrics record. */
+export interface StreamFailure {
+  readonly error: SluiceError;
+  /** The status the failure would have been answered with, had it come before the stream started. */
+  readonly status: number;
+}
+
 function bytesOf(value: Uint8Array): Buffer {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
@@ -52,6 +60,7 @@ export class HttpPartialStream implements PartialSink {
   private begin: () => void = () => undefined;
   private media: string | undefined;
   private ended = false;
+  private failedWith: StreamFailure | undefined;
 
   constructor(readonly format: HttpStreamFormat) {
     this.started = new Promise<void>((resolve) => {
@@ -117,19 +126,30 @@ export class HttpPartialStream implements PartialSink {
     this.stream.end(chunk);
   }
 
+  /** How the answer failed after it started, once {@link fail} has been called. */
+  get failure(): StreamFailure | undefined {
+    return this.failedWith;
+  }
+
   /**
-   * Ends the answer with `error`: an `error` event whose data is the route's error body, or, for chunks,
-   * by cutting the response short (its status has gone out), which clients see as a failed transfer.
+   * Ends the answer with `error` (its status has gone out): Server-Sent Events with an `error` event whose
+   * data is the route's error body; newline-delimited JSON with a last line that is that error body
+   * (`{code, type, message, errorCode}`); text or bytes, which have no room for it, by cutting the
+   * response short, which clients see as a failed transfer. The failure is kept ({@link failure}) for the
+   * request's access-log line and metrics, which read it when the response ends.
    */
-  fail(error: unknown, url: string): void {
-    if (this.stream.destroyed) return;
-    if (this.format === 'sse') {
-      const answer = errorAnswerOf(unexpectedError(error), url);
+  fail(error: unknown, url: string): StreamFailure {
+    const sluiceError = unexpectedError(error);
+    const answer = errorAnswerOf(sluiceError, url);
+    this.failedWith = { error: sluiceError, status: answer.status };
+    if (this.stream.destroyed) return this.failedWith;
+    if (this.format === 'sse' || this.media === NDJSON) {
       this.ended = true;
       this.stream.end(this.encode(answer.body, 'error'));
-      return;
+      return this.failedWith;
     }
     this.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+    return this.failedWith;
   }
 
   private encode(answer: unknown, event: HttpStreamEvent): string | Buffer | undefined {

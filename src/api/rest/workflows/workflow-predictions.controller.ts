@@ -8,7 +8,7 @@ import { streamedReply } from '../streaming/streamed-reply.js';
 import { httpBodyOf } from '../request-body/http-body.js';
 import { httpOperationContext } from '../request-context/http-operation-context.js';
 import { PREDICTIONS_HTTP_CODEC } from '../inference/predictions-http-codec.js';
-import { debugFlag, nodesProgressFlag } from './workflow-request.js';
+import { debugFlag, progressLevel } from './workflow-request.js';
 
 /** TorchServe's workflow inference route, over the transport-neutral {@link PredictionsOperation}. */
 @Controller('wfpredict')
@@ -26,7 +26,8 @@ export class WorkflowPredictionsController {
    * `{outputs, debug}` with per-node timings and the skipped nodes. A client that accepts
    * `text/event-stream` (or `application/x-ndjson`) gets each finished `forEach` call as it finishes
    * (`{node, index, count, outputs}`), then the answer; with `?progress=nodes` also each node as it settles
-   * (`{node, status, outputs}`, the Server-Sent Event `node`).
+   * (`{node, status, outputs}`, the Server-Sent Event `node`), with `?progress=nested` the nodes inside
+   * sub-workflows too, named by their path (`outer.inner`).
    */
   @Post(':name')
   @HttpCode(200)
@@ -50,7 +51,7 @@ export class WorkflowPredictionsController {
       },
       // Checked, streamed or not, as ?debug is: a misspelt value is a mistake either way.
       get nodeProgress() {
-        nodesProgressFlag(query['progress']);
+        progressLevel(query['progress']);
         return undefined;
       },
     };
@@ -75,12 +76,15 @@ export class WorkflowPredictionsController {
       },
       progress,
       get nodeProgress() {
-        if (!nodesProgressFlag(query['progress'])) return undefined;
+        if (progressLevel(query['progress']) === 'calls') return undefined;
         return (step: JsonNodeProgress): void => {
           partials.sendEvent(step, 'node').catch(() => undefined);
         };
       },
+      get nestedNodes() {
+        return progressLevel(query['progress']) === 'nested';
+      },
     });
-    return streamedReply(reply, request.url, partials, work, plain, (answer) => answer);
+    return streamedReply(request, reply, partials, work, plain, (answer) => answer);
   }
 }
