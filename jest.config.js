@@ -12,6 +12,10 @@ const shared = {
   modulePathIgnorePatterns: ['<rootDir>/.scratch/'],
 };
 export default {
+  // Each test file loads the server's modules afresh; run in one process, they pile up (gigabytes over the
+  // e2e suite, with the slowdown of a heap near its limit). A worker that holds more than this after a file
+  // is replaced before the next one, and setting it makes jest run files in a worker even with one core.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
