@@ -1,8 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { packageRoot } from '../../src/package-files/package-root.js';
+import { packWorkflowArchive } from '../../src/workflow/serving/workflow-archive.js';
 import { startLoopbackS3, setEnvironment, type LoopbackS3 } from '../support/s3-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { memoryLogger, requestJson, startTestServer, type JsonAnswer, type TestServer } from '../support/test-server.js';
@@ -57,6 +58,11 @@ describe('model sources: S3', () => {
     await s3.put('models', 'archives/mlp.sluice', await readFile(archive));
     await s3.put('models', 'flows/one-step.yaml', ONE_STEP_WORKFLOW);
     await s3.put('models', 'flows/torchserve-spec.yaml', TORCHSERVE_SPEC);
+    const flowDir = join(serverDir.dir, 'archived-flow');
+    await mkdir(flowDir);
+    await writeFile(join(flowDir, 'workflow.yaml'), ONE_STEP_WORKFLOW.replace('name: s3-flow', 'name: s3-archived-flow'));
+    await packWorkflowArchive(flowDir, join(serverDir.dir, 'archived-flow.sluice'));
+    await s3.put('models', 'flows/archived-flow.sluice', await readFile(join(serverDir.dir, 'archived-flow.sluice')));
     t = await start();
   });
   afterAll(async () => {
@@ -137,6 +143,12 @@ describe('model sources: S3', () => {
     expect(await requestJson(`${t.management}/models/spec-flow__classifier`)).toMatchObject({ status: 200, body: [{ modelUrl: 's3://models/team/spec-model/' }] });
   });
 
+  it('registers a workflow archive from S3', async () => {
+    const registered = await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/archived-flow.sluice')}`, { method: 'POST' });
+    expect(registered).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/s3-archived-flow`)).toMatchObject({ status: 200 });
+  });
+
   it('restores workflows registered from S3 after a restart without reaching the store', async () => {
     await t.close();
     // With the store unreachable, only the copies kept in .sources/ can give the workflows back.
@@ -148,6 +160,7 @@ describe('model sources: S3', () => {
     }
     expect(await requestJson(`${t.management}/workflows/s3-flow`)).toMatchObject({ status: 200 });
     expect(await requestJson(`${t.management}/workflows/spec-flow`)).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/s3-archived-flow`)).toMatchObject({ status: 200 });
     const answer = await requestJson(`${t.inference}/v2/models/s3-flow/infer`, {
       method: 'POST',
       json: { inputs: [{ name: 'measurements', shape: [1, 4], datatype: 'FP32', data: [5.1, 3.5, 1.4, 0.2] }] },

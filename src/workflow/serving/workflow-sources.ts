@@ -152,7 +152,11 @@ async function readObjectStore(url: string, config: SluiceConfig, storePath: str
       })
     ).file;
   const stored = relative(resolve(config.modelStore), file);
-  if (isArchive) return { ...(await readArchive(file, url, config)), storePath: stored };
+  if (isArchive) {
+    // Unpacked into the workflow store's `.extracted/`: the store is made when it is not there yet.
+    await mkdir(config.workflowStore, { recursive: true });
+    return { ...(await readArchive(file, url, config)), storePath: stored };
+  }
   if ((await stat(file)).size > MAX_WORKFLOW_BYTES) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${url}: larger than ${MAX_WORKFLOW_BYTES} bytes`);
   return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore, storePath: stored };
 }
