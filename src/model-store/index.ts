@@ -31,6 +31,7 @@ export { ObjectStoreOpener } from './sources/object-store-opener.js';
 export {
   fetchObjectStoreFile,
   fetchObjectStoreModel,
+  type FetchedFile,
   type FetchedSource,
   type ObjectStoreFetchOptions,
   type ObjectStoreFileOptions,

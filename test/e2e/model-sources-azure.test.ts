@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -62,6 +63,19 @@ describe('model sources: Azure Blob', () => {
     const before = lines.length;
     expect(await register(t, url('team/iris/'))).toMatchObject({ status: 200 });
     expect(lines.slice(before).filter((line) => line.includes('"model source download started"'))).toEqual([]);
+  });
+
+  it('a blob whose content does not match its Content-MD5 → 400 naming both digests, nothing kept, the server still serving', async () => {
+    for (const name of await readdir(IRIS)) await azure.put('models', `tampered/${name}`, await readFile(join(IRIS, name)));
+    await azure.setContentMd5('models', 'tampered/model.onnx', createHash('md5').update('other bytes than the blob holds').digest());
+    const answer = await register(t, url('tampered/'));
+    expect(answer).toMatchObject({ status: 400, body: { errorCode: 'SLUICE_MANAGEMENT_DOWNLOAD_FAILED' } });
+    expect(answer.body).toMatchObject({
+      message: expect.stringMatching(/"tampered\/model\.onnx" of azure:\/\/devstoreaccount1\/models\/tampered\/ failed: its MD5 [0-9a-f]{32} does not match the checksum the store lists, [0-9a-f]{32}/),
+    });
+    const sources = await readdir(join(t.config.modelStore, '.sources'));
+    expect(sources.filter((name) => name.startsWith('tampered-') || name.startsWith('.tmp-'))).toEqual([]);
+    expect(await infer('iris', { name: 'input', shape: [1, 4], data: [1, 1, 1, 1] })).toMatchObject({ status: 200 });
   });
 
   it('a container that does not exist → 404 naming it', async () => {

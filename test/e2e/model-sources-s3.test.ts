@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { packModelArchive } from '../../src/model-store/index.js';
 import { packageRoot } from '../../src/package-files/package-root.js';
+import { packWorkflowArchive } from '../../src/workflow/serving/workflow-archive.js';
 import { startLoopbackS3, setEnvironment, type LoopbackS3 } from '../support/s3-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { memoryLogger, requestJson, startTestServer, type JsonAnswer, type TestServer } from '../support/test-server.js';
@@ -57,6 +58,11 @@ describe('model sources: S3', () => {
     await s3.put('models', 'archives/mlp.sluice', await readFile(archive));
     await s3.put('models', 'flows/one-step.yaml', ONE_STEP_WORKFLOW);
     await s3.put('models', 'flows/torchserve-spec.yaml', TORCHSERVE_SPEC);
+    const flowDir = join(serverDir.dir, 'archived-flow');
+    await mkdir(flowDir);
+    await writeFile(join(flowDir, 'workflow.yaml'), ONE_STEP_WORKFLOW.replace('name: s3-flow', 'name: s3-archived-flow'));
+    await packWorkflowArchive(flowDir, join(serverDir.dir, 'archived-flow.sluice'));
+    await s3.put('models', 'flows/archived-flow.sluice', await readFile(join(serverDir.dir, 'archived-flow.sluice')));
     t = await start();
   });
   afterAll(async () => {
@@ -135,6 +141,43 @@ describe('model sources: S3', () => {
     const answer = await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/torchserve-spec.yaml')}&workflow_name=spec-flow`, { method: 'POST' });
     expect(answer).toMatchObject({ status: 200 });
     expect(await requestJson(`${t.management}/models/spec-flow__classifier`)).toMatchObject({ status: 200, body: [{ modelUrl: 's3://models/team/spec-model/' }] });
+  });
+
+  it('registers a workflow archive from S3', async () => {
+    const registered = await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/archived-flow.sluice')}`, { method: 'POST' });
+    expect(registered).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/s3-archived-flow`)).toMatchObject({ status: 200 });
+  });
+
+  it('restores workflows registered from S3 after a restart without reaching the store', async () => {
+    await t.close();
+    // With the store unreachable, only the copies kept in .sources/ can give the workflows back.
+    const restore = setEnvironment({ AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9' });
+    try {
+      t = await start();
+    } finally {
+      restore();
+    }
+    expect(await requestJson(`${t.management}/workflows/s3-flow`)).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/spec-flow`)).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/s3-archived-flow`)).toMatchObject({ status: 200 });
+    const answer = await requestJson(`${t.inference}/v2/models/s3-flow/infer`, {
+      method: 'POST',
+      json: { inputs: [{ name: 'measurements', shape: [1, 4], datatype: 'FP32', data: [5.1, 3.5, 1.4, 0.2] }] },
+    });
+    expect(answer).toMatchObject({ status: 200 });
+  });
+
+  it('reads a workflow file registered a second time at the same version from its kept copy', async () => {
+    expect(await requestJson(`${t.management}/workflows/s3-flow`, { method: 'DELETE' })).toMatchObject({ status: 200 });
+    const sources = join(t.config.modelStore, '.sources');
+    const kept = (await readdir(sources)).filter((name) => name.startsWith('one-step.yaml-'));
+    expect(kept).toHaveLength(1);
+    // Only a registration that reads the kept copy, not the object in the store, sees this version.
+    const copy = join(sources, kept[0] ?? '', 'workflow.yaml');
+    await writeFile(copy, (await readFile(copy, 'utf8')).replace('version: "1.0"', 'version: "1.1"'));
+    expect(await requestJson(`${t.management}/workflows?url=${encodeURIComponent('s3://models/flows/one-step.yaml')}`, { method: 'POST' })).toMatchObject({ status: 200 });
+    expect(await requestJson(`${t.management}/workflows/s3-flow`)).toMatchObject({ status: 200, body: [{ workflowVersion: '1.1' }] });
   });
 
   it('loads the S3 sources sluice.yaml lists at start-up', async () => {

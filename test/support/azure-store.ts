@@ -13,6 +13,8 @@ export interface LoopbackAzure {
   connectionString(key?: string): string;
   createContainer(container: string): Promise<void>;
   put(container: string, name: string, body: Uint8Array | string): Promise<void>;
+  /** Sets the `Content-MD5` the blob's properties vouch for, whatever its bytes are. */
+  setContentMd5(container: string, name: string, md5: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,9 @@ export async function startLoopbackAzure(): Promise<LoopbackAzure> {
     put: async (container, name, body) => {
       const data = typeof body === 'string' ? Buffer.from(body) : body;
       await service.getContainerClient(container).getBlockBlobClient(name).upload(data, data.length);
+    },
+    setContentMd5: async (container, name, md5) => {
+      await service.getContainerClient(container).getBlockBlobClient(name).setHTTPHeaders({ blobContentMD5: md5 });
     },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -36,6 +36,11 @@ export interface SnapshotWorkflow {
   /** For a TorchServe spec: its handler module in the workflow store. */
   readonly handler?: string;
   /**
+   * For a workflow from an object store: its downloaded copy in `.sources/`, relative to the model store;
+   * restores read it while it is there, so the object is not fetched again.
+   */
+  readonly storePath?: string;
+  /**
    * For a TorchServe spec: the model versions its registration registered itself (`<workflow>__<model>`),
    * which are unregistered with it; absent when none.
    */

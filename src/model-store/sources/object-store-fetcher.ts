@@ -283,19 +283,33 @@ function namedAfterUrl(error: unknown, file: string, url: string): unknown {
   return new SluiceError(error.code, url + error.message.slice(file.length), details, { cause: error });
 }
 
-/** Limits of {@link fetchObjectStoreFile}. */
+/** Where and with which limits {@link fetchObjectStoreFile} keeps the object. */
 export interface ObjectStoreFileOptions {
+  /** The model store: the object is kept in its `.sources/`, beside the model sources. */
+  readonly storeDir: string;
   readonly maxBytes: number;
   readonly timeoutMs: number;
+  /** The name the object is kept under in its source directory (`workflow.yaml`, `workflow.sluice`). */
+  readonly fileName: string;
   readonly logger?: Logger;
 }
 
+/** A fetched single object: the local file that holds it. */
+export interface FetchedFile {
+  readonly file: string;
+  /** True when nothing was downloaded: the same object at the same entity tag was fetched before. */
+  readonly cached: boolean;
+}
+
 /**
- * Downloads the one object `location` names to `file` (a workflow file or archive): streamed, checked
- * against `maxBytes` before and while it arrives, its size and MD5 checked, the file removed on any
- * failure. Throws `SLUICE_SOURCE_NOT_FOUND` when there is no such object.
+ * Downloads the one object `location` names (a workflow file or archive) into the model store's
+ * `.sources/` and returns the local file, or finds it there already: kept by store, bucket, key and entity
+ * tag, as model sources are, so another registration of the same object at the same version asks the
+ * store for its entity tag only. Streamed, checked against `maxBytes` before and while it arrives, its size
+ * and MD5 checked, written to a temporary directory renamed into place only when complete. Throws
+ * `SLUICE_SOURCE_NOT_FOUND` when there is no such object.
  */
-export async function fetchObjectStoreFile(location: ObjectStoreLocation, store: ObjectStore, file: string, options: ObjectStoreFileOptions): Promise<void> {
+export async function fetchObjectStoreFile(location: ObjectStoreLocation, store: ObjectStore, options: ObjectStoreFileOptions): Promise<FetchedFile> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const object = location.prefix === '' || location.prefix.endsWith('/') ? undefined : await store.head(location.prefix, signal);
   if (object === undefined) {
@@ -305,7 +319,25 @@ export async function fetchObjectStoreFile(location: ObjectStoreLocation, store:
     });
   }
   checkTotal(location.url, object.size, options.maxBytes);
-  const progress = new DownloadProgress(options.logger, location.url, object.size);
-  await downloadObject(location, store, object, file, options.maxBytes, signal, (count) => { progress.add(count); });
-  progress.finish();
+  const sourcesDir = join(resolve(options.storeDir), SOURCES_DIR_NAME);
+  const version = sha256(JSON.stringify([location.scheme, location.account ?? '', location.bucket, object.key, object.etag, object.size]));
+  const name = (object.key.split('/').pop() ?? '').replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || location.bucket;
+  const finalDir = join(sourcesDir, `${name.slice(0, 64)}-${version.slice(0, 16)}`);
+  const finalFile = join(finalDir, options.fileName);
+  if (await exists(finalFile)) {
+    options.logger?.info('source already downloaded at this version; not downloading it again', { source: location.url });
+    return { file: finalFile, cached: true };
+  }
+  await mkdir(sourcesDir, { recursive: true });
+  const workDir = await mkdtemp(join(sourcesDir, SOURCE_WORK_DIR_PREFIX));
+  try {
+    const progress = new DownloadProgress(options.logger, location.url, object.size);
+    await downloadObject(location, store, object, join(workDir, options.fileName), options.maxBytes, signal, (count) => { progress.add(count); });
+    progress.finish();
+    await renameIntoPlace(workDir, finalDir);
+    return { file: finalFile, cached: false };
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    throw error;
+  }
 }

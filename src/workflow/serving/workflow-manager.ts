@@ -77,6 +77,7 @@ function snapshotEntryOf(workflow: RegisteredWorkflow, request: RegisterWorkflow
     name: workflow.name,
     url: request?.url ?? workflow.url,
     ...(request?.handler !== undefined ? { handler: request.handler } : {}),
+    ...(request?.storePath !== undefined ? { storePath: request.storePath } : {}),
     ...(models.length > 0 ? { models: models.map(({ name, version }) => ({ name, version })) } : {}),
   };
 }
@@ -107,6 +108,11 @@ export interface RegisterWorkflowRequest {
    * them registered already, and they stay the workflow's, unregistered with it.
    */
   readonly ownModels?: readonly OwnedModel[] | undefined;
+  /**
+   * For an object-store source: its downloaded copy, relative to the model store (a restored snapshot
+   * says so, and a registration records it); read instead of fetching the object again while it is there.
+   */
+  readonly storePath?: string | undefined;
 }
 
 /** What unregistering a workflow did. */
@@ -258,7 +264,7 @@ export class WorkflowManager {
   startup(fromSnapshot: readonly SnapshotWorkflow[] | undefined): Promise<WorkflowStartupReport> {
     return this.mutations.run(async () => {
       let pending: readonly RegisterWorkflowRequest[] =
-        fromSnapshot?.map(({ name, url, handler, models }) => ({ name, url, handler, ownModels: models })) ?? (await this.configured()).map((url) => ({ url }));
+        fromSnapshot?.map(({ name, url, handler, models, storePath }) => ({ name, url, handler, ownModels: models, storePath })) ?? (await this.configured()).map((url) => ({ url }));
       const loaded: string[] = [];
       const failed: { source: string; reason: string }[] = [];
       const fail = (source: string, reason: string): void => {
@@ -305,6 +311,13 @@ export class WorkflowManager {
         const modelName = specModelName(name, model.node);
         const badName = nameRuleProblem(`model \`${model.node}\` is registered as <workflow>__<model>, as TorchServe names it, and that name`, modelNamePattern(), modelName);
         if (badName !== undefined) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${source.name}: ${badName}; rename the model in the spec, or register the workflow under a shorter workflow_name`);
+        // A restore finds the spec's own models restored already, from their kept copies: they are not
+        // fetched again from their source (which may be out of reach now).
+        const restored = request.ownModels?.find((m) => m.name === modelName);
+        if (restored !== undefined && this.deps.modelNamed(modelName)) {
+          models.set(model.node, modelName);
+          continue;
+        }
         const ensured = await this.deps.ensureModels({
           url: await specModelUrl(model.url, this.deps.config.modelStore),
           name: modelName,
@@ -348,7 +361,7 @@ export class WorkflowManager {
 
   /** Reads (or downloads) the workflow; a TorchServe spec also has its models registered here. */
   private async prepare(request: RegisterWorkflowRequest): Promise<PreparedWorkflow> {
-    const source = await readWorkflowSource(request.url, this.deps.config, request.traceHeaders);
+    const source = await readWorkflowSource(request.url, this.deps.config, request.traceHeaders, request.storePath);
     const torchServe = torchServeDocument(source);
     return torchServe !== undefined ? this.prepareTorchServe(torchServe, source, request) : { source, text: source.text, added: [] };
   }
@@ -359,7 +372,9 @@ export class WorkflowManager {
    * meanwhile cannot slip in between the checks and `put`; the snapshot is written in between. A refusal,
    * or a snapshot that cannot be written, takes back the models its preparation added.
    */
-  private async install(prepared: PreparedWorkflow, request: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+  private async install(prepared: PreparedWorkflow, asked: RegisterWorkflowRequest): Promise<RegisteredWorkflow> {
+    // The snapshot records where an object-store source was kept, so a restore need not fetch it again.
+    const request: RegisterWorkflowRequest = { ...asked, storePath: prepared.source.storePath };
     try {
       return await this.deps.commit(() => {
         const entry = this.checkedEntry(prepared, request);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { isSluiceError, SluiceError } from '../../sdk/errors/index.js';
 import type { SluiceConfig } from '../../config/index.js';
 import {
@@ -11,7 +11,9 @@ import {
   downloadArchive,
   fetchObjectStoreFile,
   isObjectStoreUrl,
+  isPathInside,
   ObjectStoreOpener,
+  SOURCES_DIR_NAME,
   type ArchiveManifest,
 } from '../../model-store/index.js';
 import { extractWorkflowArchive, WORKFLOW_FILE_NAME } from './workflow-archive.js';
@@ -30,6 +32,11 @@ export interface WorkflowSource {
   readonly baseDir: string;
   /** For an archive: the name it was packed under (a TorchServe spec's workflow name). */
   readonly packedAs?: string;
+  /**
+   * For an object-store source: its downloaded copy in the model store's `.sources/`, relative to the model
+   * store; the snapshot records it so that a restore reads it instead of fetching the object again.
+   */
+  readonly storePath?: string;
 }
 
 /** Largest workflow file read, in bytes (the parser has its own limit too). */
@@ -37,6 +44,8 @@ const MAX_WORKFLOW_BYTES = 1024 * 1024;
 const STORE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,254}$/;
 const EXTENSIONS = ['', '.yaml', '.yml'];
 const ARCHIVE_EXTENSION = '.sluice';
+/** The name a downloaded workflow archive is kept under, before its extension. */
+const WORKFLOW_FILE_BASE = 'workflow';
 
 function notAllowed(url: string, reason: string): SluiceError {
   return new SluiceError(
@@ -57,13 +66,19 @@ async function isFile(path: string): Promise<boolean> {
 /**
  * Finds the workflow a registration's `url` names: a file in the workflow store (`ocr`, `ocr.yaml`), a
  * directory there holding `workflow.yaml`, a `.sluice` workflow archive there, or an http(s), `s3://` or
- * `azure://` URL that `allowedUrls` allows (a YAML file or a `.sluice` archive, downloaded into the store's
- * `.downloads/`).
+ * `azure://` URL that `allowedUrls` allows (a YAML file or a `.sluice` archive: an http(s) one downloaded into
+ * the store's `.downloads/`, an object-store one kept in the model store's `.sources/` by its entity tag,
+ * and read from there again when `storePath`, which a snapshot recorded, still names it).
  * Names never reach outside the store; archives are unpacked into the store's `.extracted/`.
  */
-export async function readWorkflowSource(url: string, config: SluiceConfig, headers?: Readonly<Record<string, string>>): Promise<WorkflowSource> {
+export async function readWorkflowSource(
+  url: string,
+  config: SluiceConfig,
+  headers?: Readonly<Record<string, string>>,
+  storePath?: string,
+): Promise<WorkflowSource> {
   if (/^https?:\/\//i.test(url)) return readRemote(url, config, headers);
-  if (isObjectStoreUrl(url)) return readObjectStore(url, config);
+  if (isObjectStoreUrl(url)) return readObjectStore(url, config, storePath);
   if (!STORE_NAME.test(url) || url.includes('..')) throw notAllowed(url, 'is not a plain name in the workflow store');
   const store = config.workflowStore;
   if (url.endsWith(ARCHIVE_EXTENSION) && (await isFile(join(store, url)))) return readArchive(join(store, url), url, config);
@@ -121,23 +136,36 @@ async function readRemote(url: string, config: SluiceConfig, headers: Readonly<R
   }
 }
 
-async function readObjectStore(url: string, config: SluiceConfig): Promise<WorkflowSource> {
+async function readObjectStore(url: string, config: SluiceConfig, storePath: string | undefined): Promise<WorkflowSource> {
   // Checked before anything is made in the store or asked of the object store.
   const location = checkObjectStoreUrl(url, config.allowedUrls);
   const isArchive = location.prefix.endsWith(ARCHIVE_EXTENSION);
-  const downloads = join(config.workflowStore, DOWNLOADS_DIR_NAME);
-  await mkdir(downloads, { recursive: true });
-  const file = join(downloads, `${randomBytes(8).toString('hex')}${isArchive ? ARCHIVE_EXTENSION : '.yaml'}`);
-  try {
-    await fetchObjectStoreFile(location, new ObjectStoreOpener().open(location), file, {
-      maxBytes: isArchive ? config.download.maxBytes : MAX_WORKFLOW_BYTES,
-      timeoutMs: config.download.timeoutMs,
-    });
-    if (isArchive) return await readArchive(file, url, config);
-    return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore };
-  } finally {
-    await rm(file, { force: true });
+  const kept = storePath !== undefined ? await keptSourceFile(storePath, config.modelStore) : undefined;
+  const file =
+    kept ??
+    (
+      await fetchObjectStoreFile(location, new ObjectStoreOpener().open(location), {
+        storeDir: config.modelStore,
+        maxBytes: isArchive ? config.download.maxBytes : MAX_WORKFLOW_BYTES,
+        timeoutMs: config.download.timeoutMs,
+        fileName: isArchive ? `${WORKFLOW_FILE_BASE}${ARCHIVE_EXTENSION}` : WORKFLOW_FILE_NAME,
+      })
+    ).file;
+  const stored = relative(resolve(config.modelStore), file);
+  if (isArchive) {
+    // Unpacked into the workflow store's `.extracted/`: the store is made when it is not there yet.
+    await mkdir(config.workflowStore, { recursive: true });
+    return { ...(await readArchive(file, url, config)), storePath: stored };
   }
+  if ((await stat(file)).size > MAX_WORKFLOW_BYTES) throw new SluiceError('SLUICE_WORKFLOW_INVALID', `${url}: larger than ${MAX_WORKFLOW_BYTES} bytes`);
+  return { text: await readFile(file, 'utf8'), file: url, name: url, baseDir: config.workflowStore, storePath: stored };
+}
+
+/** The downloaded copy a snapshot recorded (relative to the model store), when it is still in its `.sources/`. */
+async function keptSourceFile(storePath: string, modelStore: string): Promise<string | undefined> {
+  const sources = join(resolve(modelStore), SOURCES_DIR_NAME);
+  const file = resolve(modelStore, storePath);
+  return isPathInside(sources, file) && (await isFile(file)) ? file : undefined;
 }
 
 /**
