@@ -1,21 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeWherePossible } from '../support/describe-where-possible.js';
 import { s3Environment, setEnvironment, startLoopbackS3, type LoopbackS3 } from '../support/s3-store.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { mountTmpfs, tmpfsUnavailable, unmountTmpfs } from '../support/tmpfs-mount.js';
 
 const SUITE = 'model sources: a full disk mid-download';
-const unavailable = tmpfsUnavailable();
-if (unavailable !== undefined) process.stderr.write(`\n*** SKIPPED: ${SUITE}: ${unavailable} ***\n\n`);
-const describeWithTmpfs = unavailable === undefined ? describe : describe.skip;
 
 /** The tmpfs holding the model store's `.sources/`: smaller than the object registered. */
 const TMPFS_SIZE = '2m';
 const OBJECT_BYTES = 3 * 1024 * 1024;
 
-describeWithTmpfs(SUITE, () => {
+describeWherePossible(SUITE, tmpfsUnavailable(), () => {
   let s3: LoopbackS3;
   let t: TestServer;
   let restoreEnv: () => void;

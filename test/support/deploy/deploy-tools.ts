@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from '@jest/globals';
+import { describeWherePossible } from '../describe-where-possible.js';
 import { packageRoot } from '../../../src/package-files/package-root.js';
 
 /** The programs the deployment checks run. */
@@ -58,6 +59,5 @@ export function describeWithTools(name: string, needs: readonly DeployTool[], bo
     });
     return;
   }
-  process.stderr.write(`\n*** SKIPPED: ${name}: ${reason} (set ${DEPLOY_CHECKS_VARIABLE}=required to fail instead) ***\n\n`);
-  describe.skip(name, body);
+  describeWherePossible(name, `${reason} (set ${DEPLOY_CHECKS_VARIABLE}=required to fail instead)`, body);
 }
