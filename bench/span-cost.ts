@@ -101,7 +101,7 @@ async function simulate(telemetry: Telemetry, count: number): Promise<void> {
     const queued: QueuedTrace[] = [];
     for (let j = 0; j < BATCH; j++) {
       work();
-      const server = startServerSpan(telemetry, 'POST /predictions/:model', HEADERS, defaultTextMapGetter, serverAttributes(i + j));
+      const server = startServerSpan(telemetry, 'POST /predictions/:model', HEADERS, defaultTextMapGetter, () => serverAttributes(i + j));
       servers.push(server);
       if (server === undefined) continue;
       server.span.setAttribute('sluice.model', 'mlp').setAttribute('sluice.model.version', '1');

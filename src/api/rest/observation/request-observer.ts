@@ -120,7 +120,7 @@ export interface HttpRequestLine {
  */
 export function startHttpServerSpan(telemetry: Telemetry, request: HttpRequestLine, id: string): ServerSpan | undefined {
   const name = request.route === undefined ? request.method : `${request.method} ${request.route}`;
-  return startServerSpan(telemetry, name, request.headers, defaultTextMapGetter, serverSpanAttributes(request, id));
+  return startServerSpan(telemetry, name, request.headers, defaultTextMapGetter, () => serverSpanAttributes(request, id));
 }
 
 /**

@@ -11,7 +11,7 @@ describe('explicit trace context', () => {
   it('needs no context manager, and telemetry installs none, tracing on or off', () => {
     new Telemetry();
     const recorder = new SpanRecorder();
-    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, {})!;
+    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, () => ({}))!;
     // With a context manager, context.with would make server.context the active one.
     expect(context.with(server.context, () => context.active())).toBe(ROOT_CONTEXT);
     server.span.end();
@@ -21,7 +21,7 @@ describe('explicit trace context', () => {
 describe('tracerFor', () => {
   it('starts active spans as children of its parent, with the server’s tracer', async () => {
     const recorder = new SpanRecorder();
-    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, {})!;
+    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, () => ({}))!;
     await tracerFor(server.context).startActiveSpan('resize', async (span) => {
       await Promise.resolve();
       span.end();
@@ -32,7 +32,7 @@ describe('tracerFor', () => {
 
   it('parents a span on the context it is given instead', () => {
     const recorder = new SpanRecorder();
-    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, {})!;
+    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, NO_HEADERS, () => ({}))!;
     const tracer = tracerFor(server.context);
     const outer = tracer.startSpan('outer');
     tracer.startSpan('inner', {}, trace.setSpan(ROOT_CONTEXT, outer)).end();

@@ -19,7 +19,7 @@ function headersOf(caller: Caller): Record<string, string> {
 /** Whether a server configured with `sampler` records the request span of a request from `caller`, and what it tells downstream. */
 function decision(sampler: SamplerName, samplerArg: number, caller: Caller): { recorded: boolean; sampledFlag: boolean } {
   const recorder = new SpanRecorder({ sampler, samplerArg });
-  const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', headersOf(caller), defaultTextMapGetter, {});
+  const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', headersOf(caller), defaultTextMapGetter, () => ({}));
   if (server === undefined) throw new Error('tracing is off');
   server.span.end();
   return { recorded: recorder.spans.length === 1, sampledFlag: (server.span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0 };
@@ -55,13 +55,13 @@ describe('the sampler a server is configured with (OTEL_TRACES_SAMPLER, OTEL_TRA
 
   it('continues the caller’s trace id, sampled or not', () => {
     const recorder = new SpanRecorder({ sampler: 'parentbased_always_on' });
-    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', headersOf('unsampled caller'), defaultTextMapGetter, {});
+    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', headersOf('unsampled caller'), defaultTextMapGetter, () => ({}));
     expect(server?.span.spanContext().traceId).toBe(TRACE_ID);
   });
 
   it('records about the configured share of requests without a caller under parentbased_traceidratio', () => {
     const recorder = new SpanRecorder({ sampler: 'parentbased_traceidratio', samplerArg: 0.25 });
-    for (let i = 0; i < 2000; i++) startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, defaultTextMapGetter, {})?.span.end();
+    for (let i = 0; i < 2000; i++) startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, defaultTextMapGetter, () => ({}))?.span.end();
     // 500 expected; the bounds are more than seven standard deviations (about 19) away.
     expect(recorder.spans.length).toBeGreaterThan(350);
     expect(recorder.spans.length).toBeLessThan(650);
@@ -70,11 +70,30 @@ describe('the sampler a server is configured with (OTEL_TRACES_SAMPLER, OTEL_TRA
   it('records no child of a request span that was not sampled, and every child of one that was', () => {
     const recorder = new SpanRecorder({ sampler: 'parentbased_always_off' });
     const tracer = recorder.telemetry.tracer;
-    const sampled = startServerSpan(recorder.telemetry, 'sampled', headersOf('sampled caller'), defaultTextMapGetter, {});
-    const unsampled = startServerSpan(recorder.telemetry, 'unsampled', headersOf('no caller'), defaultTextMapGetter, {});
+    const sampled = startServerSpan(recorder.telemetry, 'sampled', headersOf('sampled caller'), defaultTextMapGetter, () => ({}));
+    const unsampled = startServerSpan(recorder.telemetry, 'unsampled', headersOf('no caller'), defaultTextMapGetter, () => ({}));
     if (tracer === undefined || sampled === undefined || unsampled === undefined) throw new Error('tracing is off');
     tracer.startSpan('child of sampled', {}, trace.setSpan(sampled.context, sampled.span)).end();
     tracer.startSpan('child of unsampled', {}, trace.setSpan(unsampled.context, unsampled.span)).end();
     expect(recorder.spans.map((s) => s.name)).toEqual(['child of sampled']);
+  });
+});
+
+describe('the attributes of a server span', () => {
+  it('are written on a span that records', () => {
+    const recorder = new SpanRecorder({ sampler: 'always_on' });
+    startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, defaultTextMapGetter, () => ({ 'http.request.method': 'POST' }))?.span.end();
+    expect(recorder.spans[0]?.attributes).toEqual({ 'http.request.method': 'POST' });
+  });
+
+  it('are not made for a span that is not sampled', () => {
+    const recorder = new SpanRecorder({ sampler: 'always_off' });
+    let made = 0;
+    const server = startServerSpan(recorder.telemetry, 'POST /predictions/:model', {}, defaultTextMapGetter, () => {
+      made += 1;
+      return {};
+    });
+    server?.span.end();
+    expect({ started: server !== undefined, made }).toEqual({ started: true, made: 0 });
   });
 });
