@@ -14,7 +14,7 @@ import { isJsonMediaType } from '../../bodies/json-body.js';
 import { mediaTypeOfHeader } from '../request-body/request-body.js';
 import type { HttpBody } from '../request-body/http-body.js';
 import { HttpOperationContext } from '../request-context/http-operation-context.js';
-import { HttpPartialStream, streamFormatOf } from '../streaming/http-partial-stream.js';
+import { HttpPartialStream, STREAM_STARTED, streamFormatOf } from '../streaming/http-partial-stream.js';
 import { addRefusalLogFields, refusalInFlight } from '../refusals/parser-refusal.js';
 import { accessLogFields, CLIENT_CLOSED_STATUS, endHttpServerSpan, latencyMsSince, noteSpanError, requestIdFrom, startHttpServerSpan } from '../observation/request-observer.js';
 import { traceLogFields } from '../../../telemetry/logging/trace-log-fields.js';
@@ -270,8 +270,8 @@ export class InferenceLane implements RequestLane {
   private async predict(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
     const partials = new HttpPartialStream(streamFormatOf(exchange.request.headers));
     const work = this.predictions.predict(model, undefined, undefined, exchange, PREDICTIONS_HTTP_CODEC, contextOf(exchange, 'predictions', partials));
-    const done = await Promise.race([work.then((answer) => ({ answer })), partials.started.then(() => undefined)]);
-    if (done !== undefined && partials.format === 'chunked') return handlerResultAnswer(answerValue(done.answer));
+    const done = await partials.answerOrStart(work);
+    if (done !== STREAM_STARTED && partials.format === 'chunked') return handlerResultAnswer(answerValue(done));
     const url = exchange.request.url ?? '';
     work.then(
       (answer) => {

@@ -32,6 +32,9 @@ export function asksForStream(headers: IncomingHttpHeaders): boolean {
   return /\b(text\/event-stream|application\/x-ndjson)\b/i.test(headers.accept ?? '');
 }
 
+/** What {@link HttpPartialStream.answerOrStart} settles with when the first part comes before the work's answer. */
+export const STREAM_STARTED: unique symbol = Symbol('stream started');
+
 /** How a streamed answer failed once its status had gone out: what its access-log line and metrics record. */
 export interface StreamFailure {
   readonly error: SluiceError;
@@ -52,20 +55,41 @@ function bytesOf(value: Uint8Array): Buffer {
  * answer ended), when {@link signal} aborts.
  */
 export class HttpPartialStream implements PartialSink {
-  /** Resolves at the first part: from then on the answer is streamed. */
-  readonly started: Promise<void>;
   // Made on first use: most requests never stream, and the inference lane's requests must stay cheap.
   private body: PassThrough | undefined;
   private gone: AbortController | undefined;
-  private begin: () => void = () => undefined;
+  /** True from the first part on: the answer is streamed. */
+  private begun = false;
+  /** Told of the first part, by {@link answerOrStart}. */
+  private onBegin: (() => void) | undefined;
   private media: string | undefined;
   private ended = false;
   private failedWith: StreamFailure | undefined;
 
-  constructor(readonly format: HttpStreamFormat) {
-    this.started = new Promise<void>((resolve) => {
-      this.begin = resolve;
+  constructor(readonly format: HttpStreamFormat) {}
+
+  /**
+   * What comes first of `work`'s end and this stream's first part: the work's answer, or
+   * {@link STREAM_STARTED}. A failure of the work before the first part rejects it. One promise where a
+   * race of the two would make six: every prediction waits on it, and few stream.
+   */
+  answerOrStart<T>(work: Promise<T>): Promise<T | typeof STREAM_STARTED> {
+    return new Promise<T | typeof STREAM_STARTED>((resolve, reject) => {
+      if (this.begun) {
+        resolve(STREAM_STARTED);
+        return;
+      }
+      this.onBegin = () => {
+        resolve(STREAM_STARTED);
+      };
+      work.then(resolve, reject);
     });
+  }
+
+  private begin(): void {
+    if (this.begun) return;
+    this.begun = true;
+    this.onBegin?.();
   }
 
   /** What the response's body is read from. */

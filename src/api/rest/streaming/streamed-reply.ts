@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpPartialStream } from './http-partial-stream.js';
+import { STREAM_STARTED, type HttpPartialStream } from './http-partial-stream.js';
 import { noteStreamFailure } from '../observation/request-observer.js';
 
 /**
@@ -18,8 +18,8 @@ export async function streamedReply<T>(
   plain: (answer: T) => unknown,
   last: (answer: T) => unknown,
 ): Promise<unknown> {
-  const done = await Promise.race([work.then((answer) => ({ answer })), partials.started.then(() => undefined)]);
-  if (done !== undefined && partials.format === 'chunked') return plain(done.answer);
+  const done = await partials.answerOrStart(work);
+  if (done !== STREAM_STARTED && partials.format === 'chunked') return plain(done);
   work.then(
     (answer) => {
       partials.finish(last(answer));
