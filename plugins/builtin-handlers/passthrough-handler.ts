@@ -1,17 +1,27 @@
 import { encodeJsonOutputs, type BodyForm, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult } from '../../src/sdk/index.js';
 import { prepareJsonRequest } from './request-body.js';
 
+/** What `make` returns, as a promise: rejected with what it throws. */
+function settled<T>(make: () => T): Promise<T> {
+  try {
+    return Promise.resolve(make());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
 /**
  * The default handler: JSON tensors in, the model's output tensors out as nested lists. See
  * `decodeJsonRequestBody` for the accepted bodies.
  */
 export const passthroughHandler: Handler<BodyForm> = {
   name: 'passthrough',
-  // Both methods are async so that bad input becomes a rejected promise, never a synchronous throw.
-  async preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
-    return Promise.resolve(requests.map((request) => prepareJsonRequest(request, context)));
+  // Bad input becomes a rejected promise, never a synchronous throw. Not `async`: an async method that
+  // returns a promise makes three where one does, and every prediction of a model without a handler runs both.
+  preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
+    return settled(() => requests.map((request) => prepareJsonRequest(request, context)));
   },
-  async postprocess(results: readonly HandlerResult<BodyForm>[]) {
-    return Promise.resolve(results.map(({ outputs, state }) => encodeJsonOutputs(outputs, state ?? 'batch')));
+  postprocess(results: readonly HandlerResult<BodyForm>[]) {
+    return settled(() => results.map(({ outputs, state }) => encodeJsonOutputs(outputs, state ?? 'batch')));
   },
 };

@@ -127,13 +127,17 @@ export class PredictionsOperation {
     const budget = context.budget;
     const { gather, api, requestId, traceContext, partials } = context;
     if (chosen === undefined) {
-      const body = await codec.handlerRequest(input);
-      const knobs = { model, version, budget, gather, api, requestId, traceContext };
+      const read = codec.handlerRequest(input);
+      // Only a form is read asynchronously: awaiting a body that is already there would cost a turn of the microtask queue.
+      const body = read instanceof Promise ? await read : read;
       // A form of one data part answers as that part sent alone; of several, a list in the parts' order.
-      if (isForm(body) && body.requests.length > 1) return { kind: 'answer', value: (await this.core.inference.predictEach({ ...knobs, requests: body.requests, listName: FORM_LIST })).result };
+      if (isForm(body) && body.requests.length > 1) {
+        const knobs = { model, version, budget, gather, api, requestId, traceContext };
+        return { kind: 'answer', value: (await this.core.inference.predictEach({ ...knobs, requests: body.requests, listName: FORM_LIST })).result };
+      }
       const request = isForm(body) ? body.requests[0] : body;
       if (request === undefined) throw noDataPart(body as FormRequests);
-      const answer = await this.core.inference.predict({ ...knobs, request, ...(partials !== undefined ? { partials } : {}) });
+      const answer = await this.core.inference.predict({ model, version, budget, gather, api, requestId, traceContext, request, partials });
       return { kind: 'answer', value: answer.result };
     }
     const answer = await this.core.inference.predictEnveloped({ model, version, budget, gather, api, requestId, traceContext, envelope: chosen, body: codec.envelopeRequest(input) });
