@@ -55,6 +55,22 @@ export async function mainThreadTicks(pid: number): Promise<number> {
   return parsePidStat(await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
+/** Nanoseconds a thread has run on a CPU, from its `schedstat` (the first of its three fields). */
+export function parseSchedstat(text: string): number {
+  const ran = /^\d+/.exec(text.trim())?.[0];
+  if (ran === undefined) throw new Error(`not a schedstat line: ${text.trim()}`);
+  return Number(ran);
+}
+
+/**
+ * Nanoseconds the main thread of process `pid` has run (`/proc/<pid>/task/<pid>/schedstat`): the
+ * JavaScript thread of a Node.js server, as {@link mainThreadTicks}, to the nanosecond instead of the
+ * hundredth of a second. Throws when the process is gone.
+ */
+export async function mainThreadCpuNs(pid: number): Promise<number> {
+  return parseSchedstat(await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
+}
+
 /** Average cores used between two readings, from busy ticks and total ticks over `cpus` CPUs. */
 export function coresUsed(busyTicks: number, totalTicks: number, cpus: number): number {
   return totalTicks <= 0 ? 0 : (busyTicks / totalTicks) * cpus;

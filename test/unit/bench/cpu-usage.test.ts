@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { coresUsed, parsePidStat, parseProcStat } from '../../../bench/cpu-usage.js';
+import { coresUsed, parsePidStat, parseProcStat, parseSchedstat } from '../../../bench/cpu-usage.js';
 
 describe('parseProcStat', () => {
   it('adds up busy and total ticks of the aggregate line', () => {
@@ -24,5 +24,15 @@ describe('coresUsed', () => {
   it('scales the busy share by the number of CPUs', () => {
     expect(coresUsed(50, 200, 2)).toBe(0.5);
     expect(coresUsed(0, 0, 2)).toBe(0);
+  });
+});
+
+describe('parseSchedstat', () => {
+  it('reads the nanoseconds run, the first field', () => {
+    expect(parseSchedstat('1072553 40211 17\n')).toBe(1072553);
+  });
+
+  it('throws on a line that is not one', () => {
+    expect(() => parseSchedstat('')).toThrow(/schedstat/);
   });
 });
