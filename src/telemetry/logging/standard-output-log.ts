@@ -19,7 +19,20 @@ const MAX_WAITING_BYTES = 16 * 1024 * 1024;
 /** How long {@link flushStandardOutput} waits for the lines still waiting; what is left is written at exit. */
 const FLUSH_WAIT_MS = 5000;
 
+/**
+ * SonicBoom's content mode for the destination: lines are handed to it as bytes. With text, each write
+ * measured the UTF-8 length of all the text gathered so far, which made V8 flatten it into a new string
+ * every time: about 2 KiB allocated and copied per access-log line while 4 KiB gather. With bytes it
+ * adds up the lengths it is given.
+ */
+const BYTE_LINES = 'buffer';
+
 type Destination = ReturnType<typeof pino.destination>;
+
+/** Hands `bytes` to a destination in {@link BYTE_LINES} mode, whose `write` takes bytes (SonicBoom's typings know only text). */
+function writeBytes(destination: Destination, bytes: Buffer): void {
+  (destination as unknown as { write(bytes: Buffer): boolean }).write(bytes);
+}
 
 /** The process's standard output: its pino destination, and the stream loggers write to. */
 interface StandardOutput {
@@ -57,7 +70,7 @@ function writtenWithin(destination: Destination): LogStream {
   };
   return {
     write: (line) => {
-      destination.write(line);
+      writeBytes(destination, Buffer.from(line, 'utf8'));
       if (timerSet) return;
       timerSet = true;
       setTimeout(flush, GATHER_WAIT_MS).unref();
@@ -74,7 +87,7 @@ function writtenWithin(destination: Destination): LogStream {
  */
 function standardOutput(): StandardOutput {
   if (shared !== undefined) return shared;
-  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHERED_BYTES, maxLength: MAX_WAITING_BYTES });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHERED_BYTES, maxLength: MAX_WAITING_BYTES, contentMode: BYTE_LINES });
   destination.on('error', () => undefined);
   destination.on('drop', () => {
     dropped += 1;
