@@ -1,14 +1,5 @@
-import { encodeJsonOutputs, type BodyForm, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult } from '../../src/sdk/index.js';
+import { encodeJsonOutputs, promiseOf, type BodyForm, type Handler, type HandlerContext, type HandlerRequest, type HandlerResult } from '../../src/sdk/index.js';
 import { prepareJsonRequest } from './request-body.js';
-
-/** What `make` returns, as a promise: rejected with what it throws. */
-function settled<T>(make: () => T): Promise<T> {
-  try {
-    return Promise.resolve(make());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-}
 
 /**
  * The default handler: JSON tensors in, the model's output tensors out as nested lists. See
@@ -19,9 +10,9 @@ export const passthroughHandler: Handler<BodyForm> = {
   // Bad input becomes a rejected promise, never a synchronous throw. Not `async`: an async method that
   // returns a promise makes three where one does, and every prediction of a model without a handler runs both.
   preprocess(requests: readonly HandlerRequest[], context: HandlerContext) {
-    return settled(() => requests.map((request) => prepareJsonRequest(request, context)));
+    return promiseOf(() => requests.map((request) => prepareJsonRequest(request, context)));
   },
   postprocess(results: readonly HandlerResult<BodyForm>[]) {
-    return settled(() => results.map(({ outputs, state }) => encodeJsonOutputs(outputs, state ?? 'batch')));
+    return promiseOf(() => results.map(({ outputs, state }) => encodeJsonOutputs(outputs, state ?? 'batch')));
   },
 };

@@ -1,4 +1,4 @@
-import { bearerToken, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/sdk/index.js';
+import { bearerToken, promiseOf, type AuthPrincipal, type AuthProvider, type AuthRequest, type AuthScope, type GuardedApi } from '../../src/sdk/index.js';
 import type { TokenKeyService } from './token-key-service.js';
 import type { KeyType } from './token-keys.js';
 
@@ -19,11 +19,9 @@ export class TokenAuthProvider implements AuthProvider {
   constructor(private readonly keys: TokenKeyService) {}
 
   authenticate(request: AuthRequest): Promise<AuthPrincipal> {
-    try {
+    return promiseOf(() => {
       const type = this.keys.verify(bearerToken(request), KEY_FOR_API[request.api]);
-      return Promise.resolve({ subject: `${type} key`, scopes: SCOPES_OF_KEY[type] });
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+      return { subject: `${type} key`, scopes: SCOPES_OF_KEY[type] };
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { RETRY_AFTER_SECONDS, SluiceError, isSluiceError } from '../sdk/errors/index.js';
 import { MAX_TIMER_DELAY_MS } from '../timers/long-timeout.js';
 import type { Batch, JobResult } from '../sdk/executor/executor.js';
+import { promiseOf } from '../sdk/promises/promise-of.js';
 import { BatchDelay } from './batch-delay.js';
 import { compatibleRows, formBatch, takenByBatches } from './batch-former.js';
 import { batchPlacement } from './batch-key.js';
@@ -342,13 +343,7 @@ export class DynamicBatchScheduler implements Scheduler {
       ...(head?.job.outputNames ? { outputNames: head.job.outputNames } : {}),
     };
     const started = performance.now();
-    let run: Promise<readonly JobResult[]>;
-    try {
-      run = this.traced(picked, instance, () => execution.run(batch));
-    } catch (error) {
-      run = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    run.then(
+    promiseOf(() => this.traced(picked, instance, () => execution.run(batch))).then(
       (results) => {
         this.finish(instance, picked, started, results);
       },

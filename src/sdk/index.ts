@@ -72,3 +72,4 @@ export { SluiceError, isSluiceError, type ErrorCode } from './errors/index.js';
 export type { LogFields, Logger } from './logging/logger.js';
 export { makeDirectories, type MakeDirectoriesOptions } from './files/make-directories.js';
 export { writeFileAtomic, type WriteFileAtomicOptions } from './files/atomic-write.js';
+export { promiseOf } from './promises/promise-of.js';
