@@ -81,11 +81,30 @@ export function startServerProcess(args: readonly string[], cwd: string): Server
   };
 }
 
-/** A TCP port that was free a moment ago. */
-export async function freePort(): Promise<number> {
+/** Ports {@link freePort} has handed out in this process: never handed out twice. */
+const handedOut = new Set<number>();
+
+/** A TCP port the system picked, free until a moment ago. */
+async function systemPickedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
   return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+/**
+ * A TCP port that was free a moment ago and that no earlier call in this process returned. The system may
+ * pick a port it has just freed again, so a test asking for several listeners' ports one after the other
+ * could otherwise be given the same port twice, and its server refuse the configuration.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await systemPickedPort();
+    if (port !== 0 && !handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('no TCP port that was not handed out already: the system kept picking the same ones');
 }
