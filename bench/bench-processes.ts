@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBenchConfig } from './bench-config.js';
+import { writeLaneOffPlugin } from './lane-off-plugin.js';
 import { cleanupOnInterrupt, spawnTracked, stopChild, waitForFileLine, waitForStdoutLine } from './child-processes.js';
 
 /** A server the benchmark started, and how to reach and stop it. */
@@ -80,6 +81,8 @@ export interface SluiceProcessOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where its log goes; `file` by default. */
   readonly log?: ServerLog;
+  /** False: its inference port answers through Fastify and Nest, without the inference lane ({@link writeLaneOffPlugin}). */
+  readonly inferenceLane?: boolean;
 }
 
 /**
@@ -91,7 +94,8 @@ export async function startSluice(distRoot: string, modelStore: string, models: 
   const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
   const removeDir = cleanupOnInterrupt(() => rm(dir, { recursive: true, force: true }));
   const config = join(dir, 'sluice.yaml');
-  await writeBenchConfig(config, modelStore, models);
+  // JSON is YAML too.
+  await writeBenchConfig(config, modelStore, models, options.inferenceLane === false ? [`plugins: [${JSON.stringify(await writeLaneOffPlugin(dir))}]`] : []);
   const logPath = join(dir, 'sluice.log');
   const logFd = (options.log ?? 'file') === 'file' ? openSync(logPath, 'w') : undefined;
   const spawnServer = (): ChildProcess => {

@@ -15,7 +15,11 @@
  * median and interquartile range of the ratio of the two builds' CPU per request in bursts run one
  * after the other: a median below 1 with the range below 1 too says this build costs less.
  *
- *   npm run bench:cpu -- [--against DIR] [--models mlp,cnn] [--setups c,d] [--concurrency 1,16] [--bursts 20] [--burst-seconds 1] [--json FILE]
+ * `--without-lane` compares this build with itself without the inference lane (its inference port
+ * answering every request through Fastify and Nest, as it does once a plugin mounts a Nest module
+ * there): what the lane saves each request it answers.
+ *
+ *   npm run bench:cpu -- [--against DIR | --without-lane] [--models mlp,cnn] [--setups c,d] [--concurrency 1,16] [--bursts 20] [--burst-seconds 1] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +43,7 @@ const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     against: { type: 'string' },
+    'without-lane': { type: 'boolean', default: false },
     models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
     setups: { type: 'string', default: 'c,d' },
     concurrency: { type: 'string', default: '1,16' },
@@ -69,11 +74,23 @@ interface Build {
   readonly serverSetup: typeof ServerSetups.serverSetup;
 }
 
-/** The build under `dist` (its repository one level up), with its own benchmark modules: servers of that build are started as it starts them. */
-async function buildAt(name: string, dist: string): Promise<Build> {
+/**
+ * The build under `dist` (its repository one level up), with its own benchmark modules: servers of that
+ * build are started as it starts them, with `options` (this build's, {@link withoutLane}, only).
+ */
+async function buildAt(name: string, dist: string, options?: ServerSetups.SluiceSetupOptions): Promise<Build> {
   const models = (await import(pathToFileURL(join(dist, 'bench', 'bench-models.js')).href)) as typeof BenchModels;
   const setupsModule = (await import(pathToFileURL(join(dist, 'bench', 'server-setups.js')).href)) as typeof ServerSetups;
-  return { name, distRoot: dist, models: models.benchModels(join(dist, '..')), serverSetup: setupsModule.serverSetup };
+  const serverSetup: typeof ServerSetups.serverSetup = options === undefined ? setupsModule.serverSetup : (setup, model, root) => setupsModule.serverSetup(setup, model, root, options);
+  return { name, distRoot: dist, models: models.benchModels(join(dist, '..')), serverSetup };
+}
+
+/** The build to compare with: another checkout's (`--against`), or this one without the inference lane (`--without-lane`). */
+async function otherBuild(): Promise<Build | undefined> {
+  if (values.against !== undefined && values['without-lane']) throw new Error('--against and --without-lane each name what to compare with; give one of them');
+  if (values.against !== undefined) return buildAt('against', join(resolve(values.against), 'dist'));
+  if (values['without-lane']) return buildAt('no lane', distRoot, { inferenceLane: false });
+  return undefined;
 }
 
 /** One server under load in the bursts: its build, and what its bursts measured. */
@@ -146,7 +163,7 @@ function report(comparison: Comparison): string {
     (b) => `  ${b.build.padEnd(10)} ${b.cpuUsPerRequest.toFixed(1).padStart(7)} µs/request (median burst ${b.medianBurstUs.toFixed(1)}), ${b.answered} answered${b.failed > 0 ? `, ${b.failed} FAILED` : ''}`,
   );
   const ratio = comparison.pairedRatio;
-  if (ratio !== undefined) lines.push(`  this/against per burst pair: median ${ratio.median.toFixed(3)} (quartiles ${ratio.q1.toFixed(3)}–${ratio.q3.toFixed(3)})`);
+  if (ratio !== undefined) lines.push(`  this/${comparison.builds[1]?.build ?? 'against'} per burst pair: median ${ratio.median.toFixed(3)} (quartiles ${ratio.q1.toFixed(3)}–${ratio.q3.toFixed(3)})`);
   return [head, ...lines].join('\n');
 }
 
@@ -154,7 +171,8 @@ if (process.platform !== 'linux') {
   process.stderr.write('bench:cpu reads /proc/<pid>/task/<pid>/schedstat and runs on Linux only\n');
   process.exit(2);
 }
-const builds = [await buildAt('this', distRoot), ...(values.against !== undefined ? [await buildAt('against', join(resolve(values.against), 'dist'))] : [])];
+const other = await otherBuild();
+const builds = [await buildAt('this', distRoot), ...(other !== undefined ? [other] : [])];
 process.stderr.write(`${describeMachine(machineInfo())}\n`);
 const comparisons: Comparison[] = [];
 for (const model of modelNames) {

@@ -35,6 +35,8 @@ export interface SluiceSetupOptions {
   readonly maxBatchDelayMs?: number;
   /** Where Sluice's log goes; a file by default. */
   readonly serverLog?: ServerLog;
+  /** False: Sluice answers without its inference lane, through Fastify and Nest. */
+  readonly inferenceLane?: boolean;
 }
 
 /**
@@ -55,7 +57,10 @@ export function serverSetup(setup: LoadRun['setup'], model: BenchModel, distRoot
       const store = await copyModelsToTempStore([{ source: model.dir, name: model.name, ...(batching !== undefined ? { batching } : {}) }]);
       const removeStore = cleanupOnInterrupt(() => store.cleanup());
       try {
-        const server = await startSluice(distRoot, store.dir, [model.name], options.serverLog !== undefined ? { log: options.serverLog } : {});
+        const server = await startSluice(distRoot, store.dir, [model.name], {
+          ...(options.serverLog !== undefined ? { log: options.serverLog } : {}),
+          ...(options.inferenceLane !== undefined ? { inferenceLane: options.inferenceLane } : {}),
+        });
         return {
           ...server,
           stop: async () => {

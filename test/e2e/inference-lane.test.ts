@@ -7,6 +7,7 @@ import { InferenceLane } from '../../src/api/rest/inference/inference-lane.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { abandonMidBody } from '../support/abandoned-request.js';
+import { LANE_OFF_PLUGIN, writeLaneOffPlugin } from '../../bench/lane-off-plugin.js';
 import { binaryRequestBody } from '../support/oip-binary.js';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { SpanRecorder } from '../support/telemetry/span-recorder.js';
@@ -263,6 +264,32 @@ describe('an inference port whose plugin endpoint has the shape of a lane route'
       lane: undefined,
       status: 200,
       body: '"from the plugin"',
+    });
+  });
+});
+
+describe('an inference port with a plugin\'s empty Nest module (how bench:cpu --without-lane serves)', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      demoModels: ['mlp'],
+      prepare: async (_store, dir) => {
+        await writeLaneOffPlugin(dir);
+      },
+      config: { plugins: [LANE_OFF_PLUGIN] },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('keeps the lane off, and the framework answers the lane\'s routes', async () => {
+    const answer = await answerOf(`${t.inference}/predictions/mlp`, json([ROW]));
+    expect({ lane: t.server.inference.lane, status: answer.status, contentType: answer.contentType }).toEqual({
+      lane: undefined,
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
     });
   });
 });
