@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { makeDirectories } from '../sdk/files/make-directories.js';
+import { makePrivateDirectory } from '../sdk/files/private-directory.js';
 import type { SluiceConfig } from '../config/index.js';
 import { lookUpBackgroundServer, removeRunFiles, writeRunFiles } from './background-lookup.js';
 import { UsageError } from './cli-errors.js';
@@ -34,7 +34,7 @@ export async function startInBackground(config: SluiceConfig, args: readonly str
   let lock: StartLock;
   try {
     // 0700: token-auth keeps its keys in the same folder.
-    await makeDirectories(files.dir, { mode: 0o700 });
+    await makePrivateDirectory(files.dir);
     lock = await takeStartLock(files.lockFile);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE_NAME } from '../config/index.js';
+import { STATE_FOLDER_NAME } from '../sdk/files/private-directory.js';
 
 /** Where a background server keeps its pid, its log and what `sluice stop` needs to know of it. */
 export interface RunFiles {
@@ -28,7 +29,7 @@ export function configDirectoryOf(cwd: string, configFile: string | undefined): 
  * started, from any working directory.
  */
 export function runFiles(configDirectory: string): RunFiles {
-  const dir = join(configDirectory, '.sluice');
+  const dir = join(configDirectory, STATE_FOLDER_NAME);
   return { dir, pidFile: join(dir, 'sluice.pid'), logFile: join(dir, 'sluice.log'), recordFile: join(dir, 'sluice.run.json'), lockFile: join(dir, 'sluice.start.lock') };
 }
 

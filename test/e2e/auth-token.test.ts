@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
@@ -184,5 +184,29 @@ describe('token-auth by default', () => {
     expect((await requestJson(`${t.management}/models`)).status).toBe(401);
     expect((await requestJson(`${t.management}/models`, { headers: { authorization: `Bearer ${content.management.key}` } })).status).toBe(200);
     expect((await requestJson(`${t.inference}/predictions/iris`, { method: 'POST', json: SETOSA })).status).toBe(200);
+  });
+});
+
+describe('token-auth over a .sluice folder an earlier release made open to others', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      demoModels: ['iris'],
+      auth: { management: 'token-auth' },
+      prepare: async (_store, dir) => {
+        await mkdir(join(dir, '.sluice'));
+        await chmod(join(dir, '.sluice'), 0o755);
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('makes the folder 0700 before it writes the keys there', async () => {
+    expect({ files: await readdir(join(t.dir, '.sluice')), mode: ((await stat(join(t.dir, '.sluice'))).mode & 0o777).toString(8) }).toEqual({
+      files: ['key_file.json'],
+      mode: '700',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { SluiceError, isSluiceError } from '../../sdk/errors/index.js';
-import { makeDirectories } from '../../sdk/files/make-directories.js';
+import { makePrivateDirectory } from '../../sdk/files/private-directory.js';
 import { createSchemaValidator, type SchemaValidator } from '../../json-schema/index.js';
 import { writeFileAtomic } from '../../sdk/files/atomic-write.js';
 import { errorMessage, nodeErrorCode } from '../../sdk/files/error-facts.js';
@@ -73,7 +73,7 @@ export class SnapshotStore {
   async write(snapshot: Snapshot): Promise<void> {
     try {
       // 0700: the server's own state, and by default the folder token-auth keeps its keys in (.sluice/).
-      await makeDirectories(dirname(this.file), { mode: 0o700 });
+      await makePrivateDirectory(dirname(this.file));
     } catch (error) {
       throw new SluiceError(
         'SLUICE_SNAPSHOT_INVALID',
