@@ -35,11 +35,11 @@ function logInChild(lines: number): Promise<string> {
 
 describe('the standard-output log of a built process', () => {
   it('writes every line whole and in order, multi-byte characters included, across many gathered writes', async () => {
-    // About 100 bytes a line: 2,000 lines are some 50 writes of the 4 KiB the destination gathers.
-    const written = (await logInChild(2000)).split('\n');
+    // About 100 bytes a line: 6,000 lines are some 50 writes of the 12 KiB the destination gathers.
+    const written = (await logInChild(6000)).split('\n');
     expect(written.pop()).toBe('');
     const lines = written.map((line) => JSON.parse(line) as { msg: string; i: number; text: string });
-    expect(lines.length).toBe(2000);
+    expect(lines.length).toBe(6000);
     expect(lines.every((line, index) => line.msg === 'line' && line.i === index && line.text === MIXED_TEXT)).toBe(true);
   }, 30_000);
 });
