@@ -76,7 +76,8 @@ interface Build {
 
 /**
  * The build under `dist` (its repository one level up), with its own benchmark modules: servers of that
- * build are started as it starts them, with `options` (this build's, {@link withoutLane}, only).
+ * build are started as it starts them, with `options` when given (only for this build, by `--without-lane`:
+ * an older build's setups may not know them).
  */
 async function buildAt(name: string, dist: string, options?: ServerSetups.SluiceSetupOptions): Promise<Build> {
   const models = (await import(pathToFileURL(join(dist, 'bench', 'bench-models.js')).href)) as typeof BenchModels;

@@ -31,10 +31,10 @@ export const LANE_OFF_PLUGIN: PluginEntry = Object.freeze({ path: `./${FOLDER}` 
 
 /**
  * Writes, under `configDir`, a plugin that mounts an empty Nest module into the inference API, and returns
- * the `plugins` entry that loads it ({@link LANE_OFF_PLUGIN}). A server with a plugin's Nest module on its inference port answers
- * every request through Fastify and Nest instead of the inference lane (see `shadowsLaneRoute` and the
- * lane's conditions in `sluice-server.ts`); the module itself adds nothing a request meets, so a server
- * with it measures the lane's worth against one without.
+ * the `plugins` entry that loads it ({@link LANE_OFF_PLUGIN}). A server with a plugin's Nest module on its
+ * inference port answers every request through Fastify and Nest instead of the inference lane (the lane's
+ * conditions are in `sluice-server.ts`); the module itself adds nothing a request meets, so a server with
+ * it measures the lane's worth against one without.
  */
 export async function writeLaneOffPlugin(configDir: string): Promise<PluginEntry> {
   const dir = join(configDir, FOLDER);

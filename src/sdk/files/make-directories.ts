@@ -1,14 +1,11 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { nodeErrorCode } from './error-facts.js';
 
 /** How {@link makeDirectories} creates the levels it makes. */
 export interface MakeDirectoriesOptions {
   /** The mode of each directory it creates (before the umask); default 0o777. Existing ones keep theirs. */
   readonly mode?: number;
-}
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -25,8 +22,8 @@ async function makeOneLevel(dir: string, mode: number): Promise<boolean> {
     await mkdir(dir, { mode });
     return true;
   } catch (error) {
-    if (errorCode(error) === 'EEXIST' && (await isDirectory(dir))) return true;
-    if (errorCode(error) === 'ENOENT') return false;
+    if (nodeErrorCode(error) === 'EEXIST' && (await isDirectory(dir))) return true;
+    if (nodeErrorCode(error) === 'ENOENT') return false;
     throw error;
   }
 }

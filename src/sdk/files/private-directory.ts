@@ -1,5 +1,6 @@
 import { chmod, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { nodeErrorCode } from './error-facts.js';
 import { makeDirectories } from './make-directories.js';
 
 /** The folder, beside the configuration, where Sluice keeps its own state: the snapshot, token-auth's keys, a background server's files. */
@@ -7,10 +8,6 @@ export const STATE_FOLDER_NAME = '.sluice';
 
 /** The permission bits of the group and of other users. */
 const OPEN_TO_OTHERS = 0o077;
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-}
 
 /**
  * Creates `dir` and its missing parents with mode 0700 ({@link makeDirectories}). When `dir` is a
@@ -28,7 +25,7 @@ export async function makePrivateDirectory(dir: string): Promise<number | undefi
   try {
     await chmod(dir, mode & ~OPEN_TO_OTHERS);
   } catch (error) {
-    if (errorCode(error) === 'EPERM') return undefined;
+    if (nodeErrorCode(error) === 'EPERM') return undefined;
     throw error;
   }
   return mode;
