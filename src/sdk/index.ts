@@ -71,6 +71,6 @@ export { MAX_SPELLED_OUT_VALUES, checkSpelledOutSize } from './tensor/encoded-va
 export { SluiceError, isSluiceError, type ErrorCode } from './errors/index.js';
 export type { LogFields, Logger } from './logging/logger.js';
 export { makeDirectories, type MakeDirectoriesOptions } from './files/make-directories.js';
-export { makePrivateDirectory, STATE_FOLDER_NAME } from './files/private-directory.js';
+export { makePrivateDirectory } from './files/private-directory.js';
 export { writeFileAtomic, type WriteFileAtomicOptions } from './files/atomic-write.js';
 export { promiseOf } from './promises/promise-of.js';

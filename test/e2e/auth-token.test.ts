@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createTokenAuth, tokenAuthOptions, type TokenAuth } from '../../plugins/token-auth/index.js';
@@ -9,6 +9,7 @@ import { parseRawAnswer, rawExchange } from '../support/raw-http.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
+import { permissionsOf } from '../support/file-mode.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 const MINUTE = 60_000;
@@ -169,11 +170,11 @@ describe('token-auth by default', () => {
   });
 
   it('writes .sluice/key_file.json in the config directory with mode 0600', async () => {
-    expect(((await stat(join(t.dir, '.sluice', 'key_file.json'))).mode & 0o777).toString(8)).toBe('600');
+    expect(await permissionsOf(join(t.dir, '.sluice', 'key_file.json'))).toBe('600');
   });
 
   it('keeps the key file in a .sluice folder of mode 0700, though the snapshot written there first made it', async () => {
-    expect({ files: (await readdir(join(t.dir, '.sluice'))).sort(), mode: ((await stat(join(t.dir, '.sluice'))).mode & 0o777).toString(8) }).toEqual({
+    expect({ files: (await readdir(join(t.dir, '.sluice'))).sort(), mode: await permissionsOf(join(t.dir, '.sluice')) }).toEqual({
       files: ['key_file.json', 'snapshot.json'],
       mode: '700',
     });
@@ -204,7 +205,7 @@ describe('token-auth over a .sluice folder an earlier release made open to other
   });
 
   it('makes the folder 0700 before it writes the keys there', async () => {
-    expect({ files: await readdir(join(t.dir, '.sluice')), mode: ((await stat(join(t.dir, '.sluice'))).mode & 0o777).toString(8) }).toEqual({
+    expect({ files: await readdir(join(t.dir, '.sluice')), mode: await permissionsOf(join(t.dir, '.sluice')) }).toEqual({
       files: ['key_file.json'],
       mode: '700',
     });

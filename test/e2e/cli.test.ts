@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { writeGarbageModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson, startTestServer } from '../support/test-server.js';
+import { permissionsOf } from '../support/file-mode.js';
 
 const SETOSA = [5.1, 3.5, 1.4, 0.2];
 
@@ -135,7 +136,7 @@ describe('sluice command line', () => {
     await writeConfig(dir);
     expect(await runCli(['start'], dir)).toMatchObject({ code: 0 });
     try {
-      expect(((await stat(join(dir, '.sluice'))).mode & 0o777).toString(8)).toBe('700');
+      expect(await permissionsOf(join(dir, '.sluice'))).toBe('700');
     } finally {
       expect(await runCli(['stop'], dir)).toMatchObject({ code: 0 });
     }

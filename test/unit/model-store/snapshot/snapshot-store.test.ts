@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SnapshotStore, type Snapshot } from '../../../../src/model-store/index.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { permissionsOf } from '../../../support/file-mode.js';
 
 let root: string;
 let file: string;
@@ -60,7 +61,7 @@ describe('SnapshotStore', () => {
 
   it('creates its missing directory with mode 0700: by default token-auth keeps its keys there too', async () => {
     await new SnapshotStore(file).write(SNAPSHOT);
-    expect(((await stat(join(root, 'state'))).mode & 0o777).toString(8)).toBe('700');
+    expect(await permissionsOf(join(root, 'state'))).toBe('700');
   });
 
   it('leaves only the snapshot file in its directory', async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { makeKeyDirectory } from '../../../../plugins/token-auth/key-directory.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { permissionsOf } from '../../../support/file-mode.js';
 
-const mode = async (path: string): Promise<string> => ((await stat(path)).mode & 0o777).toString(8);
 
 describe('the key file directory', () => {
   let dir: string;
@@ -14,13 +14,13 @@ describe('the key file directory', () => {
 
   it('creates every missing level with mode 0700', async () => {
     await makeKeyDirectory(join(dir, 'a', 'b', 'c'));
-    expect(await Promise.all([mode(join(dir, 'a')), mode(join(dir, 'a', 'b')), mode(join(dir, 'a', 'b', 'c'))])).toEqual(['700', '700', '700']);
+    expect(await Promise.all([permissionsOf(join(dir, 'a')), permissionsOf(join(dir, 'a', 'b')), permissionsOf(join(dir, 'a', 'b', 'c'))])).toEqual(['700', '700', '700']);
   });
 
   it('leaves a directory that exists as it is', async () => {
     await mkdir(join(dir, 'open'), { mode: 0o755 });
     await makeKeyDirectory(join(dir, 'open'));
-    expect(await mode(join(dir, 'open'))).toBe('755');
+    expect(await permissionsOf(join(dir, 'open'))).toBe('755');
   });
 
   it('lets concurrent calls create the same levels', async () => {

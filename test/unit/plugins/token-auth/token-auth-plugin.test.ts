@@ -5,6 +5,7 @@ import tokenAuthPlugin, { type KeyFileContent } from '../../../../plugins/token-
 import { authRequest, bearer } from '../../../support/auth-request.js';
 import { fakePluginContext, type FakePluginContext } from '../../../support/fake-plugin-context.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { permissionsOf } from '../../../support/file-mode.js';
 
 /** Longer than any key file write takes; a write that never settles fails its test at this limit. */
 const KEY_FILE_LIMIT_MS = 5_000;
@@ -51,8 +52,7 @@ describe('token-auth plugin registration', () => {
 
   it('writes the key file under the config directory by default, readable by its owner only', async () => {
     await registerAndStart(fakePluginContext('token-auth', {}, dir));
-    const mode = (await stat(join(dir, '.sluice', 'key_file.json'))).mode & 0o777;
-    expect(mode.toString(8)).toBe('600');
+    expect(await permissionsOf(join(dir, '.sluice', 'key_file.json'))).toBe('600');
   });
 
   it('refuses to serve with SLUICE_PLUGIN_FAILED naming the key file when it cannot be written', async () => {

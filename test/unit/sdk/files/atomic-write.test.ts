@@ -1,10 +1,10 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { writeFileAtomic } from '../../../../src/sdk/files/atomic-write.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { permissionsOf } from '../../../support/file-mode.js';
 
-const mode = async (path: string): Promise<string> => ((await stat(path)).mode & 0o777).toString(8);
 
 describe('writeFileAtomic', () => {
   let dir: string;
@@ -27,7 +27,7 @@ describe('writeFileAtomic', () => {
     } finally {
       process.umask(umask);
     }
-    expect(await mode(file)).toBe('600');
+    expect(await permissionsOf(file)).toBe('600');
   });
 
   it('leaves no temporary file behind when the write fails', async () => {

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { makeDirectories } from '../../../../src/sdk/files/make-directories.js';
 import { makeTempDir } from '../../../support/temp-dir.js';
+import { permissionsOf } from '../../../support/file-mode.js';
 
 /** Longer than any mkdir here takes; a retry without end fails the test instead of blocking the run. */
 const HANG_LIMIT_MS = 5_000;
 
-const mode = async (path: string): Promise<string> => ((await stat(path)).mode & 0o777).toString(8);
 
 describe('makeDirectories', () => {
   let dir: string;
@@ -22,13 +22,13 @@ describe('makeDirectories', () => {
 
   it('gives every level it creates the mode asked for', async () => {
     await makeDirectories(join(dir, 'a', 'b'), { mode: 0o700 });
-    expect(await Promise.all([mode(join(dir, 'a')), mode(join(dir, 'a', 'b'))])).toEqual(['700', '700']);
+    expect(await Promise.all([permissionsOf(join(dir, 'a')), permissionsOf(join(dir, 'a', 'b'))])).toEqual(['700', '700']);
   });
 
   it('leaves a directory that exists as it is', async () => {
     await mkdir(join(dir, 'open'), { mode: 0o755 });
     await makeDirectories(join(dir, 'open'), { mode: 0o700 });
-    expect(await mode(join(dir, 'open'))).toBe('755');
+    expect(await permissionsOf(join(dir, 'open'))).toBe('755');
   });
 
   it('lets concurrent calls create the same levels', async () => {
