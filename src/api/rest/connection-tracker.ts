@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { ArrayBackedSet } from '../../sdk/collections/array-backed-set.js';
 
 /** A request and the response it gets. */
 export interface RequestExchange {
@@ -8,28 +9,45 @@ export interface RequestExchange {
   readonly response: ServerResponse;
 }
 
+/** What the tracker knows of one open connection. */
+interface TrackedConnection {
+  readonly socket: Socket;
+  /** Requests on it in progress. */
+  requests: number;
+  /** Its latest request and that request's response, while a request is in progress. */
+  request: IncomingMessage | undefined;
+  response: ServerResponse | undefined;
+  /** What to do once it has no request in progress, or when it closes first (see {@link ConnectionTracker.whenIdle}). */
+  idleWaiter: { readonly then: () => void; readonly closedFirst: () => void } | undefined;
+}
+
 /**
  * Knows, for each open connection of a port, how many requests on it are in progress. At shutdown the
  * connections with none can be dropped at once: besides keep-alive connections between requests, that
  * takes connections a client opened ahead of time and never used, which the HTTP server would otherwise
  * wait for until its headers timeout.
+ *
+ * Each connection has one record, made when it opens and changed in place by its requests: a request
+ * adds and removes no entry of any long-lived `Map`, whose retired hash tables would otherwise keep
+ * requests alive through young-generation collections (see {@link ArrayBackedSet}).
  */
 export class ConnectionTracker {
-  private readonly requestsOn = new Map<Socket, number>();
-  /** What to do once a connection has no request in progress, or when it closes first (see {@link whenIdle}). */
-  private readonly idleWaiters = new Map<Socket, { readonly then: () => void; readonly closedFirst: () => void }>();
-  /** The latest request on each connection, with its response (see {@link requestStillArriving}). */
-  private readonly latest = new Map<Socket, RequestExchange>();
+  private readonly bySocket = new WeakMap<Socket, TrackedConnection>();
+  private readonly open = new ArrayBackedSet<TrackedConnection>();
 
   /** Starts tracking `fastify`'s connections; call before it listens. */
   constructor(fastify: FastifyInstance) {
     fastify.server.on('connection', (socket: Socket) => {
-      this.requestsOn.set(socket, 0);
+      const connection: TrackedConnection = { socket, requests: 0, request: undefined, response: undefined, idleWaiter: undefined };
+      this.bySocket.set(socket, connection);
+      this.open.add(connection);
       socket.once('close', () => {
-        const waiter = this.idleWaiters.get(socket);
-        this.requestsOn.delete(socket);
-        this.idleWaiters.delete(socket);
-        this.latest.delete(socket);
+        this.bySocket.delete(socket);
+        this.open.delete(connection);
+        const waiter = connection.idleWaiter;
+        connection.idleWaiter = undefined;
+        connection.request = undefined;
+        connection.response = undefined;
         waiter?.closedFirst();
       });
     });
@@ -45,10 +63,11 @@ export class ConnectionTracker {
 
   /** Counts `request` as in progress on its connection (for requests answered outside Fastify's hooks). */
   requestStarted(request: IncomingMessage, response: ServerResponse): void {
-    const socket = request.socket;
-    if (!this.requestsOn.has(socket)) return;
-    this.latest.set(socket, { request, response });
-    this.adjust(socket, 1);
+    const connection = this.bySocket.get(request.socket);
+    if (connection === undefined) return;
+    connection.request = request;
+    connection.response = response;
+    connection.requests += 1;
   }
 
   /**
@@ -56,13 +75,25 @@ export class ConnectionTracker {
    * connection it never will.
    */
   requestStillArriving(socket: Socket): RequestExchange | undefined {
-    const exchange = this.latest.get(socket);
+    const connection = this.bySocket.get(socket);
+    const exchange = connection === undefined ? undefined : exchangeOf(connection);
     return exchange !== undefined && !exchange.request.complete ? exchange : undefined;
   }
 
   /** Counts a request on `socket` as answered. */
   requestFinished(socket: Socket): void {
-    this.adjust(socket, -1);
+    // A socket that already closed is not tracked again.
+    const connection = this.bySocket.get(socket);
+    if (connection === undefined) return;
+    connection.requests = Math.max(0, connection.requests - 1);
+    if (connection.requests > 0) return;
+    // Answered: an idle keep-alive connection need not hold its last request.
+    connection.request = undefined;
+    connection.response = undefined;
+    const waiter = connection.idleWaiter;
+    if (waiter === undefined) return;
+    connection.idleWaiter = undefined;
+    waiter.then();
   }
 
   /**
@@ -70,34 +101,29 @@ export class ConnectionTracker {
    * else when its last one is answered; when it closes first, `closedFirst` instead.
    */
   whenIdle(socket: Socket, then: () => void, closedFirst: () => void): void {
-    if ((this.requestsOn.get(socket) ?? 0) === 0) then();
-    else this.idleWaiters.set(socket, { then, closedFirst });
+    const connection = this.bySocket.get(socket);
+    if (connection === undefined || connection.requests === 0) then();
+    else connection.idleWaiter = { then, closedFirst };
   }
 
   /** The requests in progress whose answer has not begun (the latest of each connection). */
   unanswered(): RequestExchange[] {
     const found: RequestExchange[] = [];
-    for (const [socket, exchange] of this.latest) if ((this.requestsOn.get(socket) ?? 0) > 0 && !exchange.response.headersSent) found.push(exchange);
+    for (const connection of this.open) {
+      const exchange = exchangeOf(connection);
+      if (connection.requests > 0 && exchange !== undefined && !exchange.response.headersSent) found.push(exchange);
+    }
     return found;
   }
 
   /** Destroys every connection that has no request in progress. */
   dropUnused(): void {
-    for (const [socket, requests] of this.requestsOn) if (requests === 0) socket.destroy();
+    for (const connection of this.open) if (connection.requests === 0) connection.socket.destroy();
   }
+}
 
-  private adjust(socket: Socket, by: number): void {
-    // A socket that already closed is not tracked again.
-    const current = this.requestsOn.get(socket);
-    if (current === undefined) return;
-    const next = Math.max(0, current + by);
-    this.requestsOn.set(socket, next);
-    if (next > 0) return;
-    // Answered: an idle keep-alive connection need not hold its last request.
-    this.latest.delete(socket);
-    const waiter = this.idleWaiters.get(socket);
-    if (waiter === undefined) return;
-    this.idleWaiters.delete(socket);
-    waiter.then();
-  }
+/** The latest request of `connection` with its response, while one is in progress. */
+function exchangeOf(connection: TrackedConnection): RequestExchange | undefined {
+  const { request, response } = connection;
+  return request === undefined || response === undefined ? undefined : { request, response };
 }
