@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { compiledWorkerFile } from '../../package-files/compiled-worker-file.js';
 import { SluiceError } from '../../sdk/errors/index.js';
+import { SlotTable } from '../../sdk/collections/slot-table.js';
 import type { SessionThreadReply, SessionThreadRequest } from './session-thread-messages.js';
 
 /** The compiled session thread module, or undefined when there is none (see {@link compiledWorkerFile}). */
@@ -26,8 +27,8 @@ type Unnumbered<T> = T extends { readonly id: number } ? Omit<T, 'id'> : never;
 export class SessionThreadHost {
   private static readonly running = new Map<number, SessionThreadHost>();
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  /** The requests awaiting their reply, under the ids they were sent with. */
+  private readonly pending = new SlotTable<Pending>();
   private sessions = 0;
   /** Why the thread is gone, once it is. */
   private gone: SluiceError | undefined;
@@ -66,10 +67,9 @@ export class SessionThreadHost {
    */
   request(request: Unnumbered<SessionThreadRequest>, transfer: readonly ArrayBuffer[] = []): Promise<SessionThreadReply> {
     if (this.gone !== undefined) return Promise.reject(this.gone);
-    const id = this.nextId++;
     return new Promise<SessionThreadReply>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
+      const id = this.pending.add({ resolve, reject });
       this.worker.postMessage({ ...request, id }, [...transfer]);
     });
   }
@@ -88,9 +88,8 @@ export class SessionThreadHost {
   }
 
   private settle(reply: SessionThreadReply): void {
-    const pending = this.pending.get(reply.id);
+    const pending = this.pending.take(reply.id);
     if (pending === undefined) return;
-    this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker.unref();
     pending.resolve(reply);
   }
@@ -102,8 +101,7 @@ export class SessionThreadHost {
       device: this.device,
     });
     this.leave();
-    for (const pending of this.pending.values()) pending.reject(this.gone);
-    this.pending.clear();
+    for (const pending of this.pending.takeAll()) pending.reject(this.gone);
   }
 
   /** Stops handing this host out; the device's next session starts a new thread. */

@@ -10,6 +10,13 @@ import { checkOrtTensorValues } from './tensor-conversion.js';
 /** Bytes of returned input buffers a session keeps for later batches; past it they are left to the collector. */
 const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Buffer sizes whose list of spares is kept while it is empty. A list that came and went with every run
+ * made the long-lived `Map` of them chain its retired hash tables into the old generation (see
+ * `ArrayBackedSet`); past this many sizes, the empty lists are dropped.
+ */
+const SPARE_SIZES = 64;
+
 const asError = (error: SessionThreadError): SluiceError => new SluiceError(error.code, error.message, error.details);
 
 /** The device whose session thread a session created with `options` lives on. */
@@ -160,7 +167,6 @@ export class ThreadedLoadedModel implements LoadedModel {
     const list = this.spare.get(bytes);
     const buffer = list?.pop();
     if (list === undefined || buffer === undefined) return undefined;
-    if (list.length === 0) this.spare.delete(bytes);
     this.spareBytes -= bytes;
     return buffer;
   }
@@ -168,9 +174,13 @@ export class ThreadedLoadedModel implements LoadedModel {
   private keep(buffers: readonly ArrayBuffer[]): void {
     for (const buffer of buffers) {
       if (this.spareBytes + buffer.byteLength > SPARE_INPUT_BYTES) return;
-      const list = this.spare.get(buffer.byteLength) ?? [];
+      let list = this.spare.get(buffer.byteLength);
+      if (list === undefined) {
+        if (this.spare.size >= SPARE_SIZES) for (const [bytes, kept] of this.spare) if (kept.length === 0) this.spare.delete(bytes);
+        list = [];
+        this.spare.set(buffer.byteLength, list);
+      }
       list.push(buffer);
-      this.spare.set(buffer.byteLength, list);
       this.spareBytes += buffer.byteLength;
     }
   }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { constants as http2Constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { status, type Metadata } from '@grpc/grpc-js';
 import { setLongTimeout, type LongTimeout } from '../../../timers/long-timeout.js';
+import type { ArrayBackedSet } from '../../../sdk/collections/array-backed-set.js';
 import { GRPC_ACCEPT_ENCODING, compressMessage, compressionNamed, decompressMessage, responseCompressionFor, type GrpcCompression } from './grpc-compression.js';
 import { GrpcMessageDecoder, frameMessage } from './grpc-message-decoder.js';
 import { GrpcMessageInflater } from './grpc-message-inflater.js';
@@ -144,7 +145,7 @@ export class GrpcServerCall extends EventEmitter {
     method: GrpcMethod,
     options: GrpcCallOptions,
     scope?: GrpcCallScope,
-    live?: Set<GrpcServerCall>,
+    live?: ArrayBackedSet<GrpcServerCall>,
     rawHeaders?: readonly string[],
   ) {
     super();

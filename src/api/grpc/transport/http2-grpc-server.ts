@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { encodeGrpcMessage } from './grpc-headers.js';
 import { GrpcWireError } from './grpc-wire-error.js';
+import { ArrayBackedSet } from '../../../sdk/collections/array-backed-set.js';
 import { GrpcServerCall, type GrpcCallScope, type GrpcHandler, type GrpcCallOptions, type GrpcMethod } from './grpc-server-call.js';
 
 /**
@@ -44,9 +45,9 @@ function refuse(stream: ServerHttp2Stream, httpStatus: number): void {
  */
 export class Http2GrpcServer {
   readonly #methods = new Map<string, GrpcMethod>();
-  readonly #sessions = new Set<ServerHttp2Session>();
+  readonly #sessions = new ArrayBackedSet<ServerHttp2Session>();
   /** The calls whose streams are open, told to {@link GrpcServerCall.drain} on shutdown. */
-  readonly #calls = new Set<GrpcServerCall>();
+  readonly #calls = new ArrayBackedSet<GrpcServerCall>();
   readonly #options: Http2GrpcServerOptions;
   #server: Http2Server | Http2SecureServer | undefined;
   #closing: Promise<void> | undefined;
