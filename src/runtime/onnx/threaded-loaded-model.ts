@@ -12,8 +12,8 @@ const SPARE_INPUT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Buffer sizes whose list of spares is kept while it is empty. A list that came and went with every run
- * made the long-lived `Map` of them chain its retired hash tables into the old generation (see
- * `ArrayBackedSet`); past this many sizes, the empty lists are dropped.
+ * would change the long-lived `Map` of them with every run, the kind of `Map` whose retired hash tables
+ * chain into the old generation (see `ArrayBackedSet`); past this many sizes, the empty lists are dropped.
  */
 const SPARE_SIZES = 64;
 
