@@ -4,6 +4,7 @@ import { startServer } from '../server/sluice-server.js';
 import { flushStandardOutput, standardOutputLogger } from '../telemetry/logging/standard-output-log.js';
 import { stopInterruptedStart, type StartResult } from './interrupted-start.js';
 import { announceServing } from './serving-notice.js';
+import { tuneGarbageCollector } from './garbage-collector-tuning.js';
 
 /** Resolves with the first SIGTERM or SIGINT; a second one exits at once. */
 function firstStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
@@ -44,6 +45,7 @@ export async function runForeground(
 
 /** {@link runForeground} but for the last lines of its log. */
 async function serveUntilStopped(config: SluiceConfig, restoreSnapshot: boolean, configDirectory: string, sources: ConfigSources, warnings: readonly string[]): Promise<number> {
+  tuneGarbageCollector();
   const logger = standardOutputLogger(config.logLevel, config.logFormat);
   for (const warning of warnings) logger.warn(warning);
   // Listen before anything is announced, so a signal sent right after start-up is never missed.
