@@ -44,11 +44,7 @@ export class ConnectionTracker {
       socket.once('close', () => {
         this.bySocket.delete(socket);
         this.open.delete(connection);
-        const waiter = connection.idleWaiter;
-        connection.idleWaiter = undefined;
-        connection.request = undefined;
-        connection.response = undefined;
-        waiter?.closedFirst();
+        connection.idleWaiter?.closedFirst();
       });
     });
     fastify.addHook('onRequest', (request, reply, done) => {

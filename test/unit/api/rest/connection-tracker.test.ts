@@ -26,6 +26,17 @@ function exchangeOn(socket: Socket, complete = true): { request: IncomingMessage
   return { request: { socket, complete } as unknown as IncomingMessage, response: { headersSent: false } as unknown as ServerResponse };
 }
 
+/** A connection with a request in progress, and a waiter for its idleness that notes what it was told. */
+function waitingOnBusyConnection(): { tracker: ConnectionTracker; socket: Socket; told: string[] } {
+  const { tracker, connect } = trackerOnStandIn();
+  const socket = connect();
+  const exchange = exchangeOn(socket);
+  tracker.requestStarted(exchange.request, exchange.response);
+  const told: string[] = [];
+  tracker.whenIdle(socket, () => told.push('idle'), () => told.push('closed'));
+  return { tracker, socket, told };
+}
+
 /** V8's full collection, which tests otherwise cannot call. */
 function fullCollection(): () => void {
   setFlagsFromString('--expose-gc');
@@ -53,23 +64,13 @@ describe('ConnectionTracker', () => {
   });
 
   it('tells an idle waiter when the last request of its connection is answered', () => {
-    const { tracker, connect } = trackerOnStandIn();
-    const socket = connect();
-    const exchange = exchangeOn(socket);
-    tracker.requestStarted(exchange.request, exchange.response);
-    const told: string[] = [];
-    tracker.whenIdle(socket, () => told.push('idle'), () => told.push('closed'));
+    const { tracker, socket, told } = waitingOnBusyConnection();
     tracker.requestFinished(socket);
     expect(told).toEqual(['idle']);
   });
 
   it('tells an idle waiter when its connection closes first', () => {
-    const { tracker, connect } = trackerOnStandIn();
-    const socket = connect();
-    const exchange = exchangeOn(socket);
-    tracker.requestStarted(exchange.request, exchange.response);
-    const told: string[] = [];
-    tracker.whenIdle(socket, () => told.push('idle'), () => told.push('closed'));
+    const { tracker, socket, told } = waitingOnBusyConnection();
     socket.emit('close');
     expect([told, tracker.unanswered()]).toEqual([['closed'], []]);
   });
