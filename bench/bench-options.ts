@@ -8,12 +8,20 @@ export const BENCH_MODEL_NAMES = ['mlp', 'cnn'] as const;
 /** One of {@link BENCH_MODEL_NAMES}. */
 export type BenchModelName = (typeof BENCH_MODEL_NAMES)[number];
 
+/**
+ * Rounds of `npm run bench` unless `--rounds` says otherwise: three, so that one round run while the
+ * machine was busy cannot decide a target on its own.
+ */
+export const DEFAULT_ROUNDS = 3;
+
 /** What one `npm run bench` measures. */
 export interface BenchOptions {
   /** Seconds per load run (and the time budget of the in-process runs). */
   readonly durationSeconds: number;
   /** Seconds of load before measuring each server. */
   readonly warmupSeconds: number;
+  /** How many times each server setup is measured, in alternating order; the targets are judged on the medians. */
+  readonly rounds: number;
   readonly concurrencies: readonly number[];
   readonly models: readonly BenchModelName[];
   readonly setups: readonly SetupId[];
@@ -29,6 +37,8 @@ export interface BenchOptions {
 export const BENCH_USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per load run (default 5)
   --warmup S            seconds of load before measuring each server (default 2)
+  --rounds N            measure every server setup N times, in alternating order, and judge the
+                        targets on the median of the rounds (default 3)
   --concurrency LIST    connections per run, e.g. 1,16,64 (default)
   --models LIST         mlp,cnn (default)
   --setups LIST         a,b,c,d (default): a in-process, b hand-rolled, c Sluice unbatched, d Sluice batched
@@ -47,6 +57,12 @@ function list(value: string, option: string): string[] {
 function positiveNumber(value: string, option: string): number {
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw new Error(`${option} must be a positive number of seconds, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function roundCount(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number) || number < 1) throw new Error(`--rounds must be a whole number ≥ 1, got ${JSON.stringify(value)}`);
   return number;
 }
 
@@ -76,6 +92,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions | 'help
     options: {
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: String(DEFAULT_ROUNDS) },
       concurrency: { type: 'string', default: '1,16,64' },
       models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
       setups: { type: 'string', default: SETUP_IDS.join(',') },
@@ -94,6 +111,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions | 'help
   return {
     durationSeconds: positiveNumber(values.duration, '--duration'),
     warmupSeconds: positiveNumber(values.warmup, '--warmup'),
+    rounds: roundCount(values.rounds),
     concurrencies: [...new Set(concurrencies)],
     models: oneOf(list(values.models, '--models'), BENCH_MODEL_NAMES, '--models'),
     setups: oneOf(list(values.setups, '--setups'), SETUP_IDS, '--setups'),

@@ -1,3 +1,5 @@
+import { median } from './bench-rounds.js';
+
 /**
  * The four setups every model is measured with:
  * - `a`: `session.run` in the benchmark process at the best batch size (the throughput limit);
@@ -38,6 +40,8 @@ export interface LoadRun {
   readonly setup: Exclude<SetupId, 'a'>;
   readonly model: string;
   readonly concurrency: number;
+  /** The round it belongs to, from 0 (see `--rounds`). */
+  readonly round: number;
   readonly durationSeconds: number;
   /** 2xx responses. */
   readonly ok: number;
@@ -61,6 +65,8 @@ export interface BenchResults {
   readonly date: string;
   readonly machine: MachineInfo;
   readonly durationSeconds: number;
+  /** How many times every server setup was measured, in alternating order. */
+  readonly rounds: number;
   readonly concurrencies: readonly number[];
   readonly models: readonly string[];
   /** Setup d's `maxBatchDelayMs` when `--max-batch-delay` replaced the manifest's. */
@@ -97,7 +103,38 @@ export function bestInProcess(runs: readonly InProcessRun[], model: string): InP
   return best;
 }
 
-/** The load run of `setup` on `model` at `concurrency`, if measured. */
-export function findLoadRun(runs: readonly LoadRun[], setup: LoadRun['setup'], model: string, concurrency: number): LoadRun | undefined {
-  return runs.find((run) => run.setup === setup && run.model === model && run.concurrency === concurrency);
+/** The load run of `setup` on `model` at `concurrency` in `round`, if measured. */
+export function findLoadRun(runs: readonly LoadRun[], setup: LoadRun['setup'], model: string, concurrency: number, round: number): LoadRun | undefined {
+  return runs.find((run) => run.setup === setup && run.model === model && run.concurrency === concurrency && run.round === round);
+}
+
+/**
+ * The load runs of `setup` on `model` at `concurrency` over every round, summed up as one: the median
+ * throughput and latencies of the rounds, their failures added up, the busiest machine any of them met.
+ * Undefined when no round measured it. A single round comes back as it is.
+ */
+export function roundsSummary(runs: readonly LoadRun[], setup: LoadRun['setup'], model: string, concurrency: number): LoadRun | undefined {
+  const measured = runs.filter((run) => run.setup === setup && run.model === model && run.concurrency === concurrency);
+  const [first] = measured;
+  if (first === undefined || measured.length === 1) return first;
+  const middle = (pick: (run: LoadRun) => number): number => median(measured.map(pick));
+  const total = (pick: (run: LoadRun) => number): number => measured.reduce((sum, run) => sum + pick(run), 0);
+  const busiest = Math.max(...measured.map((run) => run.otherCpu ?? Number.NEGATIVE_INFINITY));
+  return {
+    setup,
+    model,
+    concurrency,
+    round: first.round,
+    durationSeconds: total((run) => run.durationSeconds),
+    ok: total((run) => run.ok),
+    requestsPerSecond: middle((run) => run.requestsPerSecond),
+    p50Us: middle((run) => run.p50Us),
+    p99Us: middle((run) => run.p99Us),
+    meanUs: middle((run) => run.meanUs),
+    maxUs: Math.max(...measured.map((run) => run.maxUs)),
+    non2xx: total((run) => run.non2xx),
+    errors: total((run) => run.errors),
+    timeouts: total((run) => run.timeouts),
+    ...(Number.isFinite(busiest) ? { otherCpu: busiest } : {}),
+  };
 }

@@ -8,6 +8,8 @@ export interface ServerMeasurementPlan {
   readonly concurrencies: readonly number[];
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
+  /** The round these runs belong to, from 0. */
+  readonly round: number;
   /** CPUs of the machine, to tell how much other processes used during each run. */
   readonly cpus: number;
   /** Called after each run, for progress output. */
@@ -30,7 +32,7 @@ export async function measureServer(setup: ServerSetup, plan: ServerMeasurementP
       const otherCpu = await startForeignCpuMeter([process.pid, server.pid], plan.cpus);
       const measured = await runLoad({ ...load, connections: concurrency, durationSeconds: plan.durationSeconds });
       const other = await otherCpu?.();
-      const run: LoadRun = { setup: setup.setup, model: setup.model.name, concurrency, ...measured, ...(other !== undefined ? { otherCpu: other } : {}) };
+      const run: LoadRun = { setup: setup.setup, model: setup.model.name, concurrency, round: plan.round, ...measured, ...(other !== undefined ? { otherCpu: other } : {}) };
       runs.push(run);
       plan.onRun?.(run);
     }

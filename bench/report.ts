@@ -2,7 +2,7 @@ import {
   SETUP_LABELS,
   bestInProcess,
   failuresOf,
-  findLoadRun,
+  roundsSummary,
   type BenchResults,
   type InProcessRun,
   type LoadRun,
@@ -40,7 +40,8 @@ function signedUs(value: number | undefined): string {
 
 /**
  * The main table: per model, setup a (best in-process items/s, no concurrency) and then setups b, c, d at
- * each concurrency. A run with failed requests shows their count and a `!` so it cannot be missed.
+ * each concurrency, over several rounds their medians ({@link roundsSummary}). A run with failed requests
+ * shows their count and a `!` so it cannot be missed.
  */
 export function formatResultsTable(results: BenchResults): string {
   const rows: string[][] = [];
@@ -51,7 +52,7 @@ export function formatResultsTable(results: BenchResults): string {
     }
     for (const concurrency of results.concurrencies) {
       for (const setup of ['b', 'c', 'd'] as const) {
-        const run = findLoadRun(results.load, setup, model, concurrency);
+        const run = roundsSummary(results.load, setup, model, concurrency);
         if (run === undefined) continue;
         const failures = failuresOf(run);
         rows.push([
@@ -83,13 +84,13 @@ export function formatInProcessTable(runs: readonly InProcessRun[]): string {
   );
 }
 
-/** Throughput ratios between the setups and latency differences, per model and concurrency. */
+/** Throughput ratios between the setups and latency differences, per model and concurrency (of the medians over several rounds). */
 export function formatRatios(results: BenchResults): string {
   const rows: string[][] = [];
   for (const model of results.models) {
     const a = bestInProcess(results.inProcess, model)?.itemsPerSecond;
     for (const concurrency of results.concurrencies) {
-      const run = (setup: LoadRun['setup']): LoadRun | undefined => findLoadRun(results.load, setup, model, concurrency);
+      const run = (setup: LoadRun['setup']): LoadRun | undefined => roundsSummary(results.load, setup, model, concurrency);
       const [b, c, d] = [run('b'), run('c'), run('d')];
       if (b === undefined && c === undefined && d === undefined) continue;
       rows.push([
@@ -130,7 +131,8 @@ export function busyMachineWarnings(results: BenchResults): string {
     if (run.otherCpu !== undefined && run.otherCpu >= BUSY_CORES) lines.push(`a ${run.model} batch ${run.batchSize}: ${cores(run.otherCpu)}`);
   }
   for (const run of results.load) {
-    if (run.otherCpu !== undefined && run.otherCpu >= BUSY_CORES) lines.push(`${run.setup} ${run.model} c=${run.concurrency}: ${cores(run.otherCpu)}`);
+    const round = results.rounds > 1 ? `, round ${run.round + 1}` : '';
+    if (run.otherCpu !== undefined && run.otherCpu >= BUSY_CORES) lines.push(`${run.setup} ${run.model} c=${run.concurrency}${round}: ${cores(run.otherCpu)}`);
   }
   if (lines.length === 0) return '';
   return `warning: other processes used the CPUs during these runs; their figures are skewed\n${lines.map((line) => `  ${line}\n`).join('')}`;

@@ -2,10 +2,12 @@
  * `npm run bench`: the demo MLP and CNN measured in one run, side by side, with four setups (see
  * {@link SETUP_LABELS}): `session.run` in this process at the best batch size, a hand-rolled Fastify +
  * onnxruntime-node route, Sluice with batching off and Sluice with dynamic batching, each server at
- * several concurrencies. Prints the results, the ratios between setups and Sluice's targets. Absolute
- * figures depend on the machine; the ratios, measured in one run, are what to compare.
+ * several concurrencies. The servers are measured in rounds (`--rounds`, 3 by default), each setup once
+ * per round in alternating order; the tables show the medians over the rounds, and each target is judged
+ * on the median of its per-round figures. Prints the results, the ratios between setups and Sluice's
+ * targets. Absolute figures depend on the machine; the ratios, measured in one run, are what to compare.
  *
- *   npm run bench -- [--duration 5] [--concurrency 1,16,64] [--models mlp,cnn] [--json results.json]
+ *   npm run bench -- [--duration 5] [--rounds 3] [--concurrency 1,16,64] [--models mlp,cnn] [--json results.json]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -17,6 +19,7 @@ import { IN_PROCESS_BATCH_SIZES, measureSessionThroughput } from './in-process.j
 import { startForeignCpuMeter } from './cpu-usage.js';
 import { describeMachine, machineInfo } from './machine-info.js';
 import { measureServer } from './measure-server.js';
+import { roundOrder } from './bench-rounds.js';
 import { busyMachineWarnings, formatInProcessTable, formatRatios, formatResultsTable, formatTargets } from './report.js';
 import { serverSetup } from './server-setups.js';
 import { checkTargets } from './targets.js';
@@ -57,25 +60,30 @@ async function measure(options: BenchOptions): Promise<BenchResults> {
         })),
       );
     }
-    for (const setup of (['b', 'c', 'd'] as const).filter((id) => options.setups.includes(id))) {
-      progress(`${name}: ${SETUP_LABELS[setup]}`);
-      load.push(
-        ...(await measureServer(serverSetup(setup, model, distRoot, { serverLog: options.serverLog, ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}) }), {
-          concurrencies: options.concurrencies,
-          durationSeconds: options.durationSeconds,
-          warmupSeconds: options.warmupSeconds,
-          cpus: machine.cpus,
-          onRun: (run) => {
-            progress(`  c=${run.concurrency}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${Math.round(run.p50Us)} µs, ${run.non2xx + run.errors} failed`);
-          },
-        })),
-      );
+    const setups = (['b', 'c', 'd'] as const).filter((id) => options.setups.includes(id));
+    for (let round = 0; round < options.rounds; round++) {
+      for (const setup of roundOrder(setups, round)) {
+        progress(`${name}${options.rounds > 1 ? `, round ${round + 1} of ${options.rounds}` : ''}: ${SETUP_LABELS[setup]}`);
+        load.push(
+          ...(await measureServer(serverSetup(setup, model, distRoot, { serverLog: options.serverLog, ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}) }), {
+            round,
+            concurrencies: options.concurrencies,
+            durationSeconds: options.durationSeconds,
+            warmupSeconds: options.warmupSeconds,
+            cpus: machine.cpus,
+            onRun: (run) => {
+              progress(`  c=${run.concurrency}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${Math.round(run.p50Us)} µs, ${run.non2xx + run.errors} failed`);
+            },
+          })),
+        );
+      }
     }
   }
   return {
     date: new Date().toISOString(),
     machine,
     durationSeconds: options.durationSeconds,
+    rounds: options.rounds,
     concurrencies: options.concurrencies,
     models: options.models,
     ...(options.maxBatchDelayMs !== undefined ? { maxBatchDelayMs: options.maxBatchDelayMs } : {}),
@@ -91,7 +99,7 @@ function report(results: BenchResults): string {
   return [
     `\nSluice benchmark, ${results.date}`,
     describeMachine(results.machine),
-    `${results.durationSeconds} s per load run${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; Sluice logs to a ${results.serverLog}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
+    `${results.durationSeconds} s per load run, ${results.rounds} round${results.rounds === 1 ? '' : 's'} (figures: medians over the rounds)${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; Sluice logs to a ${results.serverLog}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
     'a: session.run in this process (items/s)',
     formatInProcessTable(results.inProcess),
     'results (req/s = 2xx responses per second; p50 and p99 from every response time)',

@@ -1,4 +1,5 @@
 import { failuresOf, findLoadRun, type BenchResults, type LoadRun } from './bench-results.js';
+import { median } from './bench-rounds.js';
 
 /** Outcome of one target: met, missed, or not measured in this run. */
 export type TargetStatus = 'PASS' | 'FAIL' | 'SKIP';
@@ -28,7 +29,8 @@ function missing(what: string): Omit<TargetCheck, 'target'> {
 function withFailures(runs: readonly LoadRun[]): string | undefined {
   const failed = runs.filter((run) => failuresOf(run) > 0);
   if (failed.length === 0) return undefined;
-  return failed.map((run) => `${run.setup} had ${failuresOf(run)} failed requests`).join(', ');
+  const rounds = new Set(runs.map((run) => run.round)).size;
+  return failed.map((run) => `${run.setup} had ${failuresOf(run)} failed requests${rounds > 1 ? ` in round ${run.round + 1}` : ''}`).join(', ');
 }
 
 function verdict(ok: boolean, detail: string, runs: readonly LoadRun[]): Omit<TargetCheck, 'target'> {
@@ -37,46 +39,101 @@ function verdict(ok: boolean, detail: string, runs: readonly LoadRun[]): Omit<Ta
   return { status: ok ? 'PASS' : 'FAIL', detail };
 }
 
-/** Batched Sluice at least `minRatio` times as fast as the hand-rolled route under concurrency. */
-function throughputVersusHandRolled(model: string, concurrency: number, minRatio: number): Target {
+/** What one round measured for a target: the figure, how to show it, and the runs it came from. */
+interface RoundFigure {
+  readonly value: number;
+  readonly detail: string;
+  readonly runs: readonly LoadRun[];
+}
+
+/** A target's check over every round: its figure per round, or what was not measured. */
+interface RoundedTarget {
+  readonly target: string;
+  /** Why a round could not be checked, e.g. `mlp b and d at c=16`. */
+  readonly needs: string;
+  figure(load: readonly LoadRun[], round: number): RoundFigure | undefined;
+  /** The figure's name and value, as `d/b = 1.02`. */
+  named(value: number): string;
+  met(value: number): boolean;
+}
+
+/**
+ * A target judged on the median of its per-round figures: each round measured every setup once, in
+ * alternating order, so a figure of one round compares runs made minutes apart, and the median keeps a
+ * round that met a busy machine from deciding the verdict. One round is judged as it is.
+ */
+function judgedOverRounds(rounded: RoundedTarget): Target {
   return {
-    target: `${model} c=${concurrency}: req/s(d) ≥ ${minRatio.toFixed(2)} × req/s(b)`,
-    check: ({ load }) => {
-      const b = findLoadRun(load, 'b', model, concurrency);
-      const d = findLoadRun(load, 'd', model, concurrency);
-      if (b === undefined || d === undefined) return missing(`${model} b and d at c=${concurrency}`);
-      const ratio = d.requestsPerSecond / b.requestsPerSecond;
-      return verdict(ratio >= minRatio, `d/b = ${ratio.toFixed(2)} (${perSecond(d.requestsPerSecond)} vs ${perSecond(b.requestsPerSecond)})`, [b, d]);
+    target: rounded.target,
+    check: ({ load, rounds }) => {
+      const figures: RoundFigure[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const figure = rounded.figure(load, round);
+        if (figure === undefined) return missing(rounds === 1 ? rounded.needs : `${rounded.needs} in round ${round + 1}`);
+        figures.push(figure);
+      }
+      const runs = figures.flatMap((figure) => figure.runs);
+      const [only] = figures;
+      if (only !== undefined && figures.length === 1) return verdict(rounded.met(only.value), only.detail, runs);
+      const value = median(figures.map((figure) => figure.value));
+      const detail = `${rounded.named(value)}, median of ${figures.length} rounds (${figures.map((figure) => figure.detail).join('; ')})`;
+      return verdict(rounded.met(value), detail, runs);
     },
   };
+}
+
+/** Batched Sluice at least `minRatio` times as fast as the hand-rolled route under concurrency. */
+function throughputVersusHandRolled(model: string, concurrency: number, minRatio: number): Target {
+  const named = (ratio: number): string => `d/b = ${ratio.toFixed(2)}`;
+  return judgedOverRounds({
+    target: `${model} c=${concurrency}: req/s(d) ≥ ${minRatio.toFixed(2)} × req/s(b)`,
+    needs: `${model} b and d at c=${concurrency}`,
+    figure: (load, round) => {
+      const b = findLoadRun(load, 'b', model, concurrency, round);
+      const d = findLoadRun(load, 'd', model, concurrency, round);
+      if (b === undefined || d === undefined) return undefined;
+      const value = d.requestsPerSecond / b.requestsPerSecond;
+      return { value, detail: `${named(value)} (${perSecond(d.requestsPerSecond)} vs ${perSecond(b.requestsPerSecond)})`, runs: [b, d] };
+    },
+    named,
+    met: (ratio) => ratio >= minRatio,
+  });
 }
 
 /** Batching must not cost latency when there is nothing to batch. */
 function batchingLatencyAlone(model: string, maxRatio: number): Target {
-  return {
+  const named = (ratio: number): string => `p50(d)/p50(c) = ${ratio.toFixed(2)}`;
+  return judgedOverRounds({
     target: `${model} c=1: p50(d) ≤ ${maxRatio.toFixed(1)} × p50(c)`,
-    check: ({ load }) => {
-      const c = findLoadRun(load, 'c', model, 1);
-      const d = findLoadRun(load, 'd', model, 1);
-      if (c === undefined || d === undefined) return missing(`${model} c and d at c=1`);
-      const ratio = d.p50Us / c.p50Us;
-      return verdict(ratio <= maxRatio, `p50(d)/p50(c) = ${ratio.toFixed(2)} (${us(d.p50Us)} vs ${us(c.p50Us)})`, [c, d]);
+    needs: `${model} c and d at c=1`,
+    figure: (load, round) => {
+      const c = findLoadRun(load, 'c', model, 1, round);
+      const d = findLoadRun(load, 'd', model, 1, round);
+      if (c === undefined || d === undefined) return undefined;
+      const value = d.p50Us / c.p50Us;
+      return { value, detail: `${named(value)} (${us(d.p50Us)} vs ${us(c.p50Us)})`, runs: [c, d] };
     },
-  };
+    named,
+    met: (ratio) => ratio <= maxRatio,
+  });
 }
 
 /** Sluice's own per-request overhead over the bare route. */
 function overheadAlone(model: string, maxUs: number): Target {
-  return {
+  const named = (overhead: number): string => `p50(c) − p50(b) = ${us(overhead)}`;
+  return judgedOverRounds({
     target: `${model} c=1: p50(c) − p50(b) ≤ ${maxUs} µs`,
-    check: ({ load }) => {
-      const b = findLoadRun(load, 'b', model, 1);
-      const c = findLoadRun(load, 'c', model, 1);
-      if (b === undefined || c === undefined) return missing(`${model} b and c at c=1`);
-      const overhead = c.p50Us - b.p50Us;
-      return verdict(overhead <= maxUs, `p50(c) − p50(b) = ${us(overhead)} (${us(c.p50Us)} vs ${us(b.p50Us)})`, [b, c]);
+    needs: `${model} b and c at c=1`,
+    figure: (load, round) => {
+      const b = findLoadRun(load, 'b', model, 1, round);
+      const c = findLoadRun(load, 'c', model, 1, round);
+      if (b === undefined || c === undefined) return undefined;
+      const value = c.p50Us - b.p50Us;
+      return { value, detail: `${named(value)} (${us(c.p50Us)} vs ${us(b.p50Us)})`, runs: [b, c] };
     },
-  };
+    named,
+    met: (overhead) => overhead <= maxUs,
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { type BenchResults, type InProcessRun, type LoadRun } from '../../../ben
 /** A load run with round figures; `overrides` set what a test looks at. */
 export function loadRun(overrides: Partial<LoadRun> & Pick<LoadRun, 'setup' | 'model' | 'concurrency'>): LoadRun {
   return {
+    round: 0,
     durationSeconds: 5,
     ok: 50_000,
     requestsPerSecond: 10_000,
@@ -22,12 +23,13 @@ export function inProcessRun(model: string, batchSize: number, itemsPerSecond: n
   return { model, batchSize, intraOpNumThreads: 0, runs: 100, itemsPerSecond, runUs: (batchSize * 1e6) / itemsPerSecond };
 }
 
-/** Results of one run over `models` at c = 1 and 16. */
-export function results(load: readonly LoadRun[], inProcess: readonly InProcessRun[] = [], models: readonly string[] = ['mlp', 'cnn']): BenchResults {
+/** Results of one run over `models` at c = 1 and 16, in `rounds` rounds. */
+export function results(load: readonly LoadRun[], inProcess: readonly InProcessRun[] = [], models: readonly string[] = ['mlp', 'cnn'], rounds = 1): BenchResults {
   return {
     date: '2026-12-01T00:00:00.000Z',
     machine: { cpus: 2, cpuModel: 'test', memoryGiB: 8, node: 'v20', onnxruntime: '1.30.0', platform: 'linux' },
     durationSeconds: 5,
+    rounds,
     concurrencies: [1, 16],
     models,
     serverLog: 'file',

@@ -106,4 +106,29 @@ describe('busyMachineWarnings', () => {
       '',
     ]);
   });
+
+  it('names the round of a disturbed run when there were several', () => {
+    const load = [loadRun({ setup: 'd', model: 'cnn', concurrency: 16, round: 0 }), loadRun({ setup: 'd', model: 'cnn', concurrency: 16, round: 1, otherCpu: 0.5 })];
+    expect(busyMachineWarnings(results(load, [], ['cnn'], 2)).split('\n')[1]).toBe('  d cnn c=16, round 2: 0.50 cores');
+  });
+});
+
+describe('the tables over several rounds', () => {
+  const load = [0, 1, 2].flatMap((round) => [
+    loadRun({ setup: 'b', model: 'mlp', concurrency: 16, round, requestsPerSecond: [10_000, 14_000, 12_000][round] ?? 0 }),
+    loadRun({ setup: 'd', model: 'mlp', concurrency: 16, round, requestsPerSecond: [12_000, 9_000, 15_000][round] ?? 0 }),
+  ]);
+  const threeRounds = results(load, [], ['mlp'], 3);
+
+  it('show each setup once, with its median over the rounds', () => {
+    const rows = formatResultsTable(threeRounds).split('\n').slice(2, -1);
+    expect(rows.map((row) => row.split(/\s{2,}/).slice(0, 4))).toEqual([
+      ['b hand-rolled Fastify', 'mlp', '16', '12 000'],
+      ['d Sluice, dynamic batching', 'mlp', '16', '12 000'],
+    ]);
+  });
+
+  it('relate the medians', () => {
+    expect(formatRatios(threeRounds).split('\n')[2]?.split(/\s{2,}/).slice(0, 3)).toEqual(['mlp', '16', '1.00']);
+  });
 });

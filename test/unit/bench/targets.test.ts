@@ -64,3 +64,41 @@ describe('checkTargets', () => {
     expect(status(checks, 'cnn c=16').detail).toMatch(/^not measured/);
   });
 });
+
+/** `allMet` in round `round`, with MLP d at c=16 serving `mlpD` req/s against the route's 15 000. */
+function roundWithMlpD(round: number, mlpD: number, failed = 0): ReturnType<typeof loadRun>[] {
+  return allMet.map((run) => ({ ...run, round, ...(run.setup === 'd' && run.model === 'mlp' && run.concurrency === 16 ? { requestsPerSecond: mlpD, non2xx: failed } : {}) }));
+}
+
+describe('checkTargets over several rounds', () => {
+  it('judges each target on the median of its per-round figures', () => {
+    const load = [...roundWithMlpD(0, 13_500), ...roundWithMlpD(1, 16_500), ...roundWithMlpD(2, 15_300)];
+    expect(status(checkTargets(results(load, limits, ['mlp', 'cnn'], 3)), 'mlp c=16')).toEqual({
+      target: 'mlp c=16: req/s(d) ≥ 1.00 × req/s(b)',
+      status: 'PASS',
+      detail: 'd/b = 1.02, median of 3 rounds (d/b = 0.90 (13500/s vs 15000/s); d/b = 1.10 (16500/s vs 15000/s); d/b = 1.02 (15300/s vs 15000/s))',
+    });
+  });
+
+  it('fails a target whose median misses, however well one round did', () => {
+    const load = [...roundWithMlpD(0, 30_000), ...roundWithMlpD(1, 14_000), ...roundWithMlpD(2, 14_500)];
+    expect(status(checkTargets(results(load, limits, ['mlp', 'cnn'], 3)), 'mlp c=16')).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/^d\/b = 0\.97, median of 3 rounds/) });
+  });
+
+  it('skips a target that one round did not measure', () => {
+    const load = [...roundWithMlpD(0, 15_000), ...roundWithMlpD(1, 15_000).filter((run) => run.setup !== 'b')];
+    expect(status(checkTargets(results(load, limits, ['mlp', 'cnn'], 2)), 'mlp c=16')).toEqual({
+      target: 'mlp c=16: req/s(d) ≥ 1.00 × req/s(b)',
+      status: 'SKIP',
+      detail: 'not measured (mlp b and d at c=16 in round 2)',
+    });
+  });
+
+  it('names the round whose runs had failed requests', () => {
+    const load = [...roundWithMlpD(0, 16_000), ...roundWithMlpD(1, 16_000, 5), ...roundWithMlpD(2, 16_000)];
+    expect(status(checkTargets(results(load, limits, ['mlp', 'cnn'], 3)), 'mlp c=16')).toMatchObject({
+      status: 'FAIL',
+      detail: expect.stringMatching(/; d had 5 failed requests in round 2$/),
+    });
+  });
+});
