@@ -47,7 +47,4 @@ model: model.onnx
 handler: passthrough
 batching: { maxBatchSize: 64, maxBatchDelayMs: 0 }
 workers: { min: 1, max: 1 }
-# ONNX Runtime's threads keep spinning between runs: each run is long enough to share, and with
-# during-run a lone client's every run first woke the second thread (see docs/performance.md).
-runtimeOptions: { intraOpSpinning: always }
 `;
