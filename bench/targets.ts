@@ -49,7 +49,7 @@ interface RoundFigure {
 /** A target's check over every round: its figure per round, or what was not measured. */
 interface RoundedTarget {
   readonly target: string;
-  /** Why a round could not be checked, e.g. `mlp b and d at c=16`. */
+  /** What each round must have measured, e.g. `mlp b and d at c=16`. */
   readonly needs: string;
   figure(load: readonly LoadRun[], round: number): RoundFigure | undefined;
   /** The figure's name and value, as `d/b = 1.02`. */
