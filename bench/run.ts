@@ -99,7 +99,7 @@ function report(results: BenchResults): string {
   return [
     `\nSluice benchmark, ${results.date}`,
     describeMachine(results.machine),
-    `${results.durationSeconds} s per load run, ${results.rounds} round${results.rounds === 1 ? '' : 's'} (figures: medians over the rounds)${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; Sluice logs to a ${results.serverLog}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
+    `${results.durationSeconds} s per load run, ${results.rounds === 1 ? 'one round' : `${results.rounds} rounds (figures: medians over the rounds)`}${results.maxBatchDelayMs !== undefined ? `; setup d with maxBatchDelayMs ${results.maxBatchDelayMs}` : ''}; Sluice logs to a ${results.serverLog}; models: ${results.models.map((name) => models[name as keyof typeof models].label).join('; ')}\n`,
     'a: session.run in this process (items/s)',
     formatInProcessTable(results.inProcess),
     'results (req/s = 2xx responses per second; p50 and p99 from every response time)',
