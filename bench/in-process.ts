@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import { type InProcessRun } from './bench-results.js';
 import { sampleInstance } from './bench-models.js';
 import { startForeignCpuMeter } from './cpu-usage.js';
+import { keepOnnxRuntimeTelemetryOff } from '../src/runtime/onnx/onnx-runtime-telemetry.js';
 import { physicalCoresAvailable } from '../src/runtime/onnx/physical-cores.js';
 import { intraOpThreads } from '../src/runtime/onnx/session-options.js';
 
@@ -30,6 +31,7 @@ export interface SessionThroughputSpec {
  */
 export async function measureSessionThroughput(spec: SessionThroughputSpec): Promise<InProcessRun[]> {
   const threadsUsed = intraOpThreads(spec.intraOpNumThreads, physicalCoresAvailable());
+  keepOnnxRuntimeTelemetryOff();
   const session = await ort.InferenceSession.create(spec.modelPath, {
     intraOpNumThreads: threadsUsed,
     interOpNumThreads: 0,

@@ -3,6 +3,7 @@ import { GpuExecutor, type GpuExecutorOptions } from '../../plugins/gpu-executor
 import type { Logger } from '../../src/sdk/logging/logger.js';
 import type { Tensor } from '../../src/sdk/tensor/index.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
+import { keepOnnxRuntimeTelemetryOff } from '../../src/runtime/onnx/onnx-runtime-telemetry.js';
 
 /** Images per second of one in-process measurement. */
 export interface InProcessRun {
@@ -32,6 +33,7 @@ async function timeLoop(step: () => Promise<number>, seconds: number, warmUpRuns
  * FP32 or FP16 as the model's input is: the bar a server on the same runtime can reach.
  */
 export async function rawSessionRun(name: string, modelPath: string, provider: 'cpu' | 'webgpu' | 'cuda', batchSize: number, seconds: number): Promise<InProcessRun> {
+  keepOnnxRuntimeTelemetryOff();
   const session = await InferenceSession.create(modelPath, { executionProviders: [provider], graphOptimizationLevel: 'all', logSeverityLevel: 3 });
   try {
     const inputName = session.inputNames[0] ?? 'input';

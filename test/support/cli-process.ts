@@ -39,9 +39,9 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `sluice start --foreground <args>` in `cwd`. */
-export function startServerProcess(args: readonly string[], cwd: string): ServerProcess {
-  const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground', ...args], { cwd, env: { PATH: process.env['PATH'] }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `sluice start --foreground <args>` in `cwd`, with only `env` (and PATH) set. */
+export function startServerProcess(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): ServerProcess {
+  const child = spawn(process.execPath, [CLI_MAIN, 'start', '--foreground', ...args], { cwd, env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
   let buffer = '';

@@ -4,13 +4,22 @@ import { createSessionWithFallback } from './execution-provider.js';
 import { modelLoadFailed, reasonOf } from './model-load-error.js';
 import { readTensorSpecs } from './model-metadata.js';
 import { OnnxLoadedModel } from './onnx-loaded-model.js';
+import { keepOnnxRuntimeTelemetryOff } from './onnx-runtime-telemetry.js';
 import { sessionThreadFile } from './session-thread-host.js';
 import { sessionThreadDevice, ThreadedLoadedModel } from './threaded-loaded-model.js';
 import { webGpuPlacement, type SessionPlace } from './webgpu-placement.js';
 
-/** Runs `.onnx` model files with ONNX Runtime (onnxruntime-node); manifests select it with `runtime: onnx`. */
+/**
+ * Runs `.onnx` model files with ONNX Runtime (onnxruntime-node); manifests select it with `runtime: onnx`.
+ * Made before any session exists, it keeps ONNX Runtime's usage telemetry off for the process unless
+ * `ORT_DISABLE_TELEMETRY` is set (see {@link keepOnnxRuntimeTelemetryOff}).
+ */
 export class OnnxRuntime implements ModelRuntime {
   readonly name = 'onnx';
+
+  constructor() {
+    keepOnnxRuntimeTelemetryOff();
+  }
 
   /**
    * Creates a session for `modelPath`, trying the execution providers in `options` in order and falling
