@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { writeBenchConfig } from './bench-config.js';
 import { writeLaneOffPlugin } from './lane-off-plugin.js';
 import { cleanupOnInterrupt, spawnTracked, stopChild, waitForFileLine, waitForStdoutLine } from './child-processes.js';
-import { ORT_TELEMETRY_SWITCH } from '../src/runtime/onnx/onnx-runtime-telemetry.js';
+import { keepOnnxRuntimeTelemetryOff } from '../src/runtime/onnx/onnx-runtime-telemetry.js';
 
 /** A server the benchmark started, and how to reach and stop it. */
 export interface BenchServer {
@@ -24,9 +24,12 @@ export interface BenchServer {
 
 /** Starts `script` (under `dist/bench/baseline/`) and waits for its `ready <port>` line. */
 async function startBaseline(distRoot: string, script: string, args: readonly string[]): Promise<BenchServer> {
+  // Sluice keeps ONNX Runtime's usage telemetry off unless told otherwise; the baseline does the same,
+  // so that both run the runtime alike.
+  const env = { ...process.env };
+  keepOnnxRuntimeTelemetryOff(env);
   const child = spawnTracked(process.execPath, [join(distRoot, 'bench', 'baseline', script), ...args], {
-    // Sluice keeps ONNX Runtime's usage telemetry off; so does the baseline, that both run the same runtime.
-    env: { ...process.env, [ORT_TELEMETRY_SWITCH]: process.env[ORT_TELEMETRY_SWITCH] ?? '1' },
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
