@@ -1,3 +1,10 @@
+import process from 'node:process';
+
+// Sluice turns ONNX Runtime's usage telemetry off when it makes its runtime (see docs/configuration.md),
+// but ONNX Runtime reads the variable natively, and a test file's process.env is a copy it never sees:
+// the workers inherit it from here instead.
+process.env.ORT_DISABLE_TELEMETRY ??= '1';
+
 /** Jest runs TypeScript as native ES modules (Nest 12 ships ESM only). */
 const tsJest = [
   'ts-jest',
