@@ -2,7 +2,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { packageRoot } from '../../src/package-files/package-root.js';
-import { freePort, runCli, startServerProcess, type ServerProcess } from '../support/cli-process.js';
+import { freePort, runCli, startServerProcess, stopServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson } from '../support/test-server.js';
 
@@ -51,10 +51,7 @@ describe('sluice start --model-dir --model-name', () => {
     await mkdir(join(dir, 'model-store'));
   });
   afterEach(async () => {
-    if (server !== undefined && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
+    await stopServerProcess(server);
     server = undefined;
     await cleanup();
   });

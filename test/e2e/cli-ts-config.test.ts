@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { freePort, runCli, startServerProcess, type ServerProcess } from '../support/cli-process.js';
+import { freePort, runCli, startServerProcess, stopServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson } from '../support/test-server.js';
 
@@ -22,10 +22,7 @@ describe('sluice start --ts-config', () => {
     await copyDemoModels(join(dir, 'store'), ['iris']);
   });
   afterEach(async () => {
-    if (server !== undefined && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
+    await stopServerProcess(server);
     server = undefined;
     await cleanup();
   });

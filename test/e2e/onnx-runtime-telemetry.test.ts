@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startServerProcess, type ServerProcess } from '../support/cli-process.js';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../support/cli-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { copyDemoModels, requestJson } from '../support/test-server.js';
 
@@ -23,10 +23,7 @@ describe('ONNX Runtime telemetry', () => {
     await writeFile(join(dir, 'sluice.yaml'), ['inference: { port: 0 }', 'management: { port: 0 }', 'metrics: { port: 0 }', 'modelStore: ./model-store', 'snapshot: { enabled: false }', ''].join('\n'));
   });
   afterEach(async () => {
-    if (server !== undefined && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
+    await stopServerProcess(server);
     server = undefined;
     await cleanup();
   });

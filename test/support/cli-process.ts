@@ -81,6 +81,13 @@ export function startServerProcess(args: readonly string[], cwd: string, env: No
   };
 }
 
+/** Stops `server` with SIGTERM and waits for it to exit, when there is one still running (a test's clean-up). */
+export async function stopServerProcess(server: ServerProcess | undefined): Promise<void> {
+  if (server === undefined || server.child.exitCode !== null) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
+
 /** Ports {@link freePort} has handed out in this process: never handed out twice. */
 const handedOut = new Set<number>();
 
