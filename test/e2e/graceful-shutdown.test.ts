@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
+import { parseRawAnswer, rawAnswerStatuses, rawExchangeWritingBodyLater } from '../support/raw-http.js';
 import { untilQueued } from '../support/queue-wait.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
 
@@ -14,9 +15,31 @@ const NEVER_ANSWERS =
   "import { writeFileSync } from 'node:fs';\n" +
   "export default { register(c) { c.endpoint({ name: 'stuck', api: 'inference', method: 'GET', path: '/stuck', handle: () => { writeFileSync(new URL('./reached', import.meta.url), ''); return new Promise(() => {}); } }); } };\n";
 
+/** Larger than any body a client writes before its send buffer fills, so an answer is ready while it is still sending. */
+const BODY_BYTES = 4 * 1024 * 1024;
+
 /** Resolves once `file` exists. */
 async function untilExists(file: string): Promise<void> {
   while (!(await access(file).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Resolves once the port at `baseUrl` refuses new connections: its listener is closed. */
+async function untilListenerClosed(baseUrl: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = connect(Number(port), hostname);
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.once('error', () => {
+        resolve(true);
+      });
+    });
+    if (refused) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describe('graceful shutdown', () => {
@@ -82,4 +105,64 @@ describe('graceful shutdown', () => {
     expect(await answer).toMatchObject({ status: 503, body: { errorCode: 'SLUICE_SERVER_SHUTTING_DOWN' } });
     await t.close();
   });
+});
+
+/**
+ * Fastify answers a request routed while its port closes with a 503 of its own. Sluice keeps every request
+ * from getting it: the stop drops each connection with no request in progress, a partly sent head
+ * included, and answers the requests in progress with `connection: close`, after which Node closes the
+ * connection, so a request sent behind one of them goes unanswered and its client sends it again, as
+ * HTTP/1.1 asks.
+ */
+describe('requests that arrive while the port closes', () => {
+  it('a connection whose head was still arriving when the stop began is closed without an answer', async () => {
+    const t = await startTestServer({ demoModels: ['iris'], config: { maxRequestSizeBytes: 8 * 1024 * 1024 } });
+    let stopping: ReturnType<typeof t.server.stop> | undefined;
+    const { text } = await rawExchangeWritingBodyLater(
+      t.inference,
+      'POST /predictions/iris HTTP/1.1\r\nHost: x\r\n',
+      async () => {
+        // Time for the server to read the first bytes.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        stopping = t.server.stop();
+        await untilListenerClosed(t.inference);
+      },
+      `Content-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\n\r\n`,
+      BODY_BYTES,
+    );
+    expect(rawAnswerStatuses(text)).toEqual([]);
+    expect(await stopping).toEqual({ drained: true });
+    await t.close();
+  });
+
+  it.each(['/predictions/iris', '/v1/models/iris:predict'])(
+    'a request for %s sent behind one in progress goes unanswered, and the one in progress gets its answer with connection: close',
+    async (path) => {
+      const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
+      const t = await startTestServer({ runtime, demoModels: ['iris'], config: { maxRequestSizeBytes: 8 * 1024 * 1024 } });
+      runtime.hold();
+      const first = JSON.stringify(SETOSA);
+      let stopping: ReturnType<typeof t.server.stop> | undefined;
+      const { text } = await rawExchangeWritingBodyLater(
+        t.inference,
+        `POST /predictions/iris HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`,
+        async () => {
+          await runtime.untilRunsStarted(1);
+          stopping = t.server.stop();
+          await untilListenerClosed(t.inference);
+          // The second request goes out first.
+          setTimeout(() => {
+            runtime.release();
+          }, 100);
+        },
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\n\r\n`,
+        BODY_BYTES,
+      );
+      const answer = parseRawAnswer(text);
+      expect({ statuses: rawAnswerStatuses(text), connection: answer.headers['connection'] }).toEqual({ statuses: [200], connection: 'close' });
+      expect(JSON.parse(answer.body)).toMatchObject({ label: 'setosa' });
+      expect(await stopping).toEqual({ drained: true });
+      await t.close();
+    },
+  );
 });

@@ -46,6 +46,15 @@ export interface RawBodyExchange {
  * and resolves with everything the server sends back until it closes the connection.
  */
 export function rawExchangeWritingBody(baseUrl: string, head: string, bodyBytes: number): Promise<RawBodyExchange> {
+  return rawExchangeWritingBodyLater(baseUrl, '', () => Promise.resolve(), head, bodyBytes);
+}
+
+/**
+ * As {@link rawExchangeWritingBody}, in two steps: `firstBytes` (the start of a head, say) go out at once,
+ * and `rest` and the body only once `sent` (called when the server has had time to read the first bytes)
+ * has resolved.
+ */
+export function rawExchangeWritingBodyLater(baseUrl: string, firstBytes: string, sent: () => Promise<void>, rest: string, bodyBytes: number): Promise<RawBodyExchange> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -58,7 +67,6 @@ export function rawExchangeWritingBody(baseUrl: string, head: string, bodyBytes:
     socket.once('close', () => {
       resolve({ text: Buffer.concat(chunks).toString('utf8'), socketError });
     });
-    socket.write(head);
     const piece = Buffer.alloc(64 * 1024, 0x20);
     let written = 0;
     const pump = (): void => {
@@ -71,7 +79,18 @@ export function rawExchangeWritingBody(baseUrl: string, head: string, bodyBytes:
         }
       }
     };
-    pump();
+    const sendRest = (): void => {
+      if (socket.destroyed) return;
+      socket.write(rest);
+      pump();
+    };
+    if (firstBytes === '') {
+      sendRest();
+      return;
+    }
+    socket.write(firstBytes, () => {
+      sent().then(sendRest, (error: unknown) => socket.destroy(error instanceof Error ? error : new Error(String(error))));
+    });
   });
 }
 
