@@ -24,7 +24,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type * as BenchModels from './bench-models.js';
 import type * as ServerSetups from './server-setups.js';
 import { BENCH_MODEL_NAMES, type BenchModelName } from './bench-options.js';
@@ -34,23 +33,22 @@ import { mainThreadCpuNs } from './cpu-usage.js';
 import { runLoad } from './load.js';
 import { describeMachine, machineInfo } from './machine-info.js';
 import type { BenchRequest } from './request-bodies.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const WARM_UP_SECONDS = 2;
 const SETUPS = ['b', 'c', 'd'] as const;
 type Setup = (typeof SETUPS)[number];
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    against: { type: 'string' },
-    'without-lane': { type: 'boolean', default: false },
-    models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
-    setups: { type: 'string', default: 'c,d' },
-    concurrency: { type: 'string', default: '1,16' },
-    bursts: { type: 'string', default: '20' },
-    'burst-seconds': { type: 'string', default: '1' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('npm run bench:cpu --', {
+  against: { type: 'string' },
+  'without-lane': { type: 'boolean', default: false },
+  models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
+  setups: { type: 'string', default: 'c,d' },
+  concurrency: { type: 'string', default: '1,16' },
+  bursts: { type: 'string', default: '20' },
+  'burst-seconds': { type: 'string', default: '1' },
+  json: { type: 'string' },
 });
 
 function listOf<T extends string>(text: string, allowed: readonly T[], what: string): T[] {

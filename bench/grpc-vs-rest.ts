@@ -22,7 +22,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { sampleInstance } from './bench-models.js';
 import { startSluice } from './bench-processes.js';
 import { copyModelsToTempStore } from './bench-store.js';
@@ -36,20 +35,19 @@ import { describeMachine, machineInfo } from './machine-info.js';
 import { formatCount, formatTable } from './report.js';
 import { float32Bytes, oipBinaryRequest, type BenchRequest } from './request-bodies.js';
 import { assertServes } from './server-setups.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const TARGET_RATIO = 1.0;
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    concurrency: { type: 'string', default: '16' },
-    rounds: { type: 'string', default: '4' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('npm run bench:grpc --', {
+  duration: { type: 'string', default: '5' },
+  warmup: { type: 'string', default: '2' },
+  concurrency: { type: 'string', default: '16' },
+  rounds: { type: 'string', default: '4' },
+  json: { type: 'string' },
 });
 const durationSeconds = Number(values.duration);
 const warmupSeconds = Number(values.warmup);

@@ -18,7 +18,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildCnnHeadModel } from '../scripts/cnn-head-model.js';
 import { withRuntimeOptions } from './bench-manifest.js';
 import { benchModels } from './bench-models.js';
@@ -30,6 +29,7 @@ import { runLoad } from './load.js';
 import { describeMachine, machineInfo } from './machine-info.js';
 import { type BenchRequest } from './request-bodies.js';
 import { serverSetup } from './server-setups.js';
+import { parseBenchArgs } from './bench-args.js';
 
 /**
  * The CNN's former target at 16 connections, served ≥ 0.85 × a: what the ceiling is read against. The
@@ -40,13 +40,11 @@ const WARM_UP_SECONDS = 2;
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '2' },
-    concurrency: { type: 'string', default: '16' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('npm run bench:ceiling --', {
+  duration: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '2' },
+  concurrency: { type: 'string', default: '16' },
+  json: { type: 'string' },
 });
 const durationSeconds = Number(values.duration);
 const rounds = Number(values.rounds);

@@ -11,7 +11,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { benchModels, type BenchModel } from './bench-models.js';
 import { startSluice, type BenchServer } from './bench-processes.js';
 import { copyModelsToTempStore } from './bench-store.js';
@@ -21,10 +20,11 @@ import { describeMachine, machineInfo } from './machine-info.js';
 import { residentBytes } from './process-memory.js';
 import { formatTable } from './report.js';
 import { assertServes } from './server-setups.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({ options: { 'max-workers': { type: 'string', default: '4' }, json: { type: 'string' } } });
+const values = parseBenchArgs('npm run bench:memory --', { 'max-workers': { type: 'string', default: '4' }, json: { type: 'string' } });
 const maxWorkers = Number(values['max-workers']);
 if (!Number.isInteger(maxWorkers) || maxWorkers < 1) throw new Error('--max-workers must be a positive integer');
 

@@ -11,18 +11,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { OnnxGraphBuilder } from '../scripts/onnx/onnx-graph-builder.js';
 import { startSluice } from './bench-processes.js';
 import { describeMachine, machineInfo } from './machine-info.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '10' },
-    clients: { type: 'string', default: '4' },
-    layers: { type: 'string', default: '2' },
-  },
+const values = parseBenchArgs('npm run bench:liveness --', {
+  duration: { type: 'string', default: '10' },
+  clients: { type: 'string', default: '4' },
+  layers: { type: 'string', default: '2' },
 });
 const durationMs = Number(values.duration) * 1000;
 const clients = Number(values.clients);

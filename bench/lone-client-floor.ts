@@ -17,7 +17,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
 import { median, roundOrder } from './bench-rounds.js';
 import { BENCH_MODEL_NAMES, type BenchModelName } from './bench-options.js';
@@ -26,18 +25,17 @@ import { runLoad } from './load.js';
 import { describeMachine, machineInfo } from './machine-info.js';
 import { type BenchRequest } from './request-bodies.js';
 import { serverSetup } from './server-setups.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const WARM_UP_SECONDS = 2;
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({
-  options: {
-    models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('npm run bench:lone --', {
+  models: { type: 'string', default: BENCH_MODEL_NAMES.join(',') },
+  duration: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '3' },
+  json: { type: 'string' },
 });
 const durationSeconds = Number(values.duration);
 const rounds = Number(values.rounds);

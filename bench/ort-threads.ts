@@ -8,18 +8,16 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
 import { bestInProcess, type InProcessRun } from './bench-results.js';
 import { IN_PROCESS_BATCH_SIZES, measureSessionThroughput } from './in-process.js';
 import { describeMachine, machineInfo } from './machine-info.js';
 import { BUSY_CORES, formatCount, formatTable } from './report.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '1' }, threads: { type: 'string', default: '0,1,2' }, json: { type: 'string' } },
-});
+const values = parseBenchArgs('npm run bench:threads --', { seconds: { type: 'string', default: '1' }, threads: { type: 'string', default: '0,1,2' }, json: { type: 'string' } });
 const secondsPerBatch = Number(values.seconds);
 const threadCounts = values.threads.split(',').map(Number);
 if (!(secondsPerBatch > 0) || threadCounts.some((count) => !Number.isInteger(count) || count < 0)) {

@@ -17,7 +17,6 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { defaultTextMapGetter } from '@opentelemetry/api';
 import type { QueuedTrace } from '../src/batching/batch-tracing.js';
 import { createBatchTracing } from '../src/telemetry/tracing/batch-tracer.js';
@@ -28,16 +27,15 @@ import { TELEMETRY_OFF, Telemetry } from '../src/telemetry/tracing/telemetry.js'
 import { median, roundOrder } from './bench-rounds.js';
 import { PROC_TICKS_PER_SECOND, mainThreadTicks } from './cpu-usage.js';
 import { spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const BATCH = 16;
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '100000' },
-    rounds: { type: 'string', default: '5' },
-    'work-us': { type: 'string', default: '40' },
-    'batch-sizes': { type: 'string', default: '' },
-  },
+const values = parseBenchArgs('node dist/bench/span-cost.js', {
+  requests: { type: 'string', default: '100000' },
+  rounds: { type: 'string', default: '5' },
+  'work-us': { type: 'string', default: '40' },
+  'batch-sizes': { type: 'string', default: '' },
 });
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);

@@ -24,13 +24,13 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { benchModels } from './bench-models.js';
 import { median, roundOrder } from './bench-rounds.js';
 import { PROC_TICKS_PER_SECOND, mainThreadTicks } from './cpu-usage.js';
 import { startSluice } from './bench-processes.js';
 import { spawnTracked, stopChild, waitForStdoutLine } from './child-processes.js';
 import { runLoad, type LoadMeasurement } from './load.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const WARM_UP_SECONDS = 2;
 /** The share of traces the sampled variant keeps. */
@@ -38,15 +38,13 @@ const SAMPLED_RATIO = 0.1;
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(distRoot, '..');
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '5' },
-    concurrency: { type: 'string', default: '16' },
-    split: { type: 'boolean', default: false },
-    'batch-sizes': { type: 'string', default: '' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('npm run bench:tracing --', {
+  duration: { type: 'string', default: '8' },
+  rounds: { type: 'string', default: '5' },
+  concurrency: { type: 'string', default: '16' },
+  split: { type: 'boolean', default: false },
+  'batch-sizes': { type: 'string', default: '' },
+  json: { type: 'string' },
 });
 const durationSeconds = Number(values.duration);
 const rounds = Number(values.rounds);

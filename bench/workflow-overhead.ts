@@ -7,15 +7,15 @@
  *   npm run bench:workflow -- [--iterations 20000] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { NodeHandler } from '../src/sdk/index.js';
 import { createStaticCatalog, executeWorkflow, loadWorkflow, type WorkflowServices } from '../src/workflow/index.js';
 import { createLogger, lineSink } from '../src/telemetry/logging/pino-logger.js';
+import { parseBenchArgs } from './bench-args.js';
 
 const CHAIN = 10;
 const TARGET_MS = 0.5;
 
-const { values } = parseArgs({ options: { iterations: { type: 'string', default: '20000' }, json: { type: 'string' } } });
+const values = parseBenchArgs('npm run bench:workflow --', { iterations: { type: 'string', default: '20000' }, json: { type: 'string' } });
 const iterations = Number(values.iterations);
 
 const step: NodeHandler = {

@@ -13,7 +13,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import type { ExecutionProviderName } from '../../src/sdk/index.js';
 import { OnnxRuntime } from '../../src/runtime/onnx/index.js';
 import { createLogger, lineSink } from '../../src/telemetry/logging/pino-logger.js';
@@ -21,28 +21,27 @@ import { executorRuns, rawSessionRun, type InProcessRun } from './in-process.js'
 import { driveLoad, type LoadRun } from './load-generator.js';
 import { binaryInferRequest } from './oip-binary-request.js';
 import { scaleModel, startSluiceProcess } from './sluice-process.js';
+import { parseBenchArgs } from '../bench-args.js';
 
 const run = promisify(execFile);
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const repoRoot = join(distRoot, '..');
 
-const { values } = parseArgs({
-  options: {
-    'models-dir': { type: 'string', default: join(tmpdir(), 'sluice-gpu-bench') },
-    model: { type: 'string' },
-    'model-fp16': { type: 'string' },
-    providers: { type: 'string', default: 'cuda,webgpu,cpu' },
-    'raw-provider': { type: 'string', default: 'webgpu' },
-    device: { type: 'string', default: 'gpu:0' },
-    executor: { type: 'string', default: 'gpu' },
-    batch: { type: 'string', default: '32' },
-    concurrency: { type: 'string', default: '128' },
-    seconds: { type: 'string', default: '8' },
-    'in-process-seconds': { type: 'string', default: '5' },
-    skip: { type: 'string', default: '' },
-    'session-thread': { type: 'string', default: 'on' },
-    json: { type: 'string' },
-  },
+const values = parseBenchArgs('node dist/bench/gpu/run.js', {
+  'models-dir': { type: 'string', default: join(tmpdir(), 'sluice-gpu-bench') },
+  model: { type: 'string' },
+  'model-fp16': { type: 'string' },
+  providers: { type: 'string', default: 'cuda,webgpu,cpu' },
+  'raw-provider': { type: 'string', default: 'webgpu' },
+  device: { type: 'string', default: 'gpu:0' },
+  executor: { type: 'string', default: 'gpu' },
+  batch: { type: 'string', default: '32' },
+  concurrency: { type: 'string', default: '128' },
+  seconds: { type: 'string', default: '8' },
+  'in-process-seconds': { type: 'string', default: '5' },
+  skip: { type: 'string', default: '' },
+  'session-thread': { type: 'string', default: 'on' },
+  json: { type: 'string' },
 });
 const batch = Number(values.batch);
 const concurrency = Number(values.concurrency);
