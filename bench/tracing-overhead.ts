@@ -18,8 +18,10 @@
  * context manager would cost by itself; Sluice passes trace context explicitly and installs none).
  * `--batch-sizes 256,2048` adds an `always_on` variant per size, exporting batches of that many spans
  * (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, with a queue four times as large), to compare them with the default.
+ * `--unsampled` adds `parentbased_traceidratio` at 0: every request gets its span and contexts from the
+ * SDK, none is recorded or exported, the floor under any sampled ratio.
  *
- *   npm run bench:tracing -- [--duration 8] [--rounds 5] [--concurrency 16] [--split] [--batch-sizes LIST] [--json FILE]
+ *   npm run bench:tracing -- [--duration 8] [--rounds 5] [--concurrency 16] [--split] [--unsampled] [--batch-sizes LIST] [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -43,6 +45,7 @@ const values = parseBenchArgs('npm run bench:tracing --', {
   rounds: { type: 'string', default: '5' },
   concurrency: { type: 'string', default: '16' },
   split: { type: 'boolean', default: false },
+  unsampled: { type: 'boolean', default: false },
   'batch-sizes': { type: 'string', default: '' },
   json: { type: 'string' },
 });
@@ -109,6 +112,15 @@ const variants: readonly Variant[] = [
     label: `always_on, batches of ${size}`,
     env: { ...traced, OTEL_TRACES_SAMPLER: 'always_on', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: String(size), OTEL_BSP_MAX_QUEUE_SIZE: String(4 * size) },
   })),
+  ...(values.unsampled
+    ? [
+        {
+          name: 'unsampled',
+          label: 'parentbased_traceidratio 0 (none sampled)',
+          env: { ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+        },
+      ]
+    : []),
   ...(values.split ? [{ name: 'context', label: 'AsyncLocalStorage only (no spans, no tracing)', env: { ...process.env, OTEL_TRACES_EXPORTER: 'none', NODE_OPTIONS: contextOnlyOptions } }] : []),
 ];
 
