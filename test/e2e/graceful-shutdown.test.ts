@@ -111,8 +111,8 @@ describe('graceful shutdown', () => {
  * Fastify answers a request routed while its port closes with a 503 of its own. Sluice keeps every request
  * from getting it: the stop drops each connection with no request in progress, a partly sent head
  * included, and answers the requests in progress with `connection: close`, after which Node closes the
- * connection, so a request sent behind one of them goes unanswered and its client sends it again, as
- * HTTP/1.1 asks.
+ * connection. A request sent behind one of them is not run and not answered: the closed connection tells
+ * its client to send it again.
  */
 describe('requests that arrive while the port closes', () => {
   it('a connection whose head was still arriving when the stop began is closed without an answer', async () => {
@@ -150,7 +150,7 @@ describe('requests that arrive while the port closes', () => {
           await runtime.untilRunsStarted(1);
           stopping = t.server.stop();
           await untilListenerClosed(t.inference);
-          // The second request goes out first.
+          // Once the second request has gone out.
           setTimeout(() => {
             runtime.release();
           }, 100);

@@ -51,10 +51,9 @@ export function rawExchangeWritingBody(baseUrl: string, head: string, bodyBytes:
 
 /**
  * As {@link rawExchangeWritingBody}, in two steps: `firstBytes` (the start of a head, say) go out at once,
- * and `rest` and the body only once `sent` (called when the server has had time to read the first bytes)
- * has resolved.
+ * and `rest` and the body once `ready`, called when the first bytes are written, has resolved.
  */
-export function rawExchangeWritingBodyLater(baseUrl: string, firstBytes: string, sent: () => Promise<void>, rest: string, bodyBytes: number): Promise<RawBodyExchange> {
+export function rawExchangeWritingBodyLater(baseUrl: string, firstBytes: string, ready: () => Promise<void>, rest: string, bodyBytes: number): Promise<RawBodyExchange> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -89,7 +88,7 @@ export function rawExchangeWritingBodyLater(baseUrl: string, firstBytes: string,
       return;
     }
     socket.write(firstBytes, () => {
-      sent().then(sendRest, (error: unknown) => socket.destroy(error instanceof Error ? error : new Error(String(error))));
+      ready().then(sendRest, (error: unknown) => socket.destroy(error instanceof Error ? error : new Error(String(error))));
     });
   });
 }
