@@ -165,4 +165,37 @@ describe('requests that arrive while the port closes', () => {
       await t.close();
     },
   );
+
+  it.each([
+    ['/predictions/iris', JSON.stringify(SETOSA)],
+    ['/v1/models/iris:predict', JSON.stringify({ instances: [SETOSA] })],
+  ])('a request to %s pipelined behind another before the stop began gets its answer too, the last one with connection: close', async (path, body) => {
+    const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
+    const t = await startTestServer({ runtime, demoModels: ['iris'] });
+    runtime.hold();
+    const request = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    let stopping: ReturnType<typeof t.server.stop> | undefined;
+    const { text } = await rawExchangeWritingBodyLater(
+      t.inference,
+      request + request,
+      async () => {
+        await runtime.untilRunsStarted(1);
+        // The second request waits in the model's queue (one instance, batches of one).
+        await untilQueued(t, 'iris', 1);
+        stopping = t.server.stop();
+        await untilListenerClosed(t.inference);
+        runtime.release();
+      },
+      '',
+      0,
+    );
+    // The second answer's status line follows the first answer's body directly.
+    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/).map(parseRawAnswer);
+    expect(answers.map(({ status, headers, body: answered }) => [status, headers['connection'], answered.includes('setosa')])).toEqual([
+      [200, 'keep-alive', true],
+      [200, 'close', true],
+    ]);
+    expect(await stopping).toEqual({ drained: true });
+    await t.close();
+  });
 });

@@ -76,6 +76,16 @@ export class ConnectionTracker {
     return exchange !== undefined && !exchange.request.complete ? exchange : undefined;
   }
 
+  /**
+   * Whether the caller's request is the only one in progress on `socket` (or the socket is gone or not
+   * tracked). When it is not, a request pipelined behind it has begun, and the connection must stay open
+   * for that one's answer.
+   */
+  isLastInProgress(socket: Socket | null): boolean {
+    const connection = socket === null ? undefined : this.bySocket.get(socket);
+    return connection === undefined || connection.requests <= 1;
+  }
+
   /** Counts a request on `socket` as answered. */
   requestFinished(socket: Socket): void {
     // A socket that already closed is not tracked again.

@@ -43,8 +43,8 @@ export interface HttpApp {
   logListening(): void;
   /**
    * Stops accepting connections, drops those without a request in progress (idle keep-alive ones, and ones
-   * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, each
-   * with `Connection: close` so clients do not keep the connection for another request.
+   * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, the last
+   * of each connection with `Connection: close` so clients do not keep the connection for another request.
    */
   close(): Promise<void>;
   /**
@@ -123,8 +123,9 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   });
   const observeUnrouted = observeRequests(fastify, logger, observe);
   let closing = false;
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) void reply.header('connection', 'close');
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    // A request pipelined behind this one before the stop began is answered too: the last answer closes.
+    if (closing && connections.isLastInProgress(request.raw.socket)) void reply.header('connection', 'close');
     done(null, payload);
   });
   // Before the guard: a request it refuses is in progress until answered, so a receive timeout while its

@@ -75,6 +75,20 @@ describe('ConnectionTracker', () => {
     expect([told, tracker.unanswered()]).toEqual([['closed'], []]);
   });
 
+  it('says a request is the last in progress on its connection only once the one pipelined before it is answered', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    for (const exchange of [exchangeOn(socket), exchangeOn(socket)]) tracker.requestStarted(exchange.request, exchange.response);
+    const before = tracker.isLastInProgress(socket);
+    tracker.requestFinished(socket);
+    expect([before, tracker.isLastInProgress(socket)]).toEqual([false, true]);
+  });
+
+  it('counts a request on a socket it no longer has as the last in progress', () => {
+    const { tracker } = trackerOnStandIn();
+    expect(tracker.isLastInProgress(null)).toBe(true);
+  });
+
   it('drops only the connections with no request in progress', () => {
     const { tracker, connect } = trackerOnStandIn();
     const [busy, idle] = [connect(), connect()];
