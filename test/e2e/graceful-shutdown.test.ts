@@ -198,4 +198,30 @@ describe('requests that arrive while the port closes', () => {
     expect(await stopping).toEqual({ drained: true });
     await t.close();
   });
+
+  it('closes a connection once its last pipelined request is answered, when a later one was answered before the stop began', async () => {
+    const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
+    const t = await startTestServer({ runtime, demoModels: ['iris'] });
+    runtime.hold();
+    const body = JSON.stringify(SETOSA);
+    const post = (path: string): string => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    let stopping: ReturnType<typeof t.server.stop> | undefined;
+    const { text } = await rawExchangeWritingBodyLater(
+      t.inference,
+      // The second names no model, so its 404 is ready while the first still runs.
+      post('/predictions/iris') + post('/predictions/no-such-model'),
+      async () => {
+        await runtime.untilRunsStarted(1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stopping = t.server.stop();
+        await untilListenerClosed(t.inference);
+        runtime.release();
+      },
+      '',
+      0,
+    );
+    expect(text.split(/(?=HTTP\/1\.1 \d{3} )/).map((answer) => parseRawAnswer(answer).status)).toEqual([200, 404]);
+    expect(await stopping).toEqual({ drained: true });
+    await t.close();
+  });
 });

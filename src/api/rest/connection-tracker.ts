@@ -34,6 +34,8 @@ interface TrackedConnection {
 export class ConnectionTracker {
   private readonly bySocket = new WeakMap<Socket, TrackedConnection>();
   private readonly open = new ArrayBackedSet<TrackedConnection>();
+  /** Set by {@link dropEachOnceUnused}: a connection is closed as soon as its last request is answered. */
+  private dropping = false;
 
   /** Starts tracking `fastify`'s connections; call before it listens. */
   constructor(fastify: FastifyInstance) {
@@ -97,9 +99,11 @@ export class ConnectionTracker {
     connection.request = undefined;
     connection.response = undefined;
     const waiter = connection.idleWaiter;
-    if (waiter === undefined) return;
     connection.idleWaiter = undefined;
-    waiter.then();
+    waiter?.then();
+    // After what was written for its requests has gone out: an answer sent before the stop began may not
+    // have said `Connection: close`.
+    if (this.dropping) connection.socket.end(() => connection.socket.destroy());
   }
 
   /**
@@ -122,8 +126,12 @@ export class ConnectionTracker {
     return found;
   }
 
-  /** Destroys every connection that has no request in progress. */
-  dropUnused(): void {
+  /**
+   * Destroys every connection that has no request in progress, and from now on closes each other one once
+   * its last request in progress is answered (for a port that stops).
+   */
+  dropEachOnceUnused(): void {
+    this.dropping = true;
     for (const connection of this.open) if (connection.requests === 0) connection.socket.destroy();
   }
 }

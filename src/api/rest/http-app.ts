@@ -44,7 +44,8 @@ export interface HttpApp {
   /**
    * Stops accepting connections, drops those without a request in progress (idle keep-alive ones, and ones
    * opened ahead and never used) and resolves once the rest are done; answers in flight still go out, the last
-   * of each connection with `Connection: close` so clients do not keep the connection for another request.
+   * of each connection with `Connection: close` so clients do not keep the connection for another request,
+   * and each connection closes once its last answer has gone out.
    */
   close(): Promise<void>;
   /**
@@ -180,7 +181,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
     close: async () => {
       closing = true;
       const closed = app.close();
-      connections.dropUnused();
+      connections.dropEachOnceUnused();
       await closed;
     },
     closeAllConnections: () => {

@@ -96,8 +96,32 @@ describe('ConnectionTracker', () => {
     for (const socket of [busy, idle]) Object.assign(socket, { destroy: () => dropped.push(socket) });
     const exchange = exchangeOn(busy);
     tracker.requestStarted(exchange.request, exchange.response);
-    tracker.dropUnused();
+    tracker.dropEachOnceUnused();
     expect(dropped).toEqual([idle]);
+  });
+
+  it('once dropping, closes a busy connection when its last request is answered, and not before', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    const ended: string[] = [];
+    Object.assign(socket, { end: () => ended.push('end') });
+    for (const exchange of [exchangeOn(socket), exchangeOn(socket)]) tracker.requestStarted(exchange.request, exchange.response);
+    tracker.dropEachOnceUnused();
+    tracker.requestFinished(socket);
+    const afterFirst = [...ended];
+    tracker.requestFinished(socket);
+    expect([afterFirst, ended]).toEqual([[], ['end']]);
+  });
+
+  it('leaves a connection open when its last request is answered while not dropping', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    const ended: string[] = [];
+    Object.assign(socket, { end: () => ended.push('end') });
+    const exchange = exchangeOn(socket);
+    tracker.requestStarted(exchange.request, exchange.response);
+    tracker.requestFinished(socket);
+    expect(ended).toEqual([]);
   });
 
   // Sixteen busy keep-alive connections, and a full collection while their requests are in flight: with
