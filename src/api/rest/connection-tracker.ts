@@ -79,11 +79,13 @@ export class ConnectionTracker {
   }
 
   /**
-   * Whether the caller's request is the only one in progress on `socket` (or the socket is gone or not
-   * tracked). When it is not, a request pipelined behind it has begun, and the connection must stay open
-   * for that one's answer.
+   * Whether an answer written now on `socket` should say `Connection: close`: the port is stopping
+   * ({@link dropEachOnceUnused}) and the answer's request is the only one in progress on it (or the socket
+   * is gone or not tracked). When a request pipelined behind it has begun, the connection stays open for
+   * that one's answer, and closes once it is sent.
    */
-  isLastInProgress(socket: Socket | null): boolean {
+  answerClosesConnection(socket: Socket | null): boolean {
+    if (!this.dropping) return false;
     const connection = socket === null ? undefined : this.bySocket.get(socket);
     return connection === undefined || connection.requests <= 1;
   }

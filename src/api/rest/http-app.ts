@@ -125,8 +125,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const observeUnrouted = observeRequests(fastify, logger, observe);
   let closing = false;
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // A request pipelined behind this one before the stop began is answered too: the last answer closes.
-    if (closing && connections.isLastInProgress(request.raw.socket)) void reply.header('connection', 'close');
+    if (connections.answerClosesConnection(request.raw.socket)) void reply.header('connection', 'close');
     done(null, payload);
   });
   // Before the guard: a request it refuses is in progress until answered, so a receive timeout while its

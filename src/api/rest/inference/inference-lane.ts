@@ -293,8 +293,7 @@ export class InferenceLane implements RequestLane {
     const head: string[] = [REQUEST_ID_HEADER, requestId];
     if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
     if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
-    // When closing, the last answer in progress on the connection closes it (see ConnectionTracker.isLastInProgress).
-    if (answer.closeConnection === true || (this.context.closing() && this.context.connections.isLastInProgress(response.socket))) head.push('connection', 'close');
+    if (answer.closeConnection === true || this.context.connections.answerClosesConnection(response.socket)) head.push('connection', 'close');
     const stream = answer.stream;
     if (stream !== undefined) {
       // Chunked: the length is not known. A client that leaves destroys the stream, which tells the handler.

@@ -75,18 +75,28 @@ describe('ConnectionTracker', () => {
     expect([told, tracker.unanswered()]).toEqual([['closed'], []]);
   });
 
-  it('says a request is the last in progress on its connection only once the one pipelined before it is answered', () => {
+  it('once dropping, has an answer close its connection only when no request pipelined behind it has begun', () => {
     const { tracker, connect } = trackerOnStandIn();
     const socket = connect();
     for (const exchange of [exchangeOn(socket), exchangeOn(socket)]) tracker.requestStarted(exchange.request, exchange.response);
-    const before = tracker.isLastInProgress(socket);
+    tracker.dropEachOnceUnused();
+    const before = tracker.answerClosesConnection(socket);
     tracker.requestFinished(socket);
-    expect([before, tracker.isLastInProgress(socket)]).toEqual([false, true]);
+    expect([before, tracker.answerClosesConnection(socket)]).toEqual([false, true]);
   });
 
-  it('counts a request on a socket it no longer has as the last in progress', () => {
+  it('once dropping, has an answer on a socket it no longer has close its connection', () => {
     const { tracker } = trackerOnStandIn();
-    expect(tracker.isLastInProgress(null)).toBe(true);
+    tracker.dropEachOnceUnused();
+    expect(tracker.answerClosesConnection(null)).toBe(true);
+  });
+
+  it('has no answer close its connection while not dropping', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    const exchange = exchangeOn(socket);
+    tracker.requestStarted(exchange.request, exchange.response);
+    expect(tracker.answerClosesConnection(socket)).toBe(false);
   });
 
   it('drops only the connections with no request in progress', () => {
