@@ -199,6 +199,37 @@ describe('requests that arrive while the port closes', () => {
     await t.close();
   });
 
+  it.each([
+    ['/predictions/iris', JSON.stringify(SETOSA)],
+    ['/v1/models/iris:predict', JSON.stringify({ instances: [SETOSA] })],
+  ])('two requests to %s pipelined before the stop, both waiting when shutdownTimeoutMs runs out, each get their 503', async (path, body) => {
+    const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
+    const t = await startTestServer({ runtime, demoModels: ['iris'], config: { shutdownTimeoutMs: 100 } });
+    runtime.hold();
+    const request = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    let stopping: ReturnType<typeof t.server.stop> | undefined;
+    const { text } = await rawExchangeWritingBodyLater(
+      t.inference,
+      request + request,
+      async () => {
+        await runtime.untilRunsStarted(1);
+        await untilQueued(t, 'iris', 1);
+        stopping = t.server.stop();
+        await untilListenerClosed(t.inference);
+      },
+      '',
+      0,
+    );
+    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/).map(parseRawAnswer);
+    expect(answers.map(({ status, headers, body: answered }) => [status, headers['connection'], answered.includes('SLUICE_SERVER_SHUTTING_DOWN')])).toEqual([
+      [503, 'keep-alive', true],
+      [503, 'close', true],
+    ]);
+    expect(await stopping).toEqual({ drained: false });
+    runtime.release();
+    await t.close();
+  });
+
   it('closes a connection once its last pipelined request is answered, when a later one was answered before the stop began', async () => {
     const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
     const t = await startTestServer({ runtime, demoModels: ['iris'] });

@@ -12,11 +12,10 @@ export interface RequestExchange {
 /** What the tracker knows of one open connection. */
 interface TrackedConnection {
   readonly socket: Socket;
-  /** Requests on it in progress. */
-  requests: number;
-  /** Its latest request and that request's response, while a request is in progress. */
-  request: IncomingMessage | undefined;
-  response: ServerResponse | undefined;
+  /** Its requests in progress, oldest first (more than one when a client pipelines). */
+  readonly requests: IncomingMessage[];
+  /** Their responses, at the same places. */
+  readonly responses: ServerResponse[];
   /** What to do once it has no request in progress, or when it closes first (see {@link ConnectionTracker.whenIdle}). */
   idleWaiter: { readonly then: () => void; readonly closedFirst: () => void } | undefined;
 }
@@ -29,7 +28,8 @@ interface TrackedConnection {
  *
  * Each connection has one record, made when it opens and changed in place by its requests: a request
  * adds and removes no entry of any long-lived `Map`, whose retired hash tables would otherwise keep
- * requests alive through young-generation collections (see {@link ArrayBackedSet}).
+ * requests alive through young-generation collections (see {@link ArrayBackedSet}). HTTP/1.1 answers a
+ * connection's requests in the order they came, so the record keeps them in that order.
  */
 export class ConnectionTracker {
   private readonly bySocket = new WeakMap<Socket, TrackedConnection>();
@@ -40,7 +40,7 @@ export class ConnectionTracker {
   /** Starts tracking `fastify`'s connections; call before it listens. */
   constructor(fastify: FastifyInstance) {
     fastify.server.on('connection', (socket: Socket) => {
-      const connection: TrackedConnection = { socket, requests: 0, request: undefined, response: undefined, idleWaiter: undefined };
+      const connection: TrackedConnection = { socket, requests: [], responses: [], idleWaiter: undefined };
       this.bySocket.set(socket, connection);
       this.open.add(connection);
       socket.once('close', () => {
@@ -54,7 +54,7 @@ export class ConnectionTracker {
       done();
     });
     fastify.addHook('onResponse', (request, _reply, done) => {
-      this.requestFinished(request.raw.socket);
+      this.requestFinished(request.raw);
       done();
     });
   }
@@ -63,9 +63,8 @@ export class ConnectionTracker {
   requestStarted(request: IncomingMessage, response: ServerResponse): void {
     const connection = this.bySocket.get(request.socket);
     if (connection === undefined) return;
-    connection.request = request;
-    connection.response = response;
-    connection.requests += 1;
+    connection.requests.push(request);
+    connection.responses.push(response);
   }
 
   /**
@@ -74,32 +73,37 @@ export class ConnectionTracker {
    */
   requestStillArriving(socket: Socket): RequestExchange | undefined {
     const connection = this.bySocket.get(socket);
-    const exchange = connection === undefined ? undefined : exchangeOf(connection);
-    return exchange !== undefined && !exchange.request.complete ? exchange : undefined;
+    const request = connection?.requests.at(-1);
+    const response = connection?.responses.at(-1);
+    return request === undefined || response === undefined || request.complete ? undefined : { request, response };
   }
 
   /**
-   * Whether an answer written now on `socket` should say `Connection: close`: the port is stopping
-   * ({@link dropEachOnceUnused}) and the answer's request is the only one in progress on it (or the socket
-   * is gone or not tracked). When a request pipelined behind it has begun, the connection stays open for
-   * that one's answer, and closes once it is sent.
+   * Whether the answer to `request` should say `Connection: close`: the port is stopping
+   * ({@link dropEachOnceUnused}) and no request pipelined behind it has begun on its connection (or the
+   * connection is gone or not tracked). When one has, the connection stays open for that one's answer,
+   * and closes once it is sent.
    */
-  answerClosesConnection(socket: Socket | null): boolean {
+  answerClosesConnection(request: IncomingMessage): boolean {
     if (!this.dropping) return false;
-    const connection = socket === null ? undefined : this.bySocket.get(socket);
-    return connection === undefined || connection.requests <= 1;
+    const connection = this.bySocket.get(request.socket);
+    if (connection === undefined) return true;
+    const { requests } = connection;
+    const place = requests.indexOf(request);
+    return place === -1 ? requests.length === 0 : place === requests.length - 1;
   }
 
-  /** Counts a request on `socket` as answered. */
-  requestFinished(socket: Socket): void {
+  /** Counts `request` as answered. */
+  requestFinished(request: IncomingMessage): void {
     // A socket that already closed is not tracked again.
-    const connection = this.bySocket.get(socket);
+    const connection = this.bySocket.get(request.socket);
     if (connection === undefined) return;
-    connection.requests = Math.max(0, connection.requests - 1);
-    if (connection.requests > 0) return;
-    // Answered: an idle keep-alive connection need not hold its last request.
-    connection.request = undefined;
-    connection.response = undefined;
+    const { requests, responses } = connection;
+    const place = requests.indexOf(request);
+    if (place === -1) return;
+    removeAt(requests, place);
+    removeAt(responses, place);
+    if (requests.length > 0) return;
     const waiter = connection.idleWaiter;
     connection.idleWaiter = undefined;
     waiter?.then();
@@ -114,16 +118,18 @@ export class ConnectionTracker {
    */
   whenIdle(socket: Socket, then: () => void, closedFirst: () => void): void {
     const connection = this.bySocket.get(socket);
-    if (connection === undefined || connection.requests === 0) then();
+    if (connection === undefined || connection.requests.length === 0) then();
     else connection.idleWaiter = { then, closedFirst };
   }
 
-  /** The requests in progress whose answer has not begun (the latest of each connection). */
+  /** The requests in progress whose answer has not begun, each connection's in the order they came. */
   unanswered(): RequestExchange[] {
     const found: RequestExchange[] = [];
-    for (const connection of this.open) {
-      const exchange = exchangeOf(connection);
-      if (connection.requests > 0 && exchange !== undefined && !exchange.response.headersSent) found.push(exchange);
+    for (const { requests, responses } of this.open) {
+      requests.forEach((request, place) => {
+        const response = responses[place];
+        if (response !== undefined && !response.headersSent) found.push({ request, response });
+      });
     }
     return found;
   }
@@ -134,12 +140,29 @@ export class ConnectionTracker {
    */
   dropEachOnceUnused(): void {
     this.dropping = true;
-    for (const connection of this.open) if (connection.requests === 0) connection.socket.destroy();
+    for (const connection of this.open) if (connection.requests.length === 0) connection.socket.destroy();
+  }
+
+  /**
+   * For a stop that stopped waiting, once each request in progress has been answered or given up on:
+   * destroys at once each connection with an answer still being written (a streamed one, say), which could
+   * go on for ever, and gives the others, whose answers are all written, `flushMs` to send them and close
+   * (see {@link dropEachOnceUnused}) before destroying them too. A connection's answers go out in order,
+   * so one destroyed under a pipelined answer not yet sent would lose it.
+   */
+  dropAll(flushMs: number): void {
+    this.dropping = true;
+    for (const connection of this.open) {
+      if (connection.responses.length === 0 || connection.responses.some((response) => !response.writableEnded)) connection.socket.destroy();
+    }
+    setTimeout(() => {
+      for (const connection of this.open) connection.socket.destroy();
+    }, flushMs).unref();
   }
 }
 
-/** The latest request of `connection` with its response, while one is in progress. */
-function exchangeOf(connection: TrackedConnection): RequestExchange | undefined {
-  const { request, response } = connection;
-  return request === undefined || response === undefined ? undefined : { request, response };
+/** Removes the element at `place`, moving the later ones down, without allocating as `splice` does. */
+function removeAt(elements: unknown[], place: number): void {
+  elements.copyWithin(place, place + 1);
+  elements.pop();
 }

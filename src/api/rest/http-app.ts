@@ -24,6 +24,13 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 /** How long a request's head may take to arrive, in milliseconds (Node's default), unless the whole request must arrive sooner. */
 const HEAD_TIMEOUT_MS = 60_000;
 
+/**
+ * How long, in milliseconds, the 503s written when a stop runs out of time get to go out before their
+ * connections are destroyed: a pipelined one is sent only after the answer before it, a moment later. Well
+ * under the second the stop then waits for its ports to close.
+ */
+const SHUTDOWN_ANSWER_FLUSH_MS = 200;
+
 /** A registered route as Fastify saw it. */
 export interface RegisteredRoute {
   readonly method: string;
@@ -49,8 +56,10 @@ export interface HttpApp {
    */
   close(): Promise<void>;
   /**
-   * Drops every connection at once (when a bounded drain ran out of time); a request whose answer has not
-   * begun is answered 503 `SLUICE_SERVER_SHUTTING_DOWN` first.
+   * Drops every connection (when a bounded drain ran out of time); a request whose answer has not begun is
+   * answered 503 `SLUICE_SERVER_SHUTTING_DOWN` first, and its connection is dropped once that answer, and
+   * any pipelined behind it, have gone out (at most a fraction of a second later). A connection with an
+   * answer still being written is dropped at once.
    */
   closeAllConnections(): void;
 }
@@ -125,7 +134,7 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
   const observeUnrouted = observeRequests(fastify, logger, observe);
   let closing = false;
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (connections.answerClosesConnection(request.raw.socket)) void reply.header('connection', 'close');
+    if (connections.answerClosesConnection(request.raw)) void reply.header('connection', 'close');
     done(null, payload);
   });
   // Before the guard: a request it refuses is in progress until answered, so a receive timeout while its
@@ -184,8 +193,8 @@ export async function startHttpApp(module: DynamicModule, options: HttpAppOption
       await closed;
     },
     closeAllConnections: () => {
-      for (const exchange of connections.unanswered()) answerShuttingDown(exchange);
-      fastify.server.closeAllConnections();
+      for (const exchange of connections.unanswered()) answerShuttingDown(exchange, connections.answerClosesConnection(exchange.request));
+      connections.dropAll(SHUTDOWN_ANSWER_FLUSH_MS);
     },
   };
 }

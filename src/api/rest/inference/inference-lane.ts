@@ -184,7 +184,7 @@ export class InferenceLane implements RequestLane {
     const onFinished = (): void => {
       if (finished) return;
       finished = true;
-      connections.requestFinished(socket);
+      connections.requestFinished(request);
       // Closed before the answer was sent: the client left, or the parser refused the rest of the
       // request (a body too slow) and answered it itself; the line and the span say which.
       // A streamed answer that failed after its status went out is recorded as the failure it was.
@@ -257,7 +257,7 @@ export class InferenceLane implements RequestLane {
     };
     const answered = await respond();
     streamed = answered.partials;
-    this.write(response, answered, requestId);
+    this.write(request, response, answered, requestId);
   }
 
   private async infer(model: string, exchange: LaneExchange): Promise<LaneAnswer> {
@@ -285,7 +285,7 @@ export class InferenceLane implements RequestLane {
   }
 
   /** Writes the answer's head in one call (raw name-value pairs: Node then keeps no header map) and its body. */
-  private write(response: ServerResponse, answer: LaneAnswer, requestId: string): void {
+  private write(request: IncomingMessage, response: ServerResponse, answer: LaneAnswer, requestId: string): void {
     if (response.headersSent || response.destroyed) {
       if (!response.writableEnded) response.end();
       return;
@@ -293,7 +293,7 @@ export class InferenceLane implements RequestLane {
     const head: string[] = [REQUEST_ID_HEADER, requestId];
     if (answer.contentType !== undefined) head.push('content-type', answer.contentType);
     if (answer.headers !== undefined) for (const [name, value] of Object.entries(answer.headers)) head.push(name, value);
-    if (answer.closeConnection === true || this.context.connections.answerClosesConnection(response.socket)) head.push('connection', 'close');
+    if (answer.closeConnection === true || this.context.connections.answerClosesConnection(request)) head.push('connection', 'close');
     const stream = answer.stream;
     if (stream !== undefined) {
       // Chunked: the length is not known. A client that leaves destroys the stream, which tells the handler.

@@ -22,19 +22,37 @@ function trackerOnStandIn(): { tracker: ConnectionTracker; connect: () => Socket
   };
 }
 
-function exchangeOn(socket: Socket, complete = true): { request: IncomingMessage; response: ServerResponse } {
-  return { request: { socket, complete } as unknown as IncomingMessage, response: { headersSent: false } as unknown as ServerResponse };
+interface StandInExchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+function exchangeOn(socket: Socket, complete = true): StandInExchange {
+  return { request: { socket, complete } as unknown as IncomingMessage, response: { headersSent: false, writableEnded: false } as unknown as ServerResponse };
+}
+
+/** Starts a request on `socket` for each of `completes` (whether its body has all arrived), in order. */
+function startedOn(tracker: ConnectionTracker, socket: Socket, ...completes: boolean[]): StandInExchange[] {
+  return completes.map((complete) => {
+    const exchange = exchangeOn(socket, complete);
+    tracker.requestStarted(exchange.request, exchange.response);
+    return exchange;
+  });
+}
+
+/** Notes each `end` and `destroy` of `socket` in `calls`. */
+function noteEnds(socket: Socket, calls: string[]): void {
+  Object.assign(socket, { end: () => calls.push('end'), destroy: () => calls.push('destroy') });
 }
 
 /** A connection with a request in progress, and a waiter for its idleness that notes what it was told. */
-function waitingOnBusyConnection(): { tracker: ConnectionTracker; socket: Socket; told: string[] } {
+function waitingOnBusyConnection(): { tracker: ConnectionTracker; socket: Socket; exchange: StandInExchange; told: string[] } {
   const { tracker, connect } = trackerOnStandIn();
   const socket = connect();
-  const exchange = exchangeOn(socket);
-  tracker.requestStarted(exchange.request, exchange.response);
+  const [exchange] = startedOn(tracker, socket, true);
   const told: string[] = [];
   tracker.whenIdle(socket, () => told.push('idle'), () => told.push('closed'));
-  return { tracker, socket, told };
+  return { tracker, socket, exchange: exchange!, told };
 }
 
 /** V8's full collection, which tests otherwise cannot call. */
@@ -54,18 +72,38 @@ describe('ConnectionTracker', () => {
     expect(tracker.unanswered()).toEqual([busy]);
   });
 
+  it('names every unanswered request of a connection that pipelines, in the order they came, and none already answering', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const [first, second, third] = startedOn(tracker, connect(), true, true, true);
+    Object.assign(second!.response, { headersSent: true });
+    expect(tracker.unanswered()).toEqual([first, third]);
+  });
+
   it('forgets a connection’s request once it is answered', () => {
     const { tracker, connect } = trackerOnStandIn();
     const socket = connect();
-    const exchange = exchangeOn(socket, false);
-    tracker.requestStarted(exchange.request, exchange.response);
-    tracker.requestFinished(socket);
+    const [exchange] = startedOn(tracker, socket, false);
+    tracker.requestFinished(exchange!.request);
     expect([tracker.unanswered(), tracker.requestStillArriving(socket)]).toEqual([[], undefined]);
   });
 
+  it('names the latest request of a connection as still arriving, not an earlier one', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    const [, latest] = startedOn(tracker, socket, false, false);
+    expect(tracker.requestStillArriving(socket)).toEqual(latest);
+  });
+
+  it('forgets the request answered, when an earlier one of its connection is still in progress', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const [first, second] = startedOn(tracker, connect(), true, true);
+    tracker.requestFinished(second!.request);
+    expect(tracker.unanswered()).toEqual([first]);
+  });
+
   it('tells an idle waiter when the last request of its connection is answered', () => {
-    const { tracker, socket, told } = waitingOnBusyConnection();
-    tracker.requestFinished(socket);
+    const { tracker, exchange, told } = waitingOnBusyConnection();
+    tracker.requestFinished(exchange.request);
     expect(told).toEqual(['idle']);
   });
 
@@ -75,28 +113,39 @@ describe('ConnectionTracker', () => {
     expect([told, tracker.unanswered()]).toEqual([['closed'], []]);
   });
 
-  it('once dropping, has an answer close its connection only when no request pipelined behind it has begun', () => {
+  it('once dropping, has only the answer of the latest request in progress on a connection close it', () => {
     const { tracker, connect } = trackerOnStandIn();
-    const socket = connect();
-    for (const exchange of [exchangeOn(socket), exchangeOn(socket)]) tracker.requestStarted(exchange.request, exchange.response);
+    const [first, second] = startedOn(tracker, connect(), true, true);
     tracker.dropEachOnceUnused();
-    const before = tracker.answerClosesConnection(socket);
-    tracker.requestFinished(socket);
-    expect([before, tracker.answerClosesConnection(socket)]).toEqual([false, true]);
+    expect([tracker.answerClosesConnection(first!.request), tracker.answerClosesConnection(second!.request)]).toEqual([false, true]);
   });
 
-  it('once dropping, has an answer on a socket it no longer has close its connection', () => {
+  it('once dropping, has an answer close its connection when the request behind it is answered', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const [first, second] = startedOn(tracker, connect(), true, true);
+    tracker.dropEachOnceUnused();
+    tracker.requestFinished(second!.request);
+    expect(tracker.answerClosesConnection(first!.request)).toBe(true);
+  });
+
+  it('once dropping, has an answer on a connection it no longer has close it', () => {
     const { tracker } = trackerOnStandIn();
     tracker.dropEachOnceUnused();
-    expect(tracker.answerClosesConnection(null)).toBe(true);
+    expect(tracker.answerClosesConnection(exchangeOn(Object.assign(new EventEmitter(), {}) as unknown as Socket).request)).toBe(true);
+  });
+
+  it('once dropping, keeps a connection open for the requests in progress when answering one it never counted', () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const socket = connect();
+    startedOn(tracker, socket, true);
+    tracker.dropEachOnceUnused();
+    expect(tracker.answerClosesConnection(exchangeOn(socket).request)).toBe(false);
   });
 
   it('has no answer close its connection while not dropping', () => {
     const { tracker, connect } = trackerOnStandIn();
-    const socket = connect();
-    const exchange = exchangeOn(socket);
-    tracker.requestStarted(exchange.request, exchange.response);
-    expect(tracker.answerClosesConnection(socket)).toBe(false);
+    const [exchange] = startedOn(tracker, connect(), true);
+    expect(tracker.answerClosesConnection(exchange!.request)).toBe(false);
   });
 
   it('drops only the connections with no request in progress', () => {
@@ -104,8 +153,7 @@ describe('ConnectionTracker', () => {
     const [busy, idle] = [connect(), connect()];
     const dropped: Socket[] = [];
     for (const socket of [busy, idle]) Object.assign(socket, { destroy: () => dropped.push(socket) });
-    const exchange = exchangeOn(busy);
-    tracker.requestStarted(exchange.request, exchange.response);
+    startedOn(tracker, busy, true);
     tracker.dropEachOnceUnused();
     expect(dropped).toEqual([idle]);
   });
@@ -114,12 +162,12 @@ describe('ConnectionTracker', () => {
     const { tracker, connect } = trackerOnStandIn();
     const socket = connect();
     const ended: string[] = [];
-    Object.assign(socket, { end: () => ended.push('end') });
-    for (const exchange of [exchangeOn(socket), exchangeOn(socket)]) tracker.requestStarted(exchange.request, exchange.response);
+    noteEnds(socket, ended);
+    const [first, second] = startedOn(tracker, socket, true, true);
     tracker.dropEachOnceUnused();
-    tracker.requestFinished(socket);
+    tracker.requestFinished(first!.request);
     const afterFirst = [...ended];
-    tracker.requestFinished(socket);
+    tracker.requestFinished(second!.request);
     expect([afterFirst, ended]).toEqual([[], ['end']]);
   });
 
@@ -127,11 +175,24 @@ describe('ConnectionTracker', () => {
     const { tracker, connect } = trackerOnStandIn();
     const socket = connect();
     const ended: string[] = [];
-    Object.assign(socket, { end: () => ended.push('end') });
-    const exchange = exchangeOn(socket);
-    tracker.requestStarted(exchange.request, exchange.response);
-    tracker.requestFinished(socket);
+    noteEnds(socket, ended);
+    const [exchange] = startedOn(tracker, socket, true);
+    tracker.requestFinished(exchange!.request);
     expect(ended).toEqual([]);
+  });
+
+  it('when dropping all, destroys at once a connection with an answer still being written, and one whose answers are all written only after flushMs', async () => {
+    const { tracker, connect } = trackerOnStandIn();
+    const [writing, written] = [connect(), connect()];
+    const calls = { writing: [] as string[], written: [] as string[] };
+    noteEnds(writing, calls.writing);
+    noteEnds(written, calls.written);
+    startedOn(tracker, writing, true);
+    for (const exchange of startedOn(tracker, written, true, true)) Object.assign(exchange.response, { headersSent: true, writableEnded: true });
+    tracker.dropAll(20);
+    const atOnce = structuredClone(calls);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect({ atOnce, later: calls }).toEqual({ atOnce: { writing: ['destroy'], written: [] }, later: { writing: ['destroy', 'destroy'], written: ['destroy'] } });
   });
 
   // Sixteen busy keep-alive connections, and a full collection while their requests are in flight: with
@@ -141,15 +202,17 @@ describe('ConnectionTracker', () => {
   it('lets answered requests die young after a full collection under load', () => {
     const { tracker, connect } = trackerOnStandIn();
     const sockets = Array.from({ length: 16 }, connect);
+    const inProgress = new Array<IncomingMessage | undefined>(sockets.length);
     let sequence = 0;
     const step = (): void => {
-      const socket = sockets[sequence % sockets.length]!;
-      const exchange = exchangeOn(socket);
+      const place = sequence % sockets.length;
+      const exchange = exchangeOn(sockets[place]!);
       Object.assign(exchange.request, { body: Array.from({ length: 16 }, (_, i) => ({ i })) });
       tracker.requestStarted(exchange.request, exchange.response);
+      inProgress[place] = exchange.request;
       // Each connection's request is answered half a round later.
-      const answered = sockets[(sequence + sockets.length / 2) % sockets.length]!;
-      tracker.requestFinished(answered);
+      const answered = inProgress[(sequence + sockets.length / 2) % sockets.length];
+      if (answered !== undefined) tracker.requestFinished(answered);
       sequence += 1;
     };
     for (let i = 0; i < 20_000; i++) step();
