@@ -31,17 +31,30 @@ export function readBenchArgs<const O extends BenchArgOptions>(args: readonly st
 }
 
 /**
- * This process's arguments parsed as `options` ({@link readBenchArgs}). `--help` prints `command`'s usage
- * and exits; an unknown option or a missing value prints what is wrong and the usage, and exits with
- * status 2, instead of a stack trace.
+ * What `parse` makes of this process's arguments. When it asks for the usage (`'help'`), prints `usage` and
+ * exits; when it throws (an unknown option, a missing or bad value), prints what is wrong and the usage,
+ * and exits with status 2, instead of a stack trace.
  */
-export function parseBenchArgs<const O extends BenchArgOptions>(command: string, options: O): BenchArgValues<O> {
-  const parsed = readBenchArgs(process.argv.slice(2), options);
-  if ('values' in parsed) return parsed.values;
-  if ('help' in parsed) {
-    process.stdout.write(benchUsage(command, options));
+export function argsOrExit<T>(parse: (args: readonly string[]) => T | 'help', usage: string): T {
+  let parsed: T | 'help';
+  try {
+    parsed = parse(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (parsed === 'help') {
+    process.stdout.write(usage);
     process.exit(0);
   }
-  process.stderr.write(`${parsed.problem}\n\n${benchUsage(command, options)}`);
-  process.exit(2);
+  return parsed;
+}
+
+/** This process's arguments parsed as `options` ({@link readBenchArgs}), or their usage and an exit ({@link argsOrExit}). */
+export function parseBenchArgs<const O extends BenchArgOptions>(command: string, options: O): BenchArgValues<O> {
+  return argsOrExit((args) => {
+    const parsed = readBenchArgs(args, options);
+    if ('problem' in parsed) throw new Error(parsed.problem);
+    return 'help' in parsed ? 'help' : parsed.values;
+  }, benchUsage(command, options));
 }

@@ -13,6 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_USAGE, parseBenchOptions, type BenchOptions } from './bench-options.js';
+import { argsOrExit } from './bench-args.js';
 import { benchModels } from './bench-models.js';
 import { SETUP_LABELS, type BenchResults, type InProcessRun, type LoadRun } from './bench-results.js';
 import { IN_PROCESS_BATCH_SIZES, measureSessionThroughput } from './in-process.js';
@@ -112,23 +113,10 @@ function report(results: BenchResults): string {
   ].join('\n');
 }
 
-function parseOptionsOrExit(): BenchOptions | 'help' {
-  try {
-    return parseBenchOptions(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${BENCH_USAGE}`);
-    process.exit(2);
-  }
-}
-
-const options = parseOptionsOrExit();
-if (options === 'help') {
-  process.stdout.write(BENCH_USAGE);
-} else {
-  const results = await measure(options);
-  process.stdout.write(report(results));
-  if (options.json !== undefined) {
-    await writeFile(options.json, JSON.stringify({ ...results, targets: checkTargets(results) }, null, 2) + '\n');
-    progress(`wrote ${options.json}`);
-  }
+const options = argsOrExit(parseBenchOptions, BENCH_USAGE);
+const results = await measure(options);
+process.stdout.write(report(results));
+if (options.json !== undefined) {
+  await writeFile(options.json, JSON.stringify({ ...results, targets: checkTargets(results) }, null, 2) + '\n');
+  progress(`wrote ${options.json}`);
 }
