@@ -3,7 +3,7 @@ import { writeIdentityModel } from '../support/onnx-models.js';
 import { addStoreModel } from '../support/store-models.js';
 import { requestJson, startTestServer, type TestServer } from '../support/test-server.js';
 import { writeWorkflowFile } from '../support/workflows/workflow-store.js';
-import { FORM_ECHO_HANDLER } from '../support/handlers/form-echo-handler.js';
+import { FORM_ECHO_HANDLER, type FormEcho } from '../support/handlers/form-echo-handler.js';
 import type { NodeHandler } from '../../src/sdk/node-handler/node-handler.js';
 
 const BOUNDARY = 'sluice-test-boundary';
@@ -132,6 +132,12 @@ describe('TorchServe inference with multipart/form-data bodies', () => {
     });
   });
 
+  it('hands a part called __proto__ to the handler as a parameter like any other', async () => {
+    const answer = await post('/predictions/form-echo', formBody([{ name: 'data', value: 'one' }, { name: '__proto__', value: 'kept', filename: 'p.txt', type: 'text/plain' }]));
+    const echo = answer.body as FormEcho;
+    expect([answer.status, Object.entries(echo.parameters ?? {})]).toEqual([200, [['__proto__', 'kept']]]);
+  });
+
   it('takes a form by PUT as by POST', async () => {
     const answer = await requestJson(`${t.inference}/predictions/form-echo`, {
       method: 'PUT',
@@ -180,6 +186,19 @@ describe('TorchServe inference with multipart/form-data bodies', () => {
         body: {
           errorCode: 'SLUICE_MULTIPART_INVALID',
           message: 'the multipart/form-data body has no part named data or body (its parts: image, topk); send the input as -F data=@file',
+        },
+      });
+    });
+
+    it('a part without a name: 400 SLUICE_MULTIPART_INVALID naming the part', async () => {
+      const unnamed = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${BOUNDARY}--\r\n`);
+      const body = Buffer.concat([formBody([{ name: 'data', value: 'x' }]).subarray(0, -`--${BOUNDARY}--\r\n`.length), unnamed]);
+      expect(await post('/predictions/form-echo', body)).toMatchObject({
+        status: 400,
+        body: {
+          errorCode: 'SLUICE_MULTIPART_INVALID',
+          message:
+            'the multipart/form-data body cannot be read: part 2 has no name (Content-Disposition: form-data; name="…"), as every part must; send it as curl -F does (Content-Type: multipart/form-data; boundary=…, each part framed by the boundary)',
         },
       });
     });

@@ -1,3 +1,4 @@
+import { hasOwnKey, ownValue, setOwn } from '../../sdk/collections/own-property.js';
 import { SluiceError } from '../../sdk/errors/index.js';
 import { inferJsonShape, flattenJsonData, tensorFromJsonValues, type Tensor } from '../../sdk/tensor/index.js';
 import type { WorkflowDefinition, WorkflowInputSpec } from '../../workflow/index.js';
@@ -41,13 +42,10 @@ function oipTensorToWorkflowInput(tensor: Tensor, spec: WorkflowInputSpec | unde
 export function workflowInputsOfOipTensors(workflow: WorkflowDefinition, tensors: readonly Tensor[]): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
   for (const tensor of tensors) {
-    if (Object.hasOwn(inputs, tensor.name)) {
+    if (hasOwnKey(inputs, tensor.name)) {
       throw new SluiceError('SLUICE_WORKFLOW_INPUT_INVALID', `workflow \`${workflow.name}\`: input \`${tensor.name}\` is given more than once; send each input once`);
     }
-    // Own properties only: an input may be called `__proto__` or `constructor`, which an assignment or a
-    // plain read would take for the object's prototype and its members.
-    const spec = Object.hasOwn(workflow.inputs, tensor.name) ? workflow.inputs[tensor.name] : undefined;
-    Object.defineProperty(inputs, tensor.name, { value: oipTensorToWorkflowInput(tensor, spec), enumerable: true, writable: true, configurable: true });
+    setOwn(inputs, tensor.name, oipTensorToWorkflowInput(tensor, ownValue(workflow.inputs, tensor.name)));
   }
   return inputs;
 }

@@ -2,7 +2,7 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import type { Condition } from '../definition/condition.js';
 import { describeValue } from '../values/describe-value.js';
 import { conditionValue } from '../values/condition-value.js';
-import { ownValue, setOwn } from '../values/own-property.js';
+import { ownValue, setOwn } from '../../sdk/collections/own-property.js';
 import type { BindingScope } from './resolve-binding.js';
 
 /**

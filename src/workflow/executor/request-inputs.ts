@@ -5,7 +5,7 @@ import type { WorkflowInputSpec, WorkflowInputType } from '../definition/workflo
 import { suggestName } from '../problems/did-you-mean.js';
 import { describeValue } from '../values/describe-value.js';
 import { formatShape, shapesCompatible } from '../values/shape-compatibility.js';
-import { hasOwnKey, ownValue, setOwn } from '../values/own-property.js';
+import { hasOwnKey, ownValue, setOwn } from '../../sdk/collections/own-property.js';
 import { isWellFormedTensor } from '../values/tensor-value.js';
 
 const TYPE_WORDS: Readonly<Record<Exclude<WorkflowInputType, 'tensor' | 'any'>, string>> = {

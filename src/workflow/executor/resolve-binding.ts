@@ -1,5 +1,5 @@
 import type { Binding } from '../definition/value-source.js';
-import { ownValue } from '../values/own-property.js';
+import { ownValue } from '../../sdk/collections/own-property.js';
 
 /** What a run knows about a node when a binding is resolved. */
 export type NodeOutcome =

@@ -14,7 +14,7 @@ import { runNode } from './run-node.js';
 import type { RunTrace } from './run-trace.js';
 import { setLongTimeout, type LongTimeout } from '../../timers/long-timeout.js';
 import type { Binding } from '../definition/value-source.js';
-import { setOwn } from '../values/own-property.js';
+import { setOwn } from '../../sdk/collections/own-property.js';
 
 type Outputs = Readonly<Record<string, unknown>>;
 

@@ -4,7 +4,7 @@ import type { WorkflowDefinition } from '../definition/workflow-definition.js';
 import { reverseGraph } from '../graph/graph.js';
 import { stageLevels } from '../graph/stage-levels.js';
 import { topologicalOrder } from '../graph/topological-order.js';
-import { setOwn } from '../values/own-property.js';
+import { setOwn } from '../../sdk/collections/own-property.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { PlannedNode, WorkflowPlan } from './workflow-plan.js';
 

@@ -5,7 +5,7 @@ import type { Binding } from '../definition/value-source.js';
 import type { WorkflowInputSpec, WorkflowInputType } from '../definition/workflow-input-spec.js';
 import { childPointer, pointerOf, type JsonPointer } from '../problems/json-pointer.js';
 import type { ProblemCollector } from '../problems/problem-collector.js';
-import { setOwn } from '../values/own-property.js';
+import { setOwn } from '../../sdk/collections/own-property.js';
 import { parseBindingText } from './binding-syntax.js';
 import type { NodeDraft, WorkflowDraft } from './workflow-draft.js';
 

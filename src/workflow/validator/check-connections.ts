@@ -5,7 +5,7 @@ import { describeTarget } from '../definition/node-target.js';
 import type { ValueSource } from '../definition/value-source.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
 import { modelInputTensor } from '../values/model-input-tensor.js';
-import { ownValue } from '../values/own-property.js';
+import { ownValue } from '../../sdk/collections/own-property.js';
 import { formatShape, shapesCompatible } from '../values/shape-compatibility.js';
 import type { ValidationContext } from './validation-context.js';
 import type { NodeDraft } from './workflow-draft.js';

@@ -1,7 +1,7 @@
 import type { ValueSource } from '../definition/value-source.js';
 import { describeTarget } from '../definition/node-target.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
-import { ownValue } from '../values/own-property.js';
+import { ownValue } from '../../sdk/collections/own-property.js';
 import type { ValidationContext } from './validation-context.js';
 
 const LIST_SOURCES = 'fan out over a handler output declared `list`, a forEach node\'s output, a `list` request input or a `{ value: [...] }` list';

@@ -1,7 +1,7 @@
 import { describeTarget } from '../definition/node-target.js';
 import { suggestName } from '../problems/did-you-mean.js';
 import { childPointer } from '../problems/json-pointer.js';
-import { hasOwnKey } from '../values/own-property.js';
+import { hasOwnKey } from '../../sdk/collections/own-property.js';
 import type { ValidationContext } from './validation-context.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Binding, ValueSource } from '../definition/value-source.js';
 import { closestName, suggestName } from '../problems/did-you-mean.js';
 import { childPointer } from '../problems/json-pointer.js';
 import type { ProblemAnchor } from '../problems/problem-collector.js';
-import { hasOwnKey } from '../values/own-property.js';
+import { hasOwnKey } from '../../sdk/collections/own-property.js';
 import { describeNode, type ValidationContext } from './validation-context.js';
 
 /** Where a binding sits, which decides whether `$item` may appear in it. */

@@ -18,7 +18,7 @@ import type { ValidationContext } from './validation-context.js';
 import type { WorkflowCatalog } from './workflow-catalog.js';
 import type { WorkflowDraft } from './workflow-draft.js';
 import { workflowSchema } from './workflow-schema.js';
-import { setOwn } from '../values/own-property.js';
+import { setOwn } from '../../sdk/collections/own-property.js';
 
 /** Options of {@link validateWorkflow}. */
 export interface ValidateWorkflowOptions {

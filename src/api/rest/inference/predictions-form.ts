@@ -1,3 +1,4 @@
+import { setOwn } from '../../../sdk/collections/own-property.js';
 import { SluiceError } from '../../../sdk/errors/index.js';
 import { handlerRequestFromBytes } from '../../bodies/handler-body.js';
 import type { FormRequests } from '../../operations/predictions-operation.js';
@@ -24,8 +25,9 @@ export async function predictionForm(body: Uint8Array, contentTypeHeader: string
   const parameters: Record<string, string | Uint8Array> = {};
   const fields: Record<string, unknown> = {};
   for (const part of parts) {
-    const isText = part.filename === undefined;
-    fields[part.name] = isText ? Buffer.from(part.bytes).toString('utf8') : part.bytes;
+    const value = part.filename === undefined ? Buffer.from(part.bytes).toString('utf8') : part.bytes;
+    // A part may be called `__proto__`: an assignment would make its value the record's prototype.
+    setOwn(fields, part.name, value);
     if (DATA_PARTS.has(part.name)) continue;
     if (part.bytes.byteLength > MAX_FORM_PARAMETER_BYTES) {
       throw new SluiceError(
@@ -34,7 +36,7 @@ export async function predictionForm(body: Uint8Array, contentTypeHeader: string
         { part: part.name, bytes: part.bytes.byteLength, limit: MAX_FORM_PARAMETER_BYTES },
       );
     }
-    parameters[part.name] = fields[part.name] as string | Uint8Array;
+    setOwn(parameters, part.name, value);
   }
   const data = parts.filter((part) => DATA_PARTS.has(part.name));
   const hasParameters = Object.keys(parameters).length > 0;

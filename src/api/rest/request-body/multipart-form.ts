@@ -34,7 +34,7 @@ function reasonOf(error: unknown): string {
 /**
  * The parts of a `multipart/form-data` body that has been read whole (bounded by the body limit), in
  * order, decoded by busboy. A header without a boundary, or a body that does not follow it, is refused
- * with `SLUICE_MULTIPART_INVALID`; more parts than `limits.maxParts` with
+ * with `SLUICE_MULTIPART_INVALID`, and so is a part without a name; more parts than `limits.maxParts` with
  * `SLUICE_MULTIPART_TOO_MANY_PARTS`.
  */
 export function readMultipartForm(body: Uint8Array, contentTypeHeader: string, limits: FormLimits): Promise<FormPart[]> {
@@ -49,7 +49,13 @@ export function readMultipartForm(body: Uint8Array, contentTypeHeader: string, l
   return new Promise<FormPart[]>((resolve, reject) => {
     const parts: Promise<FormPart>[] = [];
     let tooMany = false;
+    // Busboy hands a part without a name (`Content-Disposition: form-data` alone) on with none.
+    let unnamed: number | undefined;
+    const noteUnnamed = (name: string | undefined): void => {
+      if ((name === undefined || name === '') && unnamed === undefined) unnamed = parts.length + 1;
+    };
     parser.on('file', (name, stream, info) => {
+      noteUnnamed(name);
       const filename = info.filename;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,6 +72,7 @@ export function readMultipartForm(body: Uint8Array, contentTypeHeader: string, l
       );
     });
     parser.on('field', (name, value, info) => {
+      noteUnnamed(name);
       const bytes = Buffer.from(value, 'utf8');
       parts.push(Promise.resolve({ name, contentType: info.mimeType.toLowerCase(), bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));
     });
@@ -84,6 +91,10 @@ export function readMultipartForm(body: Uint8Array, contentTypeHeader: string, l
             { maxParts: limits.maxParts },
           ),
         );
+        return;
+      }
+      if (unnamed !== undefined) {
+        reject(malformed(`part ${String(unnamed)} has no name (Content-Disposition: form-data; name="…"), as every part must`));
         return;
       }
       Promise.all(parts).then(resolve, reject);
