@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { writePluginFolder } from '../support/plugin-folder.js';
 import { GatedRuntime } from '../support/gated-runtime.js';
-import { parseRawAnswer, rawAnswerStatuses, rawExchangeWritingBodyLater } from '../support/raw-http.js';
+import { parseRawAnswer, parseRawAnswers, rawAnswerStatuses, rawExchangeWritingBodyLater } from '../support/raw-http.js';
 import { untilQueued } from '../support/queue-wait.js';
 import { requestJson, startTestServer } from '../support/test-server.js';
 
@@ -40,6 +40,46 @@ async function untilListenerClosed(baseUrl: string): Promise<void> {
     if (refused) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** A request to iris on each prediction route that answers through the lane (TorchServe) and through Fastify (KServe v1). */
+const PIPELINED: [string, string][] = [
+  ['/predictions/iris', JSON.stringify(SETOSA)],
+  ['/v1/models/iris:predict', JSON.stringify({ instances: [SETOSA] })],
+];
+
+/**
+ * Sends two requests to `path` pipelined on one connection to a server whose iris model is held, and stops
+ * the server once the first runs and the second waits in the model's queue (one instance, batches of one).
+ * The model is released as the stop begins (`releaseAtStop`), or only after it ended (its time ran out).
+ */
+async function stopWithTwoPipelined(
+  path: string,
+  body: string,
+  options: { readonly releaseAtStop: boolean; readonly shutdownTimeoutMs?: number },
+): Promise<{ answers: ReturnType<typeof parseRawAnswers>; stopped: { drained: boolean } }> {
+  const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
+  const t = await startTestServer({ runtime, demoModels: ['iris'], ...(options.shutdownTimeoutMs !== undefined ? { config: { shutdownTimeoutMs: options.shutdownTimeoutMs } } : {}) });
+  runtime.hold();
+  const request = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  let stopping: ReturnType<typeof t.server.stop> | undefined;
+  const { text } = await rawExchangeWritingBodyLater(
+    t.inference,
+    request + request,
+    async () => {
+      await runtime.untilRunsStarted(1);
+      await untilQueued(t, 'iris', 1);
+      stopping = t.server.stop();
+      await untilListenerClosed(t.inference);
+      if (options.releaseAtStop) runtime.release();
+    },
+    '',
+    0,
+  );
+  const stopped = await (stopping ?? Promise.reject(new Error('the server was never stopped')));
+  runtime.release();
+  await t.close();
+  return { answers: parseRawAnswers(text), stopped };
 }
 
 describe('graceful shutdown', () => {
@@ -166,68 +206,22 @@ describe('requests that arrive while the port closes', () => {
     },
   );
 
-  it.each([
-    ['/predictions/iris', JSON.stringify(SETOSA)],
-    ['/v1/models/iris:predict', JSON.stringify({ instances: [SETOSA] })],
-  ])('a request to %s pipelined behind another before the stop began gets its answer too, the last one with connection: close', async (path, body) => {
-    const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
-    const t = await startTestServer({ runtime, demoModels: ['iris'] });
-    runtime.hold();
-    const request = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    let stopping: ReturnType<typeof t.server.stop> | undefined;
-    const { text } = await rawExchangeWritingBodyLater(
-      t.inference,
-      request + request,
-      async () => {
-        await runtime.untilRunsStarted(1);
-        // The second request waits in the model's queue (one instance, batches of one).
-        await untilQueued(t, 'iris', 1);
-        stopping = t.server.stop();
-        await untilListenerClosed(t.inference);
-        runtime.release();
-      },
-      '',
-      0,
-    );
-    // The second answer's status line follows the first answer's body directly.
-    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/).map(parseRawAnswer);
+  it.each(PIPELINED)('a request to %s pipelined behind another before the stop began gets its answer too, the last one with connection: close', async (path, body) => {
+    const { answers, stopped } = await stopWithTwoPipelined(path, body, { releaseAtStop: true });
     expect(answers.map(({ status, headers, body: answered }) => [status, headers['connection'], answered.includes('setosa')])).toEqual([
       [200, 'keep-alive', true],
       [200, 'close', true],
     ]);
-    expect(await stopping).toEqual({ drained: true });
-    await t.close();
+    expect(stopped).toEqual({ drained: true });
   });
 
-  it.each([
-    ['/predictions/iris', JSON.stringify(SETOSA)],
-    ['/v1/models/iris:predict', JSON.stringify({ instances: [SETOSA] })],
-  ])('two requests to %s pipelined before the stop, both waiting when shutdownTimeoutMs runs out, each get their 503', async (path, body) => {
-    const runtime = new GatedRuntime((modelPath) => modelPath.includes('/iris/'));
-    const t = await startTestServer({ runtime, demoModels: ['iris'], config: { shutdownTimeoutMs: 100 } });
-    runtime.hold();
-    const request = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    let stopping: ReturnType<typeof t.server.stop> | undefined;
-    const { text } = await rawExchangeWritingBodyLater(
-      t.inference,
-      request + request,
-      async () => {
-        await runtime.untilRunsStarted(1);
-        await untilQueued(t, 'iris', 1);
-        stopping = t.server.stop();
-        await untilListenerClosed(t.inference);
-      },
-      '',
-      0,
-    );
-    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/).map(parseRawAnswer);
+  it.each(PIPELINED)('two requests to %s pipelined before the stop, both waiting when shutdownTimeoutMs runs out, each get their 503', async (path, body) => {
+    const { answers, stopped } = await stopWithTwoPipelined(path, body, { releaseAtStop: false, shutdownTimeoutMs: 100 });
     expect(answers.map(({ status, headers, body: answered }) => [status, headers['connection'], answered.includes('SLUICE_SERVER_SHUTTING_DOWN')])).toEqual([
       [503, 'keep-alive', true],
       [503, 'close', true],
     ]);
-    expect(await stopping).toEqual({ drained: false });
-    runtime.release();
-    await t.close();
+    expect(stopped).toEqual({ drained: false });
   });
 
   it('closes a connection once its last pipelined request is answered, when a later one was answered before the stop began', async () => {
@@ -251,7 +245,7 @@ describe('requests that arrive while the port closes', () => {
       '',
       0,
     );
-    expect(text.split(/(?=HTTP\/1\.1 \d{3} )/).map((answer) => parseRawAnswer(answer).status)).toEqual([200, 404]);
+    expect(rawAnswerStatuses(text)).toEqual([200, 404]);
     expect(await stopping).toEqual({ drained: true });
     await t.close();
   });

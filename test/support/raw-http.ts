@@ -93,7 +93,18 @@ export function rawExchangeWritingBodyLater(baseUrl: string, firstBytes: string,
   });
 }
 
+/**
+ * Every answer in `text` (what a connection received), in order, parsed as {@link parseRawAnswer} does; a
+ * pipelined answer's status line may follow the answer before it directly, with no line break.
+ */
+export function parseRawAnswers(text: string): ReturnType<typeof parseRawAnswer>[] {
+  return text
+    .split(/(?=HTTP\/1\.1 \d{3} )/)
+    .filter((answer) => answer !== '')
+    .map(parseRawAnswer);
+}
+
 /** The status of every answer in `text` (what a connection received), in order. */
 export function rawAnswerStatuses(text: string): number[] {
-  return [...text.matchAll(/(?:^|\r\n)HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+  return parseRawAnswers(text).map((answer) => answer.status);
 }
